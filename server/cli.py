@@ -1,0 +1,72 @@
+"""``treecomplete``: the tool CLI. ``treecomplete complete FILE:LINE:COL`` prints the ranked
+completions at a position, as the server would send them to an editor."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import __version__
+from .positions import UTF32
+from .service import CompletionService
+
+
+def _location(spec: str) -> tuple[Path, int | None, int | None]:
+    parts = spec.rsplit(":", 2)
+    if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+        return Path(parts[0]), int(parts[1]), int(parts[2])
+    return Path(spec), None, None
+
+
+def complete(args: argparse.Namespace) -> int:
+    path, line, col = _location(args.location)
+    try:
+        text = path.read_bytes().decode("utf-8", "surrogateescape")
+    except OSError as error:
+        print(f"treecomplete: cannot read {path}: {error.strerror}", file=sys.stderr)
+        return 2
+    service = CompletionService(encoding=UTF32)
+    doc = service.open(path.resolve().as_uri(), args.language, 0, text)
+    if doc.language is None:
+        print(f"treecomplete: {path} is not a supported language (use --language)", file=sys.stderr)
+        return 2
+    if line is None:
+        line0, col0 = doc.position_at(len(doc.data))
+    elif line < 1 or col < 1 or line > doc.lines.line_count:
+        print(f"treecomplete: {path} has {doc.lines.line_count} lines; LINE and COL start at 1", file=sys.stderr)
+        return 2
+    else:
+        line0, col0 = line - 1, col - 1
+    completion = service.complete(doc.uri, line0, col0, args.limit)
+    candidates = completion.candidates if completion else []
+    if args.json:
+        print(json.dumps([{"text": c.text, "kind": c.kind.value, "score": round(c.score, 4)} for c in candidates]))
+        return 0
+    if completion is None:
+        print("(no completions here)")
+        return 0
+    ctx = completion.context
+    print(f"{path}:{line0 + 1}:{col0 + 1}  prefix={ctx.prefix!r}  {ctx.category}  engine={completion.engine}")
+    for rank, c in enumerate(candidates, 1):
+        print(f"{rank:3d}. {c.text:<32} {c.kind.value:<9} {c.score:7.3f}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="treecomplete", description="treecomplete tools.")
+    parser.add_argument("--version", action="version", version=f"treecomplete {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("complete", help="print the ranked completions at FILE:LINE:COL")
+    p.add_argument("location", help="FILE:LINE:COL (1-based; COL in characters), or FILE for its end")
+    p.add_argument("--limit", type=int, default=20, help="how many completions (default %(default)s)")
+    p.add_argument("--language", help="language id (default: from the file extension)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(run=complete)
+    args = parser.parse_args(argv)
+    sys.exit(args.run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The completion context at a cursor: what the user typed and where in the tree they are.
+
+Code being typed is incomplete: ``os.`` at the end of a buffer parses as an ERROR node. So the
+context is read from a copy of the tree in which the typed prefix is replaced by a placeholder
+identifier, re-parsed incrementally from the document's tree: around the cursor the tree then
+has the shape the finished code will have (``os.<placeholder>`` is an attribute), and the
+placeholder node is the node being predicted.
+
+Knows nothing of LSP or of engines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import tree_sitter
+
+from .document import Document, ts_point
+from .languages import LanguageSpec
+from .positions import decode
+
+PLACEHOLDER = b"__tc_cursor__"
+EMPTY = "EMPTY"  # the value of internal nodes (Li et al.)
+
+# Where the cursor is, as far as completion cares.
+ATTRIBUTE = "attribute"  # after `obj.`: a member name
+NAME = "name"  # any other identifier position
+COMMENT = "comment"
+STRING = "string"
+NUMBER = "number"  # after `3.`: no identifier can follow
+
+COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment", "html_comment"})
+STRING_TYPES = frozenset(
+    {"string", "string_content", "string_fragment", "template_string", "escape_sequence", "regex",
+     "regex_pattern", "jsx_text"}
+)
+ATTRIBUTE_PARENTS = {"attribute": "attribute", "member_expression": "property"}
+
+
+@dataclass(frozen=True)
+class CompletionContext:
+    language: LanguageSpec
+    uri: str
+    data: bytes  # the document's text (UTF-8)
+    cursor: int  # byte offset of the cursor
+    prefix: str  # identifier characters typed before the cursor
+    prefix_start: int  # byte offset where the prefix starts
+    category: str  # ATTRIBUTE, NAME, COMMENT or STRING
+    path: tuple[str, ...]  # node types from the root down to the predicted node
+    receiver: str | None = None  # for ATTRIBUTE: the text of the object before the dot
+    target: tree_sitter.Node | None = field(default=None, repr=False, compare=False)
+    tree: tree_sitter.Tree | None = field(default=None, repr=False, compare=False)  # the document's
+
+    @cached_property
+    def line_before_cursor(self) -> str:
+        return decode(self.data[self.data.rfind(b"\n", 0, self.cursor) + 1 : self.cursor])
+
+    def preceding_nodes(self, limit: int = 1000) -> list[tuple[str, str]]:
+        """The last ``limit`` named nodes before the predicted one, in depth-first pre-order, as
+        (type, value): a leaf's value is its text, an internal node's is EMPTY. Costs O(limit),
+        whatever the file size."""
+        out: list[tuple[str, str]] = []
+        node = self.target
+        while node is not None and len(out) < limit:
+            node = _pre_order_predecessor(node)
+            if node is None:
+                break
+            if node.named_child_count:
+                out.append((node.type, EMPTY))
+            else:
+                out.append((node.type, decode(node.text or b"")))
+        out.reverse()
+        return out
+
+
+def _pre_order_predecessor(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    sibling = node.prev_named_sibling
+    if sibling is None:
+        parent = node.parent
+        # Climb through anonymous wrappers (rare) to the nearest named ancestor.
+        while parent is not None and not parent.is_named:
+            parent = parent.parent
+        return parent
+    while sibling.named_child_count:
+        sibling = sibling.named_child(sibling.named_child_count - 1)
+    return sibling
+
+
+def context_at(doc: Document, offset: int) -> CompletionContext | None:
+    """The context at a byte offset of a document, or None when the document has no tree."""
+    tree = doc.tree
+    language = doc.language
+    if tree is None or language is None:
+        return None
+    data = doc.data
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    line_start = max(line_start, data.rfind(b"\r", 0, offset) + 1)
+    prefix = language.typed_prefix(decode(data[line_start:offset]))
+    prefix_start = offset - len(prefix.encode("utf-8", "surrogatepass"))
+
+    # Parse a copy of the text with the prefix replaced by the placeholder.
+    probe = data[:prefix_start] + PLACEHOLDER + data[offset:]
+    copy = tree.copy()
+    copy.edit(
+        start_byte=prefix_start,
+        old_end_byte=offset,
+        new_end_byte=prefix_start + len(PLACEHOLDER),
+        start_point=ts_point(data, prefix_start),
+        old_end_point=ts_point(data, offset),
+        new_end_point=ts_point(probe, prefix_start + len(PLACEHOLDER)),
+    )
+    probe_tree = language.parser().parse(probe, copy)
+    target = probe_tree.root_node.named_descendant_for_byte_range(
+        prefix_start, prefix_start + len(PLACEHOLDER)
+    )
+
+    path: list[str] = []
+    node = target
+    while node is not None:
+        path.append(node.type)
+        node = node.parent
+    path.reverse()
+
+    category, receiver = _category(target, probe, prefix_start)
+    if category in (NAME, ATTRIBUTE):
+        # An unterminated string or a comment on the cursor's line can fool error recovery.
+        category = _lexical_category(decode(data[line_start:prefix_start]), language) or category
+    return CompletionContext(
+        language=language,
+        uri=doc.uri,
+        data=data,
+        cursor=offset,
+        prefix=prefix,
+        prefix_start=prefix_start,
+        category=category,
+        path=tuple(path),
+        receiver=receiver,
+        target=target,
+        tree=tree,
+    )
+
+
+def _category(target: tree_sitter.Node | None, probe: bytes, start: int) -> tuple[str, str | None]:
+    if target is None:
+        return NAME, None
+    if target.type in COMMENT_TYPES:
+        return COMMENT, None
+    if target.type in STRING_TYPES:
+        return STRING, None
+    parent = target.parent
+    if parent is not None and ATTRIBUTE_PARENTS.get(parent.type) is not None:
+        field_name = ATTRIBUTE_PARENTS[parent.type]
+        member = parent.child_by_field_name(field_name)
+        if member is not None and member.start_byte == target.start_byte:
+            obj = parent.child_by_field_name("object")
+            return ATTRIBUTE, decode(obj.text) if obj is not None and obj.text else None
+    # Error recovery does not always build the attribute node: fall back to the text.
+    before = probe[max(0, start - 256) : start].rstrip(b" \t")
+    if before.endswith(b".") and not before.endswith(b".."):
+        if re.search(rb"(?<![\w$])\d[\w.]*\Z", before):
+            return NUMBER, None
+        return ATTRIBUTE, None
+    return NAME, None
+
+
+def _lexical_category(line: str, language: LanguageSpec) -> str | None:
+    """COMMENT or STRING when the cursor's line, read left to right, leaves one open."""
+    comment = "#" if language.name == "python" else "//"
+    quote: str | None = None
+    fstring = False
+    fstring_depth = 0  # open `{` inside a Python f-string: code again
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote is None:
+            if line.startswith(comment, i):
+                return COMMENT
+            if ch in "'\"":
+                quote = ch
+                fstring_depth = 0
+                is_f = language.name == "python" and re.search(r"(?<!\w)[rRbB]?[fF][rR]?\Z", line[:i])
+                fstring = bool(is_f)
+        elif ch == "\\":
+            i += 1
+        elif fstring and ch == "{":
+            fstring_depth += 1
+        elif fstring and ch == "}" and fstring_depth:
+            fstring_depth -= 1
+        elif ch == quote and not fstring_depth:
+            quote = None
+        i += 1
+    return STRING if quote is not None and not fstring_depth else None

@@ -1,0 +1,1 @@
+"""Completion engines: each turns a CompletionContext into ranked candidates."""

@@ -1,0 +1,192 @@
+"""The languages treecomplete understands: grammars, identifier syntax, keywords.
+
+A language is chosen by the LSP ``languageId``; the file extension is the fallback for clients
+that send an id we do not know. Everything else gets no language, and so no completions.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import PurePosixPath
+
+import tree_sitter
+import tree_sitter_javascript
+import tree_sitter_python
+import tree_sitter_typescript
+
+# Node types whose text is an identifier a user could be typing.
+PY_IDENTIFIERS = frozenset({"identifier"})
+JS_IDENTIFIERS = frozenset(
+    {
+        "identifier",
+        "property_identifier",
+        "shorthand_property_identifier",
+        "shorthand_property_identifier_pattern",
+        "private_property_identifier",
+        "statement_identifier",
+    }
+)
+TS_IDENTIFIERS = JS_IDENTIFIERS | {"type_identifier"}
+
+# Definitions, as tree-sitter queries: the capture name is the completion kind.
+PY_DEFINITIONS = """
+(function_definition name: (identifier) @function)
+(class_definition name: (identifier) @class)
+(import_statement name: (dotted_name . (identifier) @module))
+(import_statement name: (aliased_import alias: (identifier) @module))
+(import_from_statement module_name: (dotted_name . (identifier) @module))
+(import_from_statement name: (dotted_name . (identifier) @module))
+(import_from_statement name: (aliased_import alias: (identifier) @module))
+"""
+JS_DEFINITIONS = """
+(function_declaration name: (identifier) @function)
+(generator_function_declaration name: (identifier) @function)
+(method_definition name: (property_identifier) @function)
+(variable_declarator name: (identifier) @function value: [(arrow_function) (function_expression)])
+(class_declaration name: (_) @class)
+(import_clause (identifier) @module)
+(namespace_import (identifier) @module)
+(import_specifier name: (identifier) @module)
+"""
+
+# Text that holds no code: identifiers in it are not offered.
+PY_SKIP = "[(comment) (string)] @skip"
+JS_SKIP = "[(comment) (string) (regex)] @skip"
+
+JS_KEYWORDS = (
+    "async await break case catch class const continue debugger default delete do else export "
+    "extends false finally for from function get if import in instanceof let new null of return "
+    "set static super switch this throw true try typeof undefined var void while with yield"
+).split()
+TS_KEYWORDS = JS_KEYWORDS + (
+    "abstract any as asserts boolean declare enum implements interface keyof namespace never "
+    "number object private protected public readonly satisfies string symbol type unique unknown"
+).split()
+PY_BUILTINS = (
+    "abs all any bool bytes callable chr classmethod dict dir enumerate Exception filter float "
+    "format frozenset getattr hasattr hash isinstance issubclass iter len list map max min next "
+    "object open ord print property range repr reversed round set setattr slice sorted "
+    "staticmethod str sum super tuple type zip self cls __init__ __name__ KeyError ValueError "
+    "TypeError RuntimeError NotImplementedError AttributeError IndexError OSError"
+).split()
+JS_BUILTINS = (
+    "console log document window module exports require Object Array String Number Boolean "
+    "JSON Math Promise Error TypeError Map Set Symbol Date RegExp parseInt parseFloat "
+    "setTimeout clearTimeout setInterval process Buffer length push prototype then"
+).split()
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    """One tree-sitter grammar plus what completion needs to know about its language."""
+
+    name: str
+    grammar: object = field(repr=False)  # the grammar wheel's language() capsule
+    identifier_nodes: frozenset[str]
+    identifier_chars: str  # a regex character class body for identifier characters
+    keywords: tuple[str, ...]
+    builtins: tuple[str, ...]
+    definitions_query: str
+    skip_query: str
+
+    @cached_property
+    def language(self) -> tree_sitter.Language:
+        return tree_sitter.Language(self.grammar)
+
+    @cached_property
+    def definitions(self) -> tree_sitter.Query:
+        return tree_sitter.Query(self.language, self.definitions_query)
+
+    @cached_property
+    def skip(self) -> tree_sitter.Query:
+        return tree_sitter.Query(self.language, self.skip_query)
+
+    @cached_property
+    def identifier_pattern(self) -> re.Pattern[bytes]:
+        # Any byte >= 0x80 belongs to a non-ASCII character: good enough for identifiers,
+        # since comments and strings (where other non-ASCII text lives) are masked out.
+        chars = self.identifier_chars.encode() + rb"\x80-\xff"
+        first = chars.replace(b"0-9", b"")
+        return re.compile(rb"(?<![" + chars + rb"])[" + first + rb"][" + chars + rb"]*")
+
+    def parser(self) -> tree_sitter.Parser:
+        return tree_sitter.Parser(self.language)
+
+    def typed_prefix(self, line_before_cursor: str) -> str:
+        """The identifier characters immediately before the cursor."""
+        match = re.search(r"[" + self.identifier_chars + r"\w]*\Z", line_before_cursor)
+        prefix = match.group(0) if match else ""
+        # An identifier cannot start with a digit: "3.14" or "0x1f" types no identifier.
+        return "" if prefix[:1].isdigit() else prefix
+
+
+PYTHON = LanguageSpec(
+    name="python",
+    grammar=tree_sitter_python.language(),
+    identifier_nodes=PY_IDENTIFIERS,
+    identifier_chars=r"A-Za-z0-9_",
+    keywords=tuple(keyword.kwlist + keyword.softkwlist),
+    builtins=tuple(PY_BUILTINS),
+    definitions_query=PY_DEFINITIONS,
+    skip_query=PY_SKIP,
+)
+JAVASCRIPT = LanguageSpec(
+    name="javascript",
+    grammar=tree_sitter_javascript.language(),
+    identifier_nodes=JS_IDENTIFIERS,
+    identifier_chars=r"A-Za-z0-9_$",
+    keywords=tuple(JS_KEYWORDS),
+    builtins=tuple(JS_BUILTINS),
+    definitions_query=JS_DEFINITIONS,
+    skip_query=JS_SKIP,
+)
+TYPESCRIPT = LanguageSpec(
+    name="typescript",
+    grammar=tree_sitter_typescript.language_typescript(),
+    identifier_nodes=TS_IDENTIFIERS,
+    identifier_chars=r"A-Za-z0-9_$",
+    keywords=tuple(TS_KEYWORDS),
+    builtins=tuple(JS_BUILTINS),
+    definitions_query=JS_DEFINITIONS,
+    skip_query=JS_SKIP,
+)
+TSX = LanguageSpec(
+    name="typescriptreact",
+    grammar=tree_sitter_typescript.language_tsx(),
+    identifier_nodes=TS_IDENTIFIERS,
+    identifier_chars=r"A-Za-z0-9_$",
+    keywords=tuple(TS_KEYWORDS),
+    builtins=tuple(JS_BUILTINS),
+    definitions_query=JS_DEFINITIONS,
+    skip_query=JS_SKIP,
+)
+
+BY_LANGUAGE_ID = {
+    "python": PYTHON,
+    "javascript": JAVASCRIPT,
+    "javascriptreact": JAVASCRIPT,  # tree-sitter-javascript parses JSX
+    "typescript": TYPESCRIPT,
+    "typescriptreact": TSX,
+}
+BY_EXTENSION = {
+    ".py": PYTHON,
+    ".pyi": PYTHON,
+    ".js": JAVASCRIPT,
+    ".mjs": JAVASCRIPT,
+    ".cjs": JAVASCRIPT,
+    ".jsx": JAVASCRIPT,
+    ".ts": TYPESCRIPT,
+    ".mts": TYPESCRIPT,
+    ".cts": TYPESCRIPT,
+    ".tsx": TSX,
+}
+
+
+def language_for(language_id: str | None, uri_or_path: str) -> LanguageSpec | None:
+    """The language of a document, or None when treecomplete does not support it."""
+    if language_id in BY_LANGUAGE_ID:
+        return BY_LANGUAGE_ID[language_id]
+    return BY_EXTENSION.get(PurePosixPath(uri_or_path.split("?")[0]).suffix.lower())

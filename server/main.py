@@ -1,0 +1,57 @@
+"""``treecomplete-ls``: start the language server. stdout carries the protocol and nothing else."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from . import __version__
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="treecomplete-ls", description="treecomplete language server (LSP)."
+    )
+    transport = parser.add_mutually_exclusive_group()
+    transport.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (default)")
+    transport.add_argument("--tcp", action="store_true", help="listen on a TCP port instead")
+    parser.add_argument("--host", default="127.0.0.1", help="TCP host (default %(default)s)")
+    parser.add_argument("--port", type=int, default=2087, help="TCP port (default %(default)s)")
+    parser.add_argument("--log-file", help="write the log here instead of stderr")
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        type=str.upper,
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="log level (default %(default)s)",
+    )
+    parser.add_argument("--version", action="version", version=f"treecomplete-ls {__version__}")
+    return parser.parse_args(argv)
+
+
+def setup_logging(level: str, log_file: str | None) -> None:
+    handler: logging.Handler = (
+        logging.FileHandler(log_file, encoding="utf-8") if log_file else logging.StreamHandler(sys.stderr)
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler], force=True)
+    # pygls logs every message body at INFO: a 20 MB didOpen would be written out whole.
+    if level != "DEBUG":
+        logging.getLogger("pygls").setLevel(logging.WARNING)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    setup_logging(args.log_level, args.log_file)
+    from .server import create_server  # after logging is set up: imports log too
+
+    server = create_server()
+    if args.tcp:
+        server.start_tcp(args.host, args.port)
+    else:
+        server.start_io()
+
+
+if __name__ == "__main__":
+    main()

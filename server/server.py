@@ -1,0 +1,185 @@
+"""The LSP handlers: small, typed, and delegating to CompletionService.
+
+Threads: pygls runs the asyncio event loop (and reads stdin in its own pool). All document and
+completion work runs on one worker thread of our own, in arrival order, so the loop never waits
+on a parse and a completion always sees every edit sent before it. A completion that a newer
+edit has made stale when its turn comes is answered with ContentModified and costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Callable
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified
+from pygls.lsp.server import LanguageServer
+
+from . import __version__
+from .items import completion_list, resolve
+from .options import SECTION, Options, parse_options
+from .protocol import TreecompleteProtocol
+from .service import CompletionService, UnknownDocument
+
+log = logging.getLogger(__name__)
+
+
+class Stale(Exception):
+    """A newer version of the document arrived while the request waited."""
+
+
+class TreecompleteServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "treecomplete",
+            __version__,
+            protocol_cls=TreecompleteProtocol,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+        )
+        self.options = Options()
+        self.service = CompletionService(max_file_size=self.options.max_file_size)
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treecomplete-worker")
+        self.versions: dict[str, int] = {}  # latest version received, per open URI (loop thread)
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        future = self.worker.submit(fn, *args)
+        future.add_done_callback(_log_failure)
+        return future
+
+    def apply_settings(self, raw: Any, origin: str) -> None:
+        options, problems = parse_options(raw, self.options)
+        for problem in problems:
+            log.warning("%s: %s", origin, problem)
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=f"treecomplete: {problem}")
+            )
+        self.options = options
+        self.submit(self._configure_service, options)
+
+    def _configure_service(self, options: Options) -> None:
+        self.service.max_file_size = options.max_file_size
+        for doc in self.service.documents.values():
+            doc.max_bytes = options.max_file_size
+
+    def complete_current(self, uri: str, version: int, line: int, character: int, limit: int) -> types.CompletionList:
+        """Runs on the worker thread."""
+        if self.versions.get(uri) != version:
+            raise Stale(uri)
+        completion = self.service.complete(uri, line, character, limit)
+        return completion_list(self.service.get(uri), completion, limit)
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        # Errors are logged, not shown in a message box: the user cannot act on them, and a
+        # typo in a client must not flood the editor.
+        if isinstance(error, json.JSONDecodeError):
+            log.error("Malformed JSON received: %s", error)
+            self.protocol._send_response(
+                None,  # type: ignore[arg-type]
+                error=types.ResponseError(code=types.ErrorCodes.ParseError, message=f"Malformed JSON: {error}"),
+            )
+        else:
+            log.error("%s: %s", getattr(source, "__name__", source), error)
+
+
+def _log_failure(future: Future[Any]) -> None:
+    if not future.cancelled() and (error := future.exception()) is not None:
+        if isinstance(error, UnknownDocument):
+            log.warning("%s", error)
+        elif not isinstance(error, Stale):
+            log.error("Document worker failed", exc_info=error)
+
+
+def create_server() -> TreecompleteServer:
+    server = TreecompleteServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: TreecompleteServer, params: types.InitializeParams) -> None:
+        ls.service.encoding = str(getattr(ls.workspace.position_encoding, "value", ls.workspace.position_encoding))
+        log.info("treecomplete %s; position encoding %s", __version__, ls.service.encoding)
+        ls.apply_settings(params.initialization_options, "initializationOptions")
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: TreecompleteServer, params: types.InitializedParams) -> None:
+        await pull_configuration(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: TreecompleteServer, params: types.DidChangeConfigurationParams) -> None:
+        settings = params.settings
+        if isinstance(settings, dict) and SECTION in settings:
+            ls.apply_settings(settings[SECTION], "didChangeConfiguration")
+        else:
+            await pull_configuration(ls)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: TreecompleteServer, params: types.DidOpenTextDocumentParams) -> None:
+        doc = params.text_document
+        ls.versions[doc.uri] = doc.version
+        ls.submit(ls.service.open, doc.uri, doc.language_id, doc.version, doc.text)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: TreecompleteServer, params: types.DidChangeTextDocumentParams) -> None:
+        uri, version = params.text_document.uri, params.text_document.version
+        if uri not in ls.versions:
+            log.warning("%s: didChange for a document that is not open; ignored", uri)
+            return
+        ls.versions[uri] = version
+        changes = [
+            (
+                ((c.range.start.line, c.range.start.character), (c.range.end.line, c.range.end.character))
+                if isinstance(c, types.TextDocumentContentChangePartial)
+                else None,
+                c.text,
+            )
+            for c in params.content_changes
+        ]
+        ls.submit(ls.service.change, uri, version, changes)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: TreecompleteServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        ls.versions.pop(uri, None)
+        ls.submit(ls.service.close, uri)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=["."], resolve_provider=True),
+    )
+    async def completion(ls: TreecompleteServer, params: types.CompletionParams) -> types.CompletionList:
+        uri, pos = params.text_document.uri, params.position
+        version = ls.versions.get(uri)
+        if version is None:
+            log.warning("%s: completion for a document that is not open", uri)
+            return types.CompletionList(is_incomplete=False, items=[])
+        job = ls.worker.submit(ls.complete_current, uri, version, pos.line, pos.character, ls.options.max_items)
+        try:
+            return await asyncio.wrap_future(job)
+        except Stale:
+            raise JsonRpcContentModified(f"{uri} changed while the completion waited") from None
+
+    @server.feature(types.COMPLETION_ITEM_RESOLVE)
+    def completion_item_resolve(ls: TreecompleteServer, item: types.CompletionItem) -> types.CompletionItem:
+        return resolve(item)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: TreecompleteServer, params: None) -> None:
+        ls.worker.shutdown(wait=False, cancel_futures=True)
+
+    return server
+
+
+async def pull_configuration(ls: TreecompleteServer) -> None:
+    workspace = ls.client_capabilities.workspace
+    if workspace is None or not workspace.configuration:
+        return
+    try:
+        result = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+        )
+    except Exception as error:  # a client that fails the request keeps the current settings
+        log.warning("workspace/configuration failed: %s", error)
+        return
+    if result and result[0] is not None:
+        ls.apply_settings(result[0], "workspace/configuration")

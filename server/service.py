@@ -1,0 +1,94 @@
+"""Open documents and completion requests, without any JSON-RPC.
+
+The server calls these methods from a single worker thread, in the order the notifications and
+requests arrived, so a completion always sees every edit sent before it. The CLI and the tests
+call them directly.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from .context import CompletionContext, context_at
+from .document import Document
+from .engines.base import Candidate, Engine
+from .engines.fallback import FallbackEngine
+from .languages import language_for
+from .positions import UTF16
+
+log = logging.getLogger(__name__)
+
+
+class UnknownDocument(LookupError):
+    pass
+
+
+@dataclass
+class Completion:
+    context: CompletionContext
+    candidates: list[Candidate]
+    engine: str
+
+
+class CompletionService:
+    def __init__(self, encoding: str = UTF16, max_file_size: int | None = None):
+        self.encoding = encoding
+        self.max_file_size = max_file_size
+        self.documents: dict[str, Document] = {}
+        self.fallback = FallbackEngine(lambda: self.documents.values())
+
+    def engine(self) -> Engine:
+        return self.fallback
+
+    def open(self, uri: str, language_id: str | None, version: int, text: str) -> Document:
+        language = language_for(language_id, uri)
+        doc = Document(uri, text, version, language, self.encoding, self.max_file_size)
+        self.documents[uri] = doc
+        if language is None:
+            log.info("%s: language %r is not supported; no completions", uri, language_id)
+        elif doc.too_large:
+            log.warning(
+                "%s: %d bytes is over maxFileSize (%d); no completions for it",
+                uri, len(doc.data), self.max_file_size,
+            )
+        return doc
+
+    def get(self, uri: str) -> Document:
+        try:
+            return self.documents[uri]
+        except KeyError:
+            raise UnknownDocument(f"{uri} is not open (no didOpen was received for it)") from None
+
+    def change(self, uri: str, version: int, changes: list[tuple[tuple[tuple[int, int], tuple[int, int]] | None, str]]) -> None:
+        """Apply content changes in order; a change without a range replaces the whole text."""
+        doc = self.get(uri)
+        if version <= doc.version:
+            log.warning("%s: version %d after %d; applying the change anyway", uri, version, doc.version)
+        for span, text in changes:
+            if span is None:
+                doc.replace_all(text, version)
+            else:
+                (sl, sc), (el, ec) = span
+                if max(sl, el) >= doc.lines.line_count:
+                    log.warning("%s: change range %s ends past the last line; clamped", uri, span)
+                doc.apply_change((sl, sc), (el, ec), text)
+        doc.version = version
+
+    def close(self, uri: str) -> None:
+        if self.documents.pop(uri, None) is None:
+            log.warning("%s: didClose for a document that is not open", uri)
+        self.fallback.forget(uri)
+
+    def complete(self, uri: str, line: int, character: int, limit: int) -> Completion | None:
+        """Ranked candidates at a position, or None where nothing can be offered (unsupported
+        language, oversized document, a position past the end of the document)."""
+        doc = self.get(uri)
+        if line >= doc.lines.line_count:
+            log.warning("%s: completion at line %d, past the last line (%d)", uri, line, doc.lines.line_count - 1)
+            return None
+        context = context_at(doc, doc.offset_at(line, character))
+        if context is None:
+            return None
+        engine = self.engine()
+        return Completion(context, engine.complete(context, limit), engine.name)

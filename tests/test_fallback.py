@@ -1,0 +1,65 @@
+"""The fallback engine's ranking, filtering and kinds, on small buffers."""
+
+from __future__ import annotations
+
+from treecomplete.context import context_at
+from treecomplete.document import Document
+from treecomplete.engines.base import Kind
+from treecomplete.engines.fallback import FallbackEngine
+from treecomplete.languages import JAVASCRIPT, PYTHON
+
+
+def _complete(language, source, others=(), limit=20):
+    doc = Document("file:///main", source, 1, language)
+    engine = FallbackEngine(lambda: [doc, *others])
+    return engine.complete(context_at(doc, len(doc.data)), limit)
+
+
+def test_recent_identifiers_rank_first_and_prefix_filters():
+    source = "alpha = 1\nbeta = 2\nalpine = 3\nprint(alpha)\nal"
+    names = [c.text for c in _complete(PYTHON, source)]
+    assert names[:2] == ["alpha", "alpine"]  # alpha was used last
+    assert "beta" not in names and all(n.lower().startswith("al") for n in names)
+
+
+def test_kinds_come_from_the_tree():
+    source = "import json\nclass Store:\n    pass\ndef save(x):\n    pass\nsaved = 1\n"
+    by_name = {c.text: c.kind for c in _complete(PYTHON, source + "s")}
+    assert by_name["Store"] == Kind.CLASS
+    assert by_name["save"] == Kind.FUNCTION
+    assert by_name["saved"] == Kind.VARIABLE
+    assert {c.text: c.kind for c in _complete(PYTHON, source + "j")}["json"] == Kind.MODULE
+
+
+def test_attributes_of_the_same_receiver_come_first():
+    source = "import os\nos.path.join(a)\nself.items = []\nos.getcwd()\nitems = 1\nos."
+    names = [c.text for c in _complete(PYTHON, source)]
+    assert set(names[:2]) == {"getcwd", "path"}
+    assert names.index("items") > 1
+
+
+def test_member_only_names_sink_outside_attributes():
+    source = "const el = document.getElementById('x');\nel.addEventListener('click', go);\nlet elapsed = 0;\n"
+    names = [c.text for c in _complete(JAVASCRIPT, source + "e")]
+    assert names[0] == "elapsed"
+    assert names.index("el") < names.index("addEventListener") if "addEventListener" in names else True
+
+
+def test_comments_and_strings_are_not_mined_and_give_nothing():
+    source = "# secretword here\nname = 'hiddenword'\nh"
+    names = [c.text for c in _complete(PYTHON, source)]
+    assert "hiddenword" not in names and "here" not in names
+    assert _complete(PYTHON, "x = 1\n# commen") == []
+
+
+def test_keywords_and_other_open_documents():
+    other = Document("file:///other", "def helper_from_other_file():\n    pass\n", 1, PYTHON)
+    names = [c.text for c in _complete(PYTHON, "x = 1\nhe", others=[other])]
+    assert "helper_from_other_file" in names
+    kinds = {c.text: c.kind for c in _complete(PYTHON, "x = 1\nwhi")}
+    assert kinds["while"] == Kind.KEYWORD
+
+
+def test_limit_is_respected():
+    source = "".join(f"name{i} = {i}\n" for i in range(100)) + "name"
+    assert len(_complete(PYTHON, source, limit=7)) == 7

@@ -1,0 +1,36 @@
+"""Settings: defaults in one place, each bad value reported and replaced by its default."""
+
+from __future__ import annotations
+
+from treecomplete.options import Options, parse_options
+
+
+def test_defaults_and_both_shapes():
+    assert parse_options(None) == (Options(), [])
+    assert parse_options({"maxItems": 5})[0].max_items == 5
+    assert parse_options({"treecomplete": {"maxItems": 7}})[0].max_items == 7
+
+
+def test_each_bad_value_falls_back_alone():
+    options, problems = parse_options({"maxItems": "lots", "model": "fallback", "maxFileSize": -1})
+    assert options == Options(model="fallback")
+    assert len(problems) == 2
+    assert "treecomplete.maxItems must be an integer" in problems[0]
+    assert "maxFileSize must be between" in problems[1]
+
+
+def test_booleans_are_not_numbers_and_choices_are_checked():
+    options, problems = parse_options({"maxItems": True, "model": "gpt"})
+    assert options == Options()
+    assert any("one of auto, fallback" in p for p in problems)
+
+
+def test_not_an_object():
+    options, problems = parse_options(["x"])
+    assert options == Options() and "must be an object" in problems[0]
+
+
+def test_later_settings_keep_earlier_ones():
+    first, _ = parse_options({"maxItems": 9})
+    second, _ = parse_options({"model": "fallback"}, first)
+    assert (second.max_items, second.model) == (9, "fallback")
