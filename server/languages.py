@@ -97,12 +97,10 @@ class LanguageSpec:
         return tree_sitter.Language(self.grammar)
 
     @cached_property
-    def definitions(self) -> tree_sitter.Query:
-        return tree_sitter.Query(self.language, self.definitions_query)
-
-    @cached_property
-    def skip(self) -> tree_sitter.Query:
-        return tree_sitter.Query(self.language, self.skip_query)
+    def scan(self) -> tree_sitter.Query:
+        """Comments and strings (capture ``skip``) and definitions (captures named by kind), in
+        one query: one pass over a range of the tree instead of two."""
+        return tree_sitter.Query(self.language, self.skip_query + "\n" + self.definitions_query)
 
     @cached_property
     def identifier_pattern(self) -> re.Pattern[bytes]:

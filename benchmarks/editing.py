@@ -1,0 +1,200 @@
+"""Editing-scenario accuracy (BENCHMARKS.md §1): the number users feel.
+
+For sampled identifiers of held-out files, open a buffer holding the file up to the identifier
+plus its first k characters, request completion at the end, filter and order the items as a
+client does, and score where the true identifier lands. Ours, the peer language server and a
+recency baseline answer the same positions in the same run.
+
+    python -m benchmarks.editing --lang python --files bench-out/heldout/python
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+
+from treecomplete.languages import JAVASCRIPT, PYTHON, LanguageSpec
+
+from .lsp import Session, parse_command, peer_command
+
+SAMPLED = {
+    "python": {"identifier"},
+    "javascript": {"identifier", "property_identifier", "shorthand_property_identifier",
+                   "shorthand_property_identifier_pattern"},
+}
+ATTRIBUTE_PARENTS = {"attribute": "attribute", "member_expression": "property"}
+KS = (0, 1, 2)
+
+
+@dataclass(frozen=True)
+class Sample:
+    path: Path
+    data: bytes
+    start: int  # byte offset of the identifier
+    name: str
+    category: str  # "attribute" or "name"
+
+
+def collect(files: list[Path], language: LanguageSpec, lang: str) -> list[Sample]:
+    parser = language.parser()
+    samples = []
+    for path in files:
+        data = path.read_bytes()
+        cursor = parser.parse(data).walk()
+        while True:
+            node = cursor.node
+            if node.type in SAMPLED[lang] and node.text:
+                parent = node.parent
+                field = ATTRIBUTE_PARENTS.get(parent.type) if parent is not None else None
+                member = parent.child_by_field_name(field) if field else None
+                is_attribute = member is not None and member.start_byte == node.start_byte
+                samples.append(Sample(path, data, node.start_byte, node.text.decode(), "attribute" if is_attribute else "name"))
+            if cursor.goto_first_child():
+                continue
+            while not cursor.goto_next_sibling():
+                if not cursor.goto_parent():
+                    break
+            else:
+                continue
+            break
+    return samples
+
+
+def end_position(text: str) -> tuple[int, int]:
+    lines = re.split(r"\r\n|\r|\n", text)
+    last = lines[-1]
+    return len(lines) - 1, len(last.encode("utf-16-le")) // 2
+
+
+def rank_of(items: list[types.CompletionItem], prefix: str, truth: str) -> int | None:
+    """1-based rank of the true identifier after client-side filtering and ordering."""
+    kept = [i for i in items if (i.filter_text or i.label).lower().startswith(prefix.lower())]
+    kept.sort(key=lambda i: i.sort_text or i.label)
+    for rank, item in enumerate(kept, 1):
+        if isinstance(item.text_edit, (types.TextEdit, types.InsertReplaceEdit)):
+            text = item.text_edit.new_text
+        else:
+            text = item.insert_text or item.label
+        if re.split(r"[($]", text, maxsplit=1)[0] == truth:
+            return rank
+    return None
+
+
+def recency_rank(sample: Sample, k: int, language: LanguageSpec) -> int | None:
+    """The baseline: identifiers of the buffer, most recently seen first."""
+    words = [w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(sample.data[: sample.start])]
+    prefix, seen, order = sample.name[:k].lower(), set(), []
+    for word in reversed(words):
+        if word not in seen and word.lower().startswith(prefix) and word not in language.keywords:
+            seen.add(word)
+            order.append(word)
+    return order.index(sample.name) + 1 if sample.name in order else None
+
+
+class Scores:
+    def __init__(self) -> None:
+        self.rows: dict[tuple[int, str], list[int | None]] = defaultdict(list)
+
+    def add(self, k: int, category: str, rank: int | None) -> None:
+        self.rows[(k, category)].append(rank)
+        self.rows[(k, "all")].append(rank)
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        out = {}
+        for (k, category), ranks in sorted(self.rows.items()):
+            n = len(ranks)
+            out[f"k={k} {category}"] = {
+                "n": n,
+                "top1": sum(r == 1 for r in ranks) / n,
+                "top5": sum(r is not None and r <= 5 for r in ranks) / n,
+                "mrr10": sum(1 / r for r in ranks if r is not None and r <= 10) / n,
+            }
+        return out
+
+
+async def run_server(session: Session, samples: list[Sample], lang: str) -> Scores:
+    scores = Scores()
+    await session.start()
+    suffix = ".py" if lang == "python" else ".js"
+    try:
+        for i, sample in enumerate(samples):
+            for k in KS:
+                if len(sample.name) <= k:
+                    continue
+                text = sample.data[: sample.start].decode("utf-8", "replace") + sample.name[:k]
+                uri = (sample.path.parent / f"bench_{i}_{k}{suffix}").as_uri()
+                session.open(uri, lang, text)
+                items = await session.complete(uri, *end_position(text))
+                session.close(uri)
+                scores.add(k, sample.category, rank_of(items, sample.name[:k], sample.name))
+    finally:
+        await session.stop()
+    return scores
+
+
+def print_table(lang: str, results: dict[str, dict[str, dict[str, float]]]) -> None:
+    print(f"\n{lang}: top-1 / top-5 / MRR@10 (n)")
+    keys = list(next(iter(results.values())).keys())
+    print(f"{'':<22}" + "".join(f"{name:>26}" for name in results))
+    for key in keys:
+        cells = []
+        for summary in results.values():
+            s = summary.get(key)
+            cells.append(f"{s['top1']:6.1%} {s['top5']:6.1%} {s['mrr10']:5.3f} ({s['n']})" if s else "")
+        print(f"{key:<22}" + "".join(f"{c:>26}" for c in cells))
+
+
+async def main_async(args: argparse.Namespace) -> dict:
+    language = PYTHON if args.lang == "python" else JAVASCRIPT
+    suffix = ".py" if args.lang == "python" else ".js"
+    files = sorted(p for p in Path(args.files).resolve().rglob(f"*{suffix}") if not p.name.startswith("bench_"))
+    if not files:
+        sys.exit(f"no {suffix} files under {args.files}: run benchmarks/fetch_heldout.sh first")
+    population = collect(files, language, args.lang)
+    samples = random.Random(args.seed).sample(population, min(args.samples, len(population)))
+    print(f"{args.lang}: {len(samples)} identifiers sampled (seed {args.seed}) from {len(population)} in {len(files)} files")
+
+    results: dict[str, dict] = {}
+    results["treecomplete"] = (await run_server(Session("treecomplete", parse_command(args.server)), samples, args.lang)).summary()
+    baseline = Scores()
+    for sample in samples:
+        for k in KS:
+            if len(sample.name) > k:
+                baseline.add(k, sample.category, recency_rank(sample, k, language))
+    results["recency baseline"] = baseline.summary()
+    peer = None if args.no_peer else peer_command(args.lang)
+    if peer is not None:
+        name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
+        results[name] = (await run_server(Session(name, peer[0], peer[1]), samples, args.lang)).summary()
+    elif not args.no_peer:
+        print("peer not installed: pip install jedi-language-server / npm install in bench-out/node", file=sys.stderr)
+    print_table(args.lang, results)
+    return {"lang": args.lang, "samples": len(samples), "seed": args.seed, "files": len(files), "results": results}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lang", choices=["python", "javascript"], required=True)
+    parser.add_argument("--files", required=True, help="a directory of held-out source files")
+    parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio", help="our server's command line")
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-peer", action="store_true", help="skip the peer language server")
+    parser.add_argument("--out", help="write the results as JSON here")
+    args = parser.parse_args()
+    report = asyncio.run(main_async(args))
+    if args.out:
+        Path(args.out).write_text(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""Typing latency through the protocol (BENCHMARKS.md §3).
+
+Open a large real file holding its first part, then type the next characters one by one with
+incremental didChange edits, requesting completion after every identifier character, as an
+editor does. Prints p50/p95/p99/max request-to-response time, time to answer initialize and the
+server's peak RSS, for treecomplete and for jedi-language-server on the same trace.
+
+    python -m benchmarks.latency            # the standard library's inspect.py (3,000+ lines)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from .editing import end_position
+from .lsp import Session, parse_command, peer_command
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+async def run_trace(session: Session, text: str, split: int, chars: int, lang: str) -> dict:
+    await session.start()
+    uri = Path("/tmp/treecomplete-latency" + (".py" if lang == "python" else ".js")).as_uri()
+    typed = text[split : split + chars]
+    buffer = text[:split]
+    session.open(uri, lang, buffer)
+    latencies = []
+    version = 1
+    try:
+        for ch in typed:
+            line, character = end_position(buffer)
+            version += 1
+            session.change(uri, version, line, character, ch)
+            buffer += ch
+            if ch.isalnum() or ch == "_":
+                started = time.perf_counter()
+                await session.complete(uri, *end_position(buffer))
+                latencies.append((time.perf_counter() - started) * 1000)
+        rss = peak_rss_mb(session.pid)
+    finally:
+        await session.stop()
+    return {
+        "requests": len(latencies),
+        "p50_ms": statistics.median(latencies),
+        "p95_ms": percentile(latencies, 95),
+        "p99_ms": percentile(latencies, 99),
+        "max_ms": max(latencies),
+        "initialize_ms": session.initialize_seconds * 1000,
+        "peak_rss_mb": rss,
+    }
+
+
+async def main_async(args: argparse.Namespace) -> dict:
+    path = Path(args.file) if args.file else Path(inspect.__file__)
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    split = len("".join(lines[: int(len(lines) * args.start)]))
+    print(f"{path}: {len(lines)} lines; typing {args.chars} characters from line {int(len(lines) * args.start) + 1}")
+    results = {"treecomplete": await run_trace(Session("treecomplete", parse_command(args.server)), text, split, args.chars, args.lang)}
+    peer = None if args.no_peer else peer_command(args.lang)
+    if peer is not None:
+        name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
+        results[name] = await run_trace(Session(name, peer[0], peer[1]), text, split, args.chars, args.lang)
+    print(f"{'server':<28}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}{'init ms':>9}{'RSS MB':>8}")
+    for name, r in results.items():
+        print(f"{name:<28}{r['requests']:>9}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['p99_ms']:>9.2f}"
+              f"{r['max_ms']:>9.1f}{r['initialize_ms']:>9.1f}{r['peak_rss_mb']:>8.0f}")
+    if len(results) == 2:
+        ours, theirs = results.values()
+        print(f"ratio peer/treecomplete: p50 {theirs['p50_ms'] / ours['p50_ms']:.1f}x, p95 {theirs['p95_ms'] / ours['p95_ms']:.1f}x")
+    print("time to first neural completion: n/a (no neural engine yet; fallback engine only)")
+    return {"file": str(path), "lines": len(lines), "chars": args.chars, "results": results}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", help="a large source file (default: the standard library's inspect.py)")
+    parser.add_argument("--lang", choices=["python", "javascript"], default="python")
+    parser.add_argument("--start", type=float, default=0.5, help="fraction of the file opened before typing")
+    parser.add_argument("--chars", type=int, default=1500, help="characters typed")
+    parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio")
+    parser.add_argument("--no-peer", action="store_true")
+    parser.add_argument("--out", help="write the results as JSON here")
+    args = parser.parse_args()
+    report = asyncio.run(main_async(args))
+    if args.out:
+        Path(args.out).write_text(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

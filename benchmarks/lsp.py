@@ -1,0 +1,109 @@
+"""A minimal LSP session over stdio for the benchmarks (pygls' client), and the peers' command
+lines. Any server that speaks LSP over stdio can be measured the same way."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE_DIR = ROOT / "bench-out" / "node"  # npm install typescript-language-server typescript@5
+
+
+def peer_command(language: str) -> tuple[list[str], dict | None] | None:
+    """The command and initializationOptions of the peer a user would otherwise run."""
+    if language == "python":
+        exe = shutil.which("jedi-language-server") or str(Path(sys.executable).parent / "jedi-language-server")
+        return ([exe], None) if Path(exe).exists() else None
+    tls = NODE_DIR / "node_modules" / ".bin" / "typescript-language-server"
+    tsserver = NODE_DIR / "node_modules" / "typescript" / "lib" / "tsserver.js"
+    if not tls.exists():
+        return None
+    return [str(tls), "--stdio"], {"tsserver": {"path": str(tsserver)}}
+
+
+class Session:
+    """One running server: open a buffer, ask for completion, close it."""
+
+    def __init__(self, name: str, command: list[str], init_options=None, root: Path = ROOT):
+        self.name, self.command, self.init_options, self.root = name, command, init_options, root
+        self.client = LanguageClient("treecomplete-bench", "1")
+        self.client.feature(types.WORKSPACE_CONFIGURATION)(lambda params: [None for _ in params.items])
+        self.client.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)(lambda params: None)
+        self.initialize_seconds = 0.0
+
+    async def start(self) -> None:
+        await self.client.start_io(*self.command)
+        started = time.perf_counter()
+        await self.client.initialize_async(
+            types.InitializeParams(
+                process_id=None,
+                root_uri=self.root.as_uri(),
+                capabilities=types.ClientCapabilities(
+                    text_document=types.TextDocumentClientCapabilities(
+                        completion=types.CompletionClientCapabilities(
+                            completion_item=types.ClientCompletionItemOptions(snippet_support=True)
+                        )
+                    ),
+                    workspace=types.WorkspaceClientCapabilities(configuration=True),
+                ),
+                initialization_options=self.init_options,
+            )
+        )
+        self.initialize_seconds = time.perf_counter() - started
+        self.client.initialized(types.InitializedParams())
+
+    @property
+    def pid(self) -> int:
+        return self.client._server.pid  # the server process the client started
+
+    def open(self, uri: str, language_id: str, text: str, version: int = 1) -> None:
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, language_id, version, text))
+        )
+
+    def change(self, uri: str, version: int, line: int, character: int, text: str) -> None:
+        pos = types.Position(line, character)
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(version=version, uri=uri),
+                [types.TextDocumentContentChangePartial(range=types.Range(pos, pos), text=text)],
+            )
+        )
+
+    def close(self, uri: str) -> None:
+        self.client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+
+    async def complete(self, uri: str, line: int, character: int, timeout: float = 30) -> list[types.CompletionItem]:
+        try:
+            result = await asyncio.wait_for(
+                self.client.text_document_completion_async(
+                    types.CompletionParams(types.TextDocumentIdentifier(uri), types.Position(line, character))
+                ),
+                timeout,
+            )
+        except (asyncio.TimeoutError, Exception) as error:  # a peer's failure scores as no items
+            print(f"  {self.name}: completion failed: {type(error).__name__} {error}", file=sys.stderr)
+            return []
+        if result is None:
+            return []
+        return list(result.items if isinstance(result, types.CompletionList) else result)
+
+    async def stop(self) -> None:
+        try:
+            await asyncio.wait_for(self.client.shutdown_async(None), 10)
+            self.client.exit(None)
+        except Exception:
+            pass
+        await self.client.stop()
+
+
+def parse_command(text: str) -> list[str]:
+    return shlex.split(text)
