@@ -12,6 +12,7 @@ Scores, higher first (d = identifiers since the last occurrence, c = occurrences
 - seen only after the cursor: 3 - 0.5 ln(1+d) + 0.5 ln(1+c)
 - seen in other open documents of the language: 2 + 0.3 ln(1+c)
 - the language's common builtins: 1; keywords (not after a dot): 0.5
+- +2 when the word starts with the prefix in the case typed
 """
 
 from __future__ import annotations
@@ -142,6 +143,10 @@ class FallbackEngine:
                 if word.lower().startswith(prefix) and word not in scores:
                     scores[word] = 0.5
 
+        if context.prefix:  # the case the user typed is a strong hint
+            for word in scores:
+                if word.startswith(context.prefix):
+                    scores[word] += 2
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
         return [
             Candidate(

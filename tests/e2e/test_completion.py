@@ -48,3 +48,15 @@ async def test_javascript_and_unsupported_language(client: LanguageClient):
     assert labels(await complete(client, "file:///work/c.js", 2, 4))[0] == "element"
     open_doc(client, "file:///work/d.txt", "hello hello", "plaintext")
     assert len((await complete(client, "file:///work/d.txt", 0, 5)).items) == 0
+
+
+async def test_typescript_tsx_and_extension_fallback(client: LanguageClient):
+    ts = "interface Shape { area(): number }\nfunction describeShape(shape: Shape) {}\ndescr"
+    open_doc(client, "file:///work/e.ts", ts, "typescript")
+    assert labels(await complete(client, "file:///work/e.ts", 2, 5))[0] == "describeShape"
+    tsx = "const Button = () => <button>ok</button>;\nexport const App = () => <Butt"
+    open_doc(client, "file:///work/f.tsx", tsx, "typescriptreact")
+    assert labels(await complete(client, "file:///work/f.tsx", 1, 30))[0] == "Button"
+    # An id the server does not know, on a .py file: the extension decides.
+    open_doc(client, "file:///work/g.py", "import collections\ncoll", "py")
+    assert labels(await complete(client, "file:///work/g.py", 1, 4))[0] == "collections"
