@@ -70,9 +70,10 @@ def collect(files: list[Path], language: LanguageSpec, lang: str) -> list[Sample
 
 
 def end_position(text: str) -> tuple[int, int]:
-    lines = re.split(r"\r\n|\r|\n", text)
-    last = lines[-1]
-    return len(lines) - 1, len(last.encode("utf-16-le")) // 2
+    """The LSP position (UTF-16) of the end of ``text``."""
+    start = max(text.rfind("\n"), text.rfind("\r")) + 1
+    line = text.count("\n") + text.count("\r") - text.count("\r\n")
+    return line, len(text[start:].encode("utf-16-le")) // 2
 
 
 def rank_of(items: list[types.CompletionItem], prefix: str, truth: str) -> int | None:

@@ -50,8 +50,9 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
             session.change(uri, version, line, character, ch)
             buffer += ch
             if ch.isalnum() or ch == "_":
+                position = end_position(buffer)
                 started = time.perf_counter()
-                await session.complete(uri, *end_position(buffer))
+                await session.complete(uri, *position)
                 latencies.append((time.perf_counter() - started) * 1000)
         rss = peak_rss_mb(session.pid)
     finally:

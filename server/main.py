@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 
@@ -47,6 +48,9 @@ def main(argv: list[str] | None = None) -> None:
     from .server import create_server  # after logging is set up: imports log too
 
     server = create_server()
+    # Everything imported so far lives as long as the process: keep it out of the garbage
+    # collector's scans, whose pauses would otherwise land on keystrokes.
+    gc.freeze()
     if args.tcp:
         server.start_tcp(args.host, args.port)
     else:

@@ -45,11 +45,13 @@ def test_member_only_names_sink_outside_attributes():
     assert names.index("el") < names.index("addEventListener") if "addEventListener" in names else True
 
 
-def test_comments_and_strings_are_not_mined_and_give_nothing():
-    source = "# secretword here\nname = 'hiddenword'\nh"
+def test_words_of_comments_and_strings_rank_below_code_and_nothing_inside_them():
+    source = "# see hereafter\nhelp_text = 'hello'\nhelper = 1\nprint(help_text)\nhe"
     names = [c.text for c in _complete(PYTHON, source)]
-    assert "hiddenword" not in names and "here" not in names
+    assert names.index("helper") < names.index("hereafter")
+    assert names.index("help_text") < names.index("hello")
     assert _complete(PYTHON, "x = 1\n# commen") == []
+    assert _complete(JAVASCRIPT, "const s = 'abc de") == []
 
 
 def test_keywords_and_other_open_documents():

@@ -20,6 +20,7 @@ class RawServer:
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
         self._id = 0
+        self._replies: dict[Any, dict[str, Any]] = {}  # responses read while waiting for another
 
     def _read(self) -> None:
         out = self.proc.stdout
@@ -45,12 +46,13 @@ class RawServer:
         return self.response(self._id, timeout)
 
     def response(self, msg_id: Any, timeout: float = 30) -> dict[str, Any]:
-        while True:
+        while msg_id not in self._replies:
             message = self.messages.get(timeout=timeout)
-            if message.get("id") == msg_id and "method" not in message:
-                return message
-            if "method" in message and "id" in message:  # a server->client request: answer null
+            if "method" not in message:
+                self._replies[message.get("id")] = message
+            elif "id" in message:  # a server->client request: answer null
                 self.send_bytes(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": [None]}).encode())
+        return self._replies.pop(msg_id)
 
     def initialize(self, capabilities: dict[str, Any] | None = None, options: Any = None) -> dict[str, Any]:
         result = self.request("initialize", {"processId": None, "rootUri": None, "capabilities": capabilities or {}, "initializationOptions": options})

@@ -33,13 +33,19 @@ def _completion_params(uri, line, character):
     return {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
 
 
-def test_stale_completion_is_answered_content_modified(server):
+def test_a_completion_overtaken_by_an_edit_is_never_answered_stale(server):
+    # Whether the worker reaches 102 before the edit arrives depends on thread timing (the
+    # deterministic check is in tests/test_scheduling.py); a stale answer is never allowed.
     _send_request(server, 101, "textDocument/completion", _completion_params(SLOW, 0, 0))
     _send_request(server, 102, "textDocument/completion", _completion_params(URI, 1, 2))
     server.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2},
                                              "contentChanges": [{"text": "alpha = 1\nalp"}]})
     assert "result" in server.response(101, timeout=60)
-    assert server.response(102)["error"]["code"] == CONTENT_MODIFIED
+    reply = server.response(102)
+    if "error" in reply:
+        assert reply["error"]["code"] == CONTENT_MODIFIED
+    else:
+        assert reply["result"]["items"][0]["textEdit"]["range"]["end"]["character"] == 2
     assert server.complete(URI, 1, 3)["result"]["items"][0]["label"] == "alpha"
 
 
@@ -69,15 +75,3 @@ def test_a_flood_of_edits_never_gets_a_stale_answer(server):
             assert reply["result"]["items"][0]["textEdit"]["range"]["end"]["character"] == len(typed[i])
     last = server.response(500)["result"]["items"][0]
     assert (last["label"], last["textEdit"]["range"]["end"]["character"]) == ("alpha", len(typed[200]))
-
-
-def test_version_check_is_made_when_the_job_starts():
-    from treecomplete.server import Stale, TreecompleteServer
-
-    ls = TreecompleteServer()
-    ls.service.open(URI, "python", 1, "alpha = 1\nal")
-    ls.versions[URI] = 1
-    assert ls.complete_current(URI, 1, 1, 2, 10).items[0].label == "alpha"
-    ls.versions[URI] = 2  # an edit arrived while the job waited
-    with pytest.raises(Stale):
-        ls.complete_current(URI, 1, 1, 2, 10)

@@ -1,0 +1,61 @@
+"""The server's scheduling, deterministically: a worker held busy by a gate, a handler awaiting
+behind it, and an edit or a cancellation arriving meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcContentModified
+
+from treecomplete.server import create_server
+
+URI = "file:///work/a.py"
+PARAMS = types.CompletionParams(types.TextDocumentIdentifier(URI), types.Position(1, 2))
+
+
+@pytest.fixture
+def busy_server():
+    ls = create_server()
+    ls.service.open(URI, "python", 1, "alpha = 1\nal")
+    ls.versions[URI] = 1
+    gate = threading.Event()
+    ls.worker.submit(gate.wait)  # the worker is busy until the gate opens
+    calls = []
+    complete = ls.complete_current
+    ls.complete_current = lambda *args: calls.append(args) or complete(*args)
+    yield ls, gate, calls, ls.protocol.fm.features[types.TEXT_DOCUMENT_COMPLETION]
+    gate.set()
+    ls.worker.shutdown()
+
+
+async def test_answer_when_nothing_changed(busy_server):
+    ls, gate, calls, completion = busy_server
+    task = asyncio.ensure_future(completion(PARAMS))
+    await asyncio.sleep(0.05)
+    gate.set()
+    assert (await task).items[0].label == "alpha"
+
+
+async def test_an_edit_while_waiting_makes_it_content_modified(busy_server):
+    ls, gate, calls, completion = busy_server
+    task = asyncio.ensure_future(completion(PARAMS))
+    await asyncio.sleep(0.05)
+    ls.versions[URI] = 2  # what did_change does on the event loop when an edit arrives
+    gate.set()
+    with pytest.raises(JsonRpcContentModified):
+        await task
+
+
+async def test_a_cancelled_request_is_never_computed(busy_server):
+    ls, gate, calls, completion = busy_server
+    task = asyncio.ensure_future(completion(PARAMS))
+    await asyncio.sleep(0.05)
+    task.cancel()  # what pygls does on $/cancelRequest
+    gate.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.get_running_loop().run_in_executor(ls.worker, lambda: None)  # drain the worker
+    assert calls == []
