@@ -54,8 +54,8 @@ async def test_a_cancelled_request_is_never_computed(busy_server):
     task = asyncio.ensure_future(completion(PARAMS))
     await asyncio.sleep(0.05)
     task.cancel()  # what pygls does on $/cancelRequest
-    gate.set()
     with pytest.raises(asyncio.CancelledError):
         await task
+    gate.set()
     await asyncio.get_running_loop().run_in_executor(ls.worker, lambda: None)  # drain the worker
     assert calls == []

@@ -33,6 +33,10 @@ def _completion_params(uri, line, character):
     return {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
 
 
+def _still_answers(server: RawServer) -> None:
+    assert server.complete(URI, 1, 2)["result"]["items"][0]["label"] == "alpha"
+
+
 def test_a_completion_overtaken_by_an_edit_is_never_answered_stale(server):
     # Whether the worker reaches 102 before the edit arrives depends on thread timing (the
     # deterministic check is in tests/test_scheduling.py); a stale answer is never allowed.
@@ -53,8 +57,11 @@ def test_cancelled_completion(server):
     _send_request(server, 201, "textDocument/completion", _completion_params(SLOW, 0, 0))
     _send_request(server, 202, "textDocument/completion", _completion_params(URI, 1, 2))
     server.notify("$/cancelRequest", {"id": 202})
-    assert server.response(202, timeout=60)["error"]["code"] == REQUEST_CANCELLED
+    reply = server.response(202, timeout=60)
+    # Cancelled unless the worker had already answered it (timing; see tests/test_scheduling.py).
+    assert reply.get("error", {}).get("code") == REQUEST_CANCELLED or reply["result"]["items"][0]["label"] == "alpha"
     assert "result" in server.response(201, timeout=60)
+    _still_answers(server)
 
 
 def test_a_flood_of_edits_never_gets_a_stale_answer(server):
