@@ -15,6 +15,7 @@ import asyncio
 import json
 import random
 import re
+import shlex
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from lsprotocol import types
 
 from treecomplete.languages import JAVASCRIPT, PYTHON, LanguageSpec
 
-from .lsp import Session, parse_command, peer_command
+from .lsp import Session, peer_command
 
 SAMPLED = {
     "python": {"identifier"},
@@ -165,7 +166,7 @@ async def main_async(args: argparse.Namespace) -> dict:
     print(f"{args.lang}: {len(samples)} identifiers sampled (seed {args.seed}) from {len(population)} in {len(files)} files")
 
     results: dict[str, dict] = {}
-    results["treecomplete"] = (await run_server(Session("treecomplete", parse_command(args.server)), samples, args.lang)).summary()
+    results["treecomplete"] = (await run_server(Session("treecomplete", shlex.split(args.server)), samples, args.lang)).summary()
     baseline = Scores()
     for sample in samples:
         for k in KS:

@@ -14,13 +14,14 @@ import argparse
 import asyncio
 import inspect
 import json
+import shlex
 import statistics
 import sys
 import time
 from pathlib import Path
 
 from .editing import end_position
-from .lsp import Session, parse_command, peer_command
+from .lsp import Session, peer_command
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -74,7 +75,7 @@ async def main_async(args: argparse.Namespace) -> dict:
     lines = text.splitlines(keepends=True)
     split = len("".join(lines[: int(len(lines) * args.start)]))
     print(f"{path}: {len(lines)} lines; typing {args.chars} characters from line {int(len(lines) * args.start) + 1}")
-    results = {"treecomplete": await run_trace(Session("treecomplete", parse_command(args.server)), text, split, args.chars, args.lang)}
+    results = {"treecomplete": await run_trace(Session("treecomplete", shlex.split(args.server)), text, split, args.chars, args.lang)}
     peer = None if args.no_peer else peer_command(args.lang)
     if peer is not None:
         name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"

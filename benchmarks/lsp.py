@@ -4,7 +4,6 @@ lines. Any server that speaks LSP over stdio can be measured the same way."""
 from __future__ import annotations
 
 import asyncio
-import shlex
 import shutil
 import sys
 import time
@@ -103,7 +102,3 @@ class Session:
         except Exception:
             pass
         await self.client.stop()
-
-
-def parse_command(text: str) -> list[str]:
-    return shlex.split(text)

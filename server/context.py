@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import tree_sitter
 
@@ -52,10 +51,6 @@ class CompletionContext:
     receiver: str | None = None  # for ATTRIBUTE: the text of the object before the dot
     target: tree_sitter.Node | None = field(default=None, repr=False, compare=False)
     tree: tree_sitter.Tree | None = field(default=None, repr=False, compare=False)  # the document's
-
-    @cached_property
-    def line_before_cursor(self) -> str:
-        return decode(self.data[self.data.rfind(b"\n", 0, self.cursor) + 1 : self.cursor])
 
     def preceding_nodes(self, limit: int = 1000) -> list[tuple[str, str]]:
         """The last ``limit`` named nodes before the predicted one, in depth-first pre-order, as

@@ -20,10 +20,6 @@ def _camel(name: str) -> str:
 
 @dataclass(frozen=True)
 class Options:
-    model: str = field(
-        default="auto",
-        metadata={"choices": ("auto", "fallback"), "help": "completion model: auto, fallback"},
-    )
     max_items: int = field(
         default=50, metadata={"min": 1, "max": 1000, "help": "items per completion list"}
     )
@@ -35,13 +31,10 @@ class Options:
 
 def _check(value: Any, default: Any, meta: dict[str, Any]) -> str | None:
     """Why ``value`` is not valid for a setting, or None."""
-    if isinstance(default, bool) or not isinstance(default, int):
-        if type(value) is not type(default):
-            return f"must be a {type(default).__name__}"
-    elif type(value) is not int:  # JSON true is not a number of items
+    if isinstance(default, int) and type(value) is not int:  # JSON true is not a number of items
         return "must be an integer"
-    if "choices" in meta and value not in meta["choices"]:
-        return "must be one of " + ", ".join(meta["choices"])
+    if type(value) is not type(default):
+        return f"must be a {type(default).__name__}"
     if "min" in meta and not meta["min"] <= value <= meta["max"]:
         return f"must be between {meta['min']} and {meta['max']}"
     return None

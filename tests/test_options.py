@@ -12,17 +12,18 @@ def test_defaults_and_both_shapes():
 
 
 def test_each_bad_value_falls_back_alone():
-    options, problems = parse_options({"maxItems": "lots", "model": "fallback", "maxFileSize": -1})
-    assert options == Options(model="fallback")
+    options, problems = parse_options({"maxItems": "lots", "maxFileSize": -1, "unknownSetting": 1})
+    assert options == Options()
     assert len(problems) == 2
     assert "treecomplete.maxItems must be an integer" in problems[0]
     assert "maxFileSize must be between" in problems[1]
 
 
-def test_booleans_are_not_numbers_and_choices_are_checked():
-    options, problems = parse_options({"maxItems": True, "model": "gpt"})
-    assert options == Options()
-    assert any("one of auto, fallback" in p for p in problems)
+def test_booleans_are_not_numbers_and_ranges_are_checked():
+    options, problems = parse_options({"maxItems": True, "maxFileSize": 1000})
+    assert options == Options(max_file_size=1000)
+    assert problems == ["Setting treecomplete.maxItems must be an integer (got True); using 50."]
+    assert "between 1 and 1000" in parse_options({"maxItems": 0})[1][0]
 
 
 def test_not_an_object():
@@ -32,5 +33,5 @@ def test_not_an_object():
 
 def test_later_settings_keep_earlier_ones():
     first, _ = parse_options({"maxItems": 9})
-    second, _ = parse_options({"model": "fallback"}, first)
-    assert (second.max_items, second.model) == (9, "fallback")
+    second, _ = parse_options({"maxFileSize": 10}, first)
+    assert (second.max_items, second.max_file_size) == (9, 10)

@@ -38,6 +38,7 @@ WINDOW_BEFORE = 16 * 1024
 WINDOW_AFTER = 8 * 1024
 HEAD = 8 * 1024  # the file's head is always read: imports
 FAR = 256 * 1024  # before the window: words only (no tree query, comments not blanked)
+OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
 KINDS = {"function": Kind.FUNCTION, "class": Kind.CLASS, "module": Kind.MODULE}
 
 
@@ -226,7 +227,8 @@ class FallbackEngine:
                 tree = doc.tree
                 if tree is None:
                     continue
-                text = _blank(doc.data, _scan(tree, doc.language, 0, len(doc.data))[0], 0, len(doc.data))
+                end = min(len(doc.data), OTHER_DOCUMENT)
+                text = _blank(doc.data, _scan(tree, doc.language, 0, end)[0], 0, end)
                 words = context.language.identifier_pattern.findall(text)
                 cached = (doc.version, Counter(w.decode("utf-8", "replace") for w in words))
                 self._counts[doc.uri] = cached

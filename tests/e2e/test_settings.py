@@ -21,7 +21,7 @@ async def configured(lsp_client: LanguageClient):
     await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=client_capabilities("visual-studio-code"),
-            initialization_options={"treecomplete": {"maxItems": "many", "model": "fallback"}},
+            initialization_options={"treecomplete": {"maxItems": "many", "maxFileSize": 1_000_000}},
         )
     )
     yield
