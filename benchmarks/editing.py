@@ -11,8 +11,6 @@ recency baseline answer the same positions in the same run.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 import random
 import re
 import shlex
@@ -25,7 +23,7 @@ from lsprotocol import types
 
 from treecomplete.languages import JAVASCRIPT, PYTHON, LanguageSpec
 
-from .lsp import Session, peer_command
+from .lsp import Session, peer_command, run_benchmark
 
 SAMPLED = {
     "python": {"identifier"},
@@ -192,10 +190,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peer", action="store_true", help="skip the peer language server")
     parser.add_argument("--out", help="write the results as JSON here")
-    args = parser.parse_args()
-    report = asyncio.run(main_async(args))
-    if args.out:
-        Path(args.out).write_text(json.dumps(report, indent=2))
+    run_benchmark(main_async, parser.parse_args())
 
 
 if __name__ == "__main__":

@@ -11,9 +11,7 @@ server's peak RSS, for treecomplete and for jedi-language-server on the same tra
 from __future__ import annotations
 
 import argparse
-import asyncio
 import inspect
-import json
 import shlex
 import statistics
 import sys
@@ -21,7 +19,7 @@ import time
 from pathlib import Path
 
 from .editing import end_position
-from .lsp import Session, peer_command
+from .lsp import Session, peer_command, run_benchmark
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -100,10 +98,7 @@ def main() -> None:
     parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio")
     parser.add_argument("--no-peer", action="store_true")
     parser.add_argument("--out", help="write the results as JSON here")
-    args = parser.parse_args()
-    report = asyncio.run(main_async(args))
-    if args.out:
-        Path(args.out).write_text(json.dumps(report, indent=2))
+    run_benchmark(main_async, parser.parse_args())
 
 
 if __name__ == "__main__":

@@ -3,11 +3,14 @@ lines. Any server that speaks LSP over stdio can be measured the same way."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import json
 import shutil
 import sys
 import time
 from pathlib import Path
+from typing import Any, Awaitable, Callable
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
@@ -102,3 +105,10 @@ class Session:
         except Exception:
             pass
         await self.client.stop()
+
+
+def run_benchmark(main_async: Callable[[argparse.Namespace], Awaitable[dict[str, Any]]], args: argparse.Namespace) -> None:
+    """Run a benchmark and, with ``--out``, keep its report as JSON."""
+    report = asyncio.run(main_async(args))
+    if args.out:
+        Path(args.out).write_text(json.dumps(report, indent=2))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
-from .document import Document, ts_point
+from .document import Document
 from .languages import LanguageSpec
 from .positions import decode
 
@@ -95,18 +95,7 @@ def context_at(doc: Document, offset: int) -> CompletionContext | None:
     prefix = language.typed_prefix(decode(data[line_start:offset]))
     prefix_start = offset - len(prefix.encode("utf-8", "surrogatepass"))
 
-    # Parse a copy of the text with the prefix replaced by the placeholder.
-    probe = data[:prefix_start] + PLACEHOLDER + data[offset:]
-    copy = tree.copy()
-    copy.edit(
-        start_byte=prefix_start,
-        old_end_byte=offset,
-        new_end_byte=prefix_start + len(PLACEHOLDER),
-        start_point=ts_point(data, prefix_start),
-        old_end_point=ts_point(data, offset),
-        new_end_point=ts_point(probe, prefix_start + len(PLACEHOLDER)),
-    )
-    probe_tree = language.parser().parse(probe, copy)
+    probe, probe_tree = doc.probe(prefix_start, offset, PLACEHOLDER)
     target = probe_tree.root_node.named_descendant_for_byte_range(
         prefix_start, prefix_start + len(PLACEHOLDER)
     )

@@ -27,6 +27,18 @@ def ts_point(data: bytes, offset: int) -> tuple[int, int]:
     return row, offset - (data.rfind(b"\n", 0, offset) + 1)
 
 
+def edit_tree(tree: tree_sitter.Tree, old: bytes, new: bytes, start: int, old_end: int, new_end: int) -> None:
+    """Tell ``tree`` that bytes [start, old_end) of ``old`` became [start, new_end) of ``new``."""
+    tree.edit(
+        start_byte=start,
+        old_end_byte=old_end,
+        new_end_byte=new_end,
+        start_point=ts_point(old, start),
+        old_end_point=ts_point(old, old_end),
+        new_end_point=ts_point(new, new_end),
+    )
+
+
 class Document:
     def __init__(
         self,
@@ -74,6 +86,17 @@ class Document:
     def position_at(self, offset: int) -> tuple[int, int]:
         return self.lines.position(self.data, offset, self.encoding)
 
+    def probe(self, start: int, end: int, text: bytes) -> tuple[bytes, tree_sitter.Tree] | None:
+        """The text and tree the document would have with bytes [start, end) replaced by
+        ``text``, parsed incrementally from a copy of its tree; the document is unchanged."""
+        tree = self.tree
+        if tree is None or self._parser is None:
+            return None
+        data = self.data[:start] + text + self.data[end:]
+        copy = tree.copy()
+        edit_tree(copy, self.data, data, start, end, start + len(text))
+        return data, self._parser.parse(data, copy)
+
     def replace_all(self, text: str, version: int) -> None:
         self.data = encode(text)
         self.lines = LineIndex(self.data)
@@ -94,14 +117,7 @@ class Document:
         new = encode(text)
         new_data = data[:lo] + new + data[hi:]
         if self._tree is not None:
-            self._tree.edit(
-                start_byte=lo,
-                old_end_byte=hi,
-                new_end_byte=lo + len(new),
-                start_point=ts_point(data, lo),
-                old_end_point=ts_point(data, hi),
-                new_end_point=ts_point(new_data, lo + len(new)),
-            )
+            edit_tree(self._tree, data, new_data, lo, hi, lo + len(new))
         self.data = new_data
         self.lines.update(new_data, lo, hi, lo + len(new))
         self._stale = True

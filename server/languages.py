@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import PurePosixPath
 
@@ -16,20 +16,6 @@ import tree_sitter
 import tree_sitter_javascript
 import tree_sitter_python
 import tree_sitter_typescript
-
-# Node types whose text is an identifier a user could be typing.
-PY_IDENTIFIERS = frozenset({"identifier"})
-JS_IDENTIFIERS = frozenset(
-    {
-        "identifier",
-        "property_identifier",
-        "shorthand_property_identifier",
-        "shorthand_property_identifier_pattern",
-        "private_property_identifier",
-        "statement_identifier",
-    }
-)
-TS_IDENTIFIERS = JS_IDENTIFIERS | {"type_identifier"}
 
 # Definitions, as tree-sitter queries: the capture name is the completion kind.
 PY_DEFINITIONS = """
@@ -85,7 +71,6 @@ class LanguageSpec:
 
     name: str
     grammar: object = field(repr=False)  # the grammar wheel's language() capsule
-    identifier_nodes: frozenset[str]
     identifier_chars: str  # a regex character class body for identifier characters
     keywords: tuple[str, ...]
     builtins: tuple[str, ...]
@@ -124,7 +109,6 @@ class LanguageSpec:
 PYTHON = LanguageSpec(
     name="python",
     grammar=tree_sitter_python.language(),
-    identifier_nodes=PY_IDENTIFIERS,
     identifier_chars=r"A-Za-z0-9_",
     keywords=tuple(keyword.kwlist + keyword.softkwlist),
     builtins=tuple(PY_BUILTINS),
@@ -134,33 +118,19 @@ PYTHON = LanguageSpec(
 JAVASCRIPT = LanguageSpec(
     name="javascript",
     grammar=tree_sitter_javascript.language(),
-    identifier_nodes=JS_IDENTIFIERS,
     identifier_chars=r"A-Za-z0-9_$",
     keywords=tuple(JS_KEYWORDS),
     builtins=tuple(JS_BUILTINS),
     definitions_query=JS_DEFINITIONS,
     skip_query=JS_SKIP,
 )
-TYPESCRIPT = LanguageSpec(
+TYPESCRIPT = replace(
+    JAVASCRIPT,
     name="typescript",
     grammar=tree_sitter_typescript.language_typescript(),
-    identifier_nodes=TS_IDENTIFIERS,
-    identifier_chars=r"A-Za-z0-9_$",
     keywords=tuple(TS_KEYWORDS),
-    builtins=tuple(JS_BUILTINS),
-    definitions_query=JS_DEFINITIONS,
-    skip_query=JS_SKIP,
 )
-TSX = LanguageSpec(
-    name="typescriptreact",
-    grammar=tree_sitter_typescript.language_tsx(),
-    identifier_nodes=TS_IDENTIFIERS,
-    identifier_chars=r"A-Za-z0-9_$",
-    keywords=tuple(TS_KEYWORDS),
-    builtins=tuple(JS_BUILTINS),
-    definitions_query=JS_DEFINITIONS,
-    skip_query=JS_SKIP,
-)
+TSX = replace(TYPESCRIPT, name="typescriptreact", grammar=tree_sitter_typescript.language_tsx())
 
 BY_LANGUAGE_ID = {
     "python": PYTHON,
