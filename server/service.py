@@ -45,6 +45,7 @@ class CompletionService:
         language = language_for(language_id, uri)
         doc = Document(uri, text, version, language, self.encoding, self.max_file_size)
         self.documents[uri] = doc
+        doc.tree  # noqa: B018 - parse now, while the user reads, not at the first keystroke
         if language is None:
             log.info("%s: language %r is not supported; no completions", uri, language_id)
         elif doc.too_large:
