@@ -4,6 +4,9 @@ lines. Any server that speaks LSP over stdio can be measured the same way."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import asyncio
 import json
 import shutil
@@ -42,7 +45,10 @@ class Session:
         self.initialize_seconds = 0.0
 
     async def start(self) -> None:
-        await self.client.start_io(*self.command)
+        await self.client.start_io(*self.command, start_new_session=True)
+        # Nobody reads the server's stderr otherwise: a chatty server would fill the pipe and
+        # block on its next log line.
+        self._drain = asyncio.create_task(self._discard(self.client._server.stderr))
         started = time.perf_counter()
         await self.client.initialize_async(
             types.InitializeParams(
@@ -98,13 +104,28 @@ class Session:
             return []
         return list(result.items if isinstance(result, types.CompletionList) else result)
 
+    @staticmethod
+    async def _discard(stream: asyncio.StreamReader) -> None:
+        while await stream.read(65536):
+            pass
+
     async def stop(self) -> None:
+        """shutdown and exit; a server that has not exited 10 s later is killed, with its
+        children (which may hold its stdout open)."""
+        server = self.client._server
         try:
             await asyncio.wait_for(self.client.shutdown_async(None), 10)
             self.client.exit(None)
+            await asyncio.wait_for(server.wait(), 10)
         except Exception:
             pass
+        if server.returncode is None:
+            os.killpg(server.pid, signal.SIGKILL)
+        else:  # its children too, if any outlived it
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGKILL)
         await self.client.stop()
+        self._drain.cancel()
 
 
 def run_benchmark(main_async: Callable[[argparse.Namespace], Awaitable[dict[str, Any]]], args: argparse.Namespace) -> None:
