@@ -144,13 +144,13 @@ async def run_server(session: Session, samples: list[Sample], lang: str) -> Scor
 def print_table(lang: str, results: dict[str, dict[str, dict[str, float]]]) -> None:
     print(f"\n{lang}: top-1 / top-5 / MRR@10 (n)")
     keys = list(next(iter(results.values())).keys())
-    print(f"{'':<22}" + "".join(f"{name:>26}" for name in results))
+    print(f"{'':<22}" + "".join(f"{name:>28}" for name in results))
     for key in keys:
         cells = []
         for summary in results.values():
             s = summary.get(key)
             cells.append(f"{s['top1']:6.1%} {s['top5']:6.1%} {s['mrr10']:5.3f} ({s['n']})" if s else "")
-        print(f"{key:<22}" + "".join(f"{c:>26}" for c in cells))
+        print(f"{key:<22}" + "".join(f"{c:>28}" for c in cells))
 
 
 async def main_async(args: argparse.Namespace) -> dict:
