@@ -5,16 +5,16 @@ It must stay fast on any file: it reads a bounded window around the cursor (plus
 head, where imports live) with one regular expression, after blanking comments and strings, so
 a request costs O(window), not O(file). Kinds come from the tree (definitions query).
 
-Scores, higher first (d = identifiers since the last occurrence, c = occurrences):
-- seen before the cursor: 10 - ln(1+d) + 0.5 ln(1+c)
-- after `obj.`: +4 if seen after the same `obj.`, +2 if seen after any dot;
-  elsewhere: -3 if only ever seen after a dot
-- seen only further back than the window: 3.5 + 0.3 ln(1+c)
-- seen only in comments or strings of the window: 3.2 + 0.3 ln(1+c)
-- seen only after the cursor: 3 - 0.5 ln(1+d) + 0.5 ln(1+c)
+Scores, higher first (d = identifiers since the last occurrence, c = occurrences). A word gets
+the first of these that applies, in this order:
+- seen in code before the cursor, in the window: 10 - ln(1+d) + 0.5 ln(1+c)
+- seen in comments or strings before the cursor, in the window: 3.2 + 0.3 ln(1+c)
+- seen further back than the window: 3.5 + 0.3 ln(1+c)
+- seen after the cursor: 3 - 0.5 ln(1+d) + 0.5 ln(1+c)
 - seen in other open documents of the language: 2 + 0.3 ln(1+c)
 - the language's common builtins: 1; keywords (not after a dot): 0.5
-- +2 when the word starts with the prefix in the case typed
+then, after `obj.`: +4 if seen after the same `obj.`, +2 if seen after any dot; elsewhere -3 if
+only ever seen after a dot; and +2 when the word starts with the prefix in the case typed.
 """
 
 from __future__ import annotations
