@@ -13,8 +13,9 @@ the first of these that applies, in this order:
 - seen after the cursor: 3 - 0.5 ln(1+d) + 0.5 ln(1+c)
 - seen in other open documents of the language: 2 + 0.3 ln(1+c)
 - the language's common builtins: 1; keywords (not after a dot): 0.5
-then, after `obj.`: +4 if seen after the same `obj.`, +2 if seen after any dot; elsewhere -3 if
-only ever seen after a dot; and +2 when the word starts with the prefix in the case typed.
+The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
+`obj.` and +2 if seen after any dot, or elsewhere -3 if only ever seen after a dot; and every
+word +2 when it starts with the prefix in the case typed.
 """
 
 from __future__ import annotations
