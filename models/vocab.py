@@ -1,0 +1,73 @@
+"""Vocabularies and pointer labels (Li et al., thesis §3.2: "unknown word problem").
+
+Values are numbered by descending training frequency, so "the K most frequent values" is simply
+"ids below K + len(SPECIALS)": one numbering serves every vocabulary size. A value at or past
+that bound is out of vocabulary (OoV); if it occurred within the last ``window`` elements, the
+pointer's target is its nearest earlier occurrence, otherwise the target is UNK (no loss;
+counted wrong in evaluation).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+PAD, UNK, EOF = "<PAD>", "<UNK>", "<EOF>"
+SPECIALS = (PAD, UNK, EOF)
+PAD_ID, UNK_ID, EOF_ID = 0, 1, 2
+NO_POINTER = 0  # pointer label: nothing to copy
+
+
+@dataclass
+class Vocabulary:
+    """Symbols numbered by descending frequency, after the specials."""
+
+    symbols: list[str]
+
+    def __post_init__(self) -> None:
+        self.ids = {s: i for i, s in enumerate(self.symbols)}
+
+    @classmethod
+    def from_counts(cls, counts: Counter[str], extra: Iterable[str] = ()) -> Vocabulary:
+        """``counts`` (training split) first by frequency; then ``extra`` symbols seen only
+        elsewhere, so every symbol of every split has an id."""
+        ranked = [s for s, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if s not in SPECIALS]
+        seen = set(ranked)
+        tail = sorted({s for s in extra if s not in seen and s not in SPECIALS})
+        return cls(list(SPECIALS) + ranked + tail)
+
+    def __len__(self) -> int:
+        return len(self.symbols)
+
+    def encode(self, symbols: Iterable[str]) -> list[int]:
+        return [self.ids.get(s, UNK_ID) for s in symbols]
+
+    def in_vocabulary(self, symbol_id: int, k: int) -> bool:
+        """Whether an id is among the K most frequent values (specials always are, but PAD)."""
+        return symbol_id < k + len(SPECIALS)
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.symbols, ensure_ascii=False), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> Vocabulary:
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+
+def pointer_labels(values: Sequence[int], k: int, window: int) -> list[int]:
+    """For each position: how far back the nearest earlier occurrence of its value is, when the
+    value is OoV for vocabulary size ``k`` and that occurrence lies within ``window``;
+    NO_POINTER otherwise."""
+    bound = k + len(SPECIALS)
+    last: dict[int, int] = {}
+    labels = [NO_POINTER] * len(values)
+    for t, value in enumerate(values):
+        if value >= bound:
+            previous = last.get(value)
+            if previous is not None and t - previous <= window:
+                labels[t] = t - previous
+            last[value] = t
+    return labels
