@@ -54,6 +54,26 @@ def complete(args: argparse.Namespace) -> int:
     return 0
 
 
+def corpus_build(args: argparse.Namespace) -> int:
+    from .models.corpus import build_corpus
+
+    if (args.manifest is None) == (args.from_dir is None):
+        print("treecomplete: give either --manifest or --from-dir", file=sys.stderr)
+        return 2
+    report = build_corpus(args.lang, Path(args.out), Path(args.manifest) if args.manifest else None,
+                          Path(args.from_dir) if args.from_dir else None)
+    kept = ", ".join(f"{split} {n}" for split, n in sorted(report.kept.items()))
+    print(f"kept files: {kept or 'none'}; skipped: {sum(report.skipped.values())}; see {args.out}/build.json")
+    return 0
+
+
+def corpus_stats(args: argparse.Namespace) -> int:
+    from .models.stats import report
+
+    print(report(Path(args.directory), args.split))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="treecomplete", description="treecomplete tools.")
     parser.add_argument("--version", action="version", version=f"treecomplete {__version__}")
@@ -64,6 +84,18 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--language", help="language id (default: from the file extension)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(run=complete)
+    corpus = commands.add_parser("corpus", help="build training corpora and print their statistics")
+    corpus_commands = corpus.add_subparsers(dest="corpus_command", required=True)
+    b = corpus_commands.add_parser("build", help="fetch, filter, split and flatten a corpus")
+    b.add_argument("--lang", choices=["python", "javascript"], required=True)
+    b.add_argument("--manifest", help="packages to fetch from the registry (models/manifests/)")
+    b.add_argument("--from-dir", help="build from your own code instead")
+    b.add_argument("--out", required=True, help="the corpus directory")
+    b.set_defaults(run=corpus_build)
+    st = corpus_commands.add_parser("stats", help="print a corpus' statistics (thesis Tables 3.1, 3.2)")
+    st.add_argument("directory")
+    st.add_argument("--split", default="test", choices=["train", "valid", "test"])
+    st.set_defaults(run=corpus_stats)
     args = parser.parse_args(argv)
     sys.exit(args.run(args))
 

@@ -1,0 +1,47 @@
+"""Corpus statistics: the thesis' Table 3.1 (files, nodes, vocabulary sizes per split) and the
+statistics columns of Table 3.2 (OoV rate and localness for several K and windows)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .store import Split
+from .vocab import SPECIALS, Vocabulary, pointer_labels
+
+KS = (1_000, 10_000, 50_000)
+WINDOWS = (50, 200, 1_000)
+
+
+def oov_and_localness(split: Split, k: int, windows: tuple[int, ...]) -> tuple[float, dict[int, float]]:
+    """Share of value targets outside the K-vocabulary, and for each window the share of those
+    that occurred earlier within it (what a pointer can copy)."""
+    bound = k + len(SPECIALS)
+    total = oov = 0
+    local = dict.fromkeys(windows, 0)
+    for i in range(len(split)):
+        values = split[i].values.tolist()
+        total += len(values)
+        file_oov = sum(1 for v in values if v >= bound)
+        oov += file_oov
+        if file_oov:
+            for window in windows:
+                local[window] += sum(1 for label in pointer_labels(values, k, window) if label)
+    return (oov / total if total else 0.0), {w: (local[w] / oov if oov else 0.0) for w in windows}
+
+
+def report(directory: Path, split_name: str = "test") -> str:
+    types = Vocabulary.load(directory / "types.json")
+    values = Vocabulary.load(directory / "values.json")
+    splits = {name: Split(directory / name) for name in ("train", "valid", "test")}
+    lines = [f"Corpus {directory}", "", "| split | files | nodes (queries) |", "|---|---:|---:|"]
+    for name, split in splits.items():
+        lines.append(f"| {name} | {len(split):,} | {split.elements:,} |")
+    lines += ["", f"Type vocabulary: {len(types) - len(SPECIALS):,} (with the two bits); "
+              f"value vocabulary: {len(values) - len(SPECIALS):,} distinct values.", ""]
+    lines += [f"OoV rate and localness on the {split_name} split (localness: OoV values seen earlier in the window):", "",
+              "| K | OoV rate | " + " | ".join(f"local @{w}" for w in WINDOWS) + " |",
+              "|---:|---:|" + "---:|" * len(WINDOWS)]
+    for k in KS:
+        rate, local = oov_and_localness(splits[split_name], k, WINDOWS)
+        lines.append(f"| {k:,} | {rate:.1%} | " + " | ".join(f"{local[w]:.1%}" for w in WINDOWS) + " |")
+    return "\n".join(lines)
