@@ -18,12 +18,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
 import zipfile
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -87,24 +89,30 @@ def skip_reason(path: str, data: bytes, lang: str) -> str | None:
 
 
 def download(spec: str, lang: str, dest: Path) -> Path:
-    """Fetch one package's source archive into ``dest``, or reuse one fetched before."""
-    dest.mkdir(parents=True, exist_ok=True)
-    marker = dest / (re.sub(r"[^\w.@=-]", "_", spec) + ".fetched")
+    """Fetch one package's source archive into ``dest``, or reuse one fetched before. Safe to
+    run for several packages at once: each fetches into a folder of its own first."""
+    safe = re.sub(r"[^\w.@=-]", "_", spec)
+    marker = dest / (safe + ".fetched")
     if marker.exists():
         return dest / marker.read_text().strip()
-    before = set(dest.iterdir())
+    partial = dest / ".partial" / safe
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
     if lang == "python":
         command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-                   "-d", str(dest), spec]
+                   "-d", str(partial), spec]
     else:
-        command = ["npm", "pack", "--silent", "--pack-destination", str(dest), spec]
+        command = ["npm", "pack", "--silent", "--pack-destination", str(partial), spec]
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)
-    new = [p for p in set(dest.iterdir()) - before if p.suffix != ".fetched"]
-    if result.returncode != 0 or len(new) != 1:
+    fetched = list(partial.iterdir())
+    if result.returncode != 0 or len(fetched) != 1:
+        shutil.rmtree(partial, ignore_errors=True)
         reason = (result.stderr.strip().splitlines() or ["no archive"])[-1]
         raise RuntimeError(f"{spec}: could not fetch ({reason[:200]})")
-    marker.write_text(new[0].name)
-    return new[0]
+    archive = fetched[0].rename(dest / fetched[0].name)
+    partial.rmdir()
+    marker.write_text(archive.name)
+    return archive
 
 
 def archive_files(archive: Path, package: str) -> Iterator[SourceFile]:
@@ -136,20 +144,24 @@ def progress(done: int, total: int, label: str) -> None:
         print(f"\r[{done}/{total}] {label[:60]:<60}", end=end, file=sys.stderr, flush=True)
 
 
-def registry_files(specs: list[str], lang: str, downloads: Path, report: BuildReport) -> Iterator[SourceFile]:
-    for i, spec in enumerate(specs, 1):
-        progress(i, len(specs), spec)
-        try:
-            archive = download(spec, lang, downloads)
-        except (RuntimeError, subprocess.TimeoutExpired) as error:
-            print(f"\ntreecomplete: {error}; going on without it", file=sys.stderr)
-            report.packages[spec] = f"not fetched: {error}"
-            continue
-        package = re.split(r"==|(?<!^)@", spec)[0]
-        try:
-            yield from archive_files(archive, package)
-        except (tarfile.TarError, zipfile.BadZipFile, OSError, EOFError) as error:
-            report.packages[spec] = f"unreadable archive: {error}"
+def registry_files(specs: list[str], lang: str, downloads: Path, report: BuildReport, jobs: int = 4) -> Iterator[SourceFile]:
+    """The files of each package, in manifest order; ``jobs`` downloads run ahead."""
+    downloads.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        fetches = [pool.submit(download, spec, lang, downloads) for spec in specs]
+        for i, (spec, fetch) in enumerate(zip(specs, fetches), 1):
+            progress(i, len(specs), spec)
+            try:
+                archive = fetch.result()
+            except (RuntimeError, subprocess.TimeoutExpired, OSError) as error:
+                print(f"\ntreecomplete: {error}; going on without it", file=sys.stderr)
+                report.packages[spec] = f"not fetched: {error}"
+                continue
+            package = re.split(r"==|(?<!^)@", spec)[0]
+            try:
+                yield from archive_files(archive, package)
+            except (tarfile.TarError, zipfile.BadZipFile, OSError, EOFError) as error:
+                report.packages[spec] = f"unreadable archive: {error}"
 
 
 def build(files: Iterable[SourceFile], language: LanguageSpec, lang: str, out: Path, report: BuildReport) -> BuildReport:
@@ -217,14 +229,14 @@ def build(files: Iterable[SourceFile], language: LanguageSpec, lang: str, out: P
     return report
 
 
-def build_corpus(lang: str, out: Path, manifest: Path | None = None, from_dir: Path | None = None) -> BuildReport:
+def build_corpus(lang: str, out: Path, manifest: Path | None = None, from_dir: Path | None = None, jobs: int = 4) -> BuildReport:
     language = language_for(lang, f"x{SUFFIXES[lang][0]}")
     assert language is not None
     report = BuildReport()
     if from_dir is not None:
         files: Iterable[SourceFile] = directory_files(from_dir)
     elif manifest is not None:
-        files = registry_files(read_manifest(manifest), lang, out / "downloads", report)
+        files = registry_files(read_manifest(manifest), lang, out / "downloads", report, jobs)
     else:
         raise ValueError("a manifest or a directory is needed")
     return build(files, language, lang, out, report)

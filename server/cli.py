@@ -61,7 +61,7 @@ def corpus_build(args: argparse.Namespace) -> int:
         print("treecomplete: give either --manifest or --from-dir", file=sys.stderr)
         return 2
     report = build_corpus(args.lang, Path(args.out), Path(args.manifest) if args.manifest else None,
-                          Path(args.from_dir) if args.from_dir else None)
+                          Path(args.from_dir) if args.from_dir else None, args.jobs)
     kept = ", ".join(f"{split} {n}" for split, n in sorted(report.kept.items()))
     print(f"kept files: {kept or 'none'}; skipped: {sum(report.skipped.values())}; see {args.out}/build.json")
     return 0
@@ -91,6 +91,7 @@ def main(argv: list[str] | None = None) -> None:
     b.add_argument("--manifest", help="packages to fetch from the registry (models/manifests/)")
     b.add_argument("--from-dir", help="build from your own code instead")
     b.add_argument("--out", required=True, help="the corpus directory")
+    b.add_argument("--jobs", type=int, default=4, help="downloads at once (default %(default)s)")
     b.set_defaults(run=corpus_build)
     st = corpus_commands.add_parser("stats", help="print a corpus' statistics (thesis Tables 3.1, 3.2)")
     st.add_argument("directory")
