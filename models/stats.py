@@ -12,10 +12,9 @@ KS = (1_000, 10_000, 50_000)
 WINDOWS = (50, 200, 1_000)
 
 
-def oov_and_localness(split: Split, k: int, windows: tuple[int, ...]) -> tuple[float, dict[int, float]]:
-    """Share of value targets outside the K-vocabulary, and for each window the share of those
-    that occurred earlier within it (what a pointer can copy)."""
-    bound = k + len(SPECIALS)
+def oov_and_localness(split: Split, bound: int, windows: tuple[int, ...]) -> tuple[float, dict[int, float]]:
+    """Share of value targets at or past ``bound`` (outside the vocabulary), and for each window
+    the share of those that occurred earlier within it (what a pointer can copy)."""
     total = oov = 0
     local = dict.fromkeys(windows, 0)
     for i in range(len(split)):
@@ -25,7 +24,7 @@ def oov_and_localness(split: Split, k: int, windows: tuple[int, ...]) -> tuple[f
         oov += file_oov
         if file_oov:
             for window in windows:
-                local[window] += sum(1 for label in pointer_labels(values, k, window) if label)
+                local[window] += sum(1 for label in pointer_labels(values, bound, window) if label)
     return (oov / total if total else 0.0), {w: (local[w] / oov if oov else 0.0) for w in windows}
 
 
@@ -36,12 +35,12 @@ def report(directory: Path, split_name: str = "test") -> str:
     lines = [f"Corpus {directory}", "", "| split | files | nodes (queries) |", "|---|---:|---:|"]
     for name, split in splits.items():
         lines.append(f"| {name} | {len(split):,} | {split.elements:,} |")
-    lines += ["", f"Type vocabulary: {len(types) - len(SPECIALS):,} (with the two bits); "
-              f"value vocabulary: {len(values) - len(SPECIALS):,} distinct values.", ""]
+    lines += ["", f"Type vocabulary: {types.trained:,} in training (with the two bits); "
+              f"values: {values.trained:,} distinct in training, {len(values) - len(SPECIALS):,} in all splits.", ""]
     lines += [f"OoV rate and localness on the {split_name} split (localness: OoV values seen earlier in the window):", "",
               "| K | OoV rate | " + " | ".join(f"local @{w}" for w in WINDOWS) + " |",
               "|---:|---:|" + "---:|" * len(WINDOWS)]
     for k in KS:
-        rate, local = oov_and_localness(splits[split_name], k, WINDOWS)
+        rate, local = oov_and_localness(splits[split_name], values.bound(k), WINDOWS)
         lines.append(f"| {k:,} | {rate:.1%} | " + " | ".join(f"{local[w]:.1%}" for w in WINDOWS) + " |")
     return "\n".join(lines)

@@ -1,10 +1,10 @@
 """Vocabularies and pointer labels (Li et al., thesis §3.2: "unknown word problem").
 
-Values are numbered by descending training frequency, so "the K most frequent values" is simply
-"ids below K + len(SPECIALS)": one numbering serves every vocabulary size. A value at or past
-that bound is out of vocabulary (OoV); if it occurred within the last ``window`` elements, the
-pointer's target is its nearest earlier occurrence, otherwise the target is UNK (no loss;
-counted wrong in evaluation).
+Values are numbered by descending training frequency (values seen only in other splits come
+last), so "the K most frequent training values" is simply "ids below ``bound(K)``": one
+numbering serves every vocabulary size. A value at or past the bound is out of vocabulary
+(OoV); if it occurred within the last ``window`` elements, the pointer's target is its nearest
+earlier occurrence, otherwise the target is UNK (no loss; counted wrong in evaluation).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ class Vocabulary:
     """Symbols numbered by descending frequency, after the specials."""
 
     symbols: list[str]
+    trained: int  # how many symbols (after the specials) were seen in training
 
     def __post_init__(self) -> None:
         self.ids = {s: i for i, s in enumerate(self.symbols)}
@@ -37,7 +38,7 @@ class Vocabulary:
         ranked = [s for s, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if s not in SPECIALS]
         seen = set(ranked)
         tail = sorted({s for s in extra if s not in seen and s not in SPECIALS})
-        return cls(list(SPECIALS) + ranked + tail)
+        return cls(list(SPECIALS) + ranked + tail, len(ranked))
 
     def __len__(self) -> int:
         return len(self.symbols)
@@ -45,23 +46,24 @@ class Vocabulary:
     def encode(self, symbols: Iterable[str]) -> list[int]:
         return [self.ids.get(s, UNK_ID) for s in symbols]
 
-    def in_vocabulary(self, symbol_id: int, k: int) -> bool:
-        """Whether an id is among the K most frequent values (specials always are, but PAD)."""
-        return symbol_id < k + len(SPECIALS)
+    def bound(self, k: int) -> int:
+        """Ids below this are the specials and the K most frequent training symbols."""
+        return len(SPECIALS) + min(k, self.trained)
 
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.symbols, ensure_ascii=False), encoding="utf-8")
+        data = {"symbols": self.symbols, "trained": self.trained}
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
 
     @classmethod
     def load(cls, path: Path) -> Vocabulary:
-        return cls(json.loads(path.read_text(encoding="utf-8")))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return cls(data["symbols"], data["trained"])
 
 
-def pointer_labels(values: Sequence[int], k: int, window: int) -> list[int]:
+def pointer_labels(values: Sequence[int], bound: int, window: int) -> list[int]:
     """For each position: how far back the nearest earlier occurrence of its value is, when the
-    value is OoV for vocabulary size ``k`` and that occurrence lies within ``window``;
-    NO_POINTER otherwise."""
-    bound = k + len(SPECIALS)
+    value is OoV (id >= ``bound``, see Vocabulary.bound) and that occurrence lies within
+    ``window``; NO_POINTER otherwise."""
     last: dict[int, int] = {}
     labels = [NO_POINTER] * len(values)
     for t, value in enumerate(values):

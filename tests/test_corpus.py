@@ -79,9 +79,9 @@ def test_build_from_a_directory(tmp_path):
 
 
 def test_oov_rate_and_localness_by_hand(tmp_path):
-    # K=1: ids 3 is in vocabulary (3 specials before it); 10 and 11 are not.
+    # Bound 4: id 3 is in vocabulary; 10 and 11 are not.
     with SplitWriter(tmp_path / "test") as writer:
         writer.add([0] * 6, [10, 3, 10, 11, 3, 11], [0] * 6, package="p", path="a")
-    rate, local = oov_and_localness(Split(tmp_path / "test"), k=1, windows=(1, 2, 50))
+    rate, local = oov_and_localness(Split(tmp_path / "test"), bound=4, windows=(1, 2, 50))
     assert rate == 4 / 6
     assert local == {1: 0.0, 2: 0.5, 50: 0.5}  # 10 again 2 later, 11 again 2 later

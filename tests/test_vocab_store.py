@@ -14,21 +14,24 @@ def test_vocabulary_orders_by_training_frequency_then_adds_other_splits():
     vocab = Vocabulary.from_counts(Counter({"self": 9, "x": 5, "my_salary": 1, "a": 5}), extra=["zeta", "x"])
     assert vocab.symbols == list(SPECIALS) + ["self", "a", "x", "my_salary", "zeta"]
     assert vocab.encode(["x", "never"]) == [5, UNK_ID]
-    assert vocab.in_vocabulary(vocab.ids["a"], k=2) and not vocab.in_vocabulary(vocab.ids["x"], k=2)
+    assert vocab.ids["a"] < vocab.bound(2) <= vocab.ids["x"]
+    # A symbol seen only outside training is never in vocabulary, whatever K.
+    assert vocab.bound(1000) == len(SPECIALS) + 4 <= vocab.ids["zeta"]
 
 
 def test_vocabulary_round_trip(tmp_path):
     vocab = Vocabulary.from_counts(Counter({"é": 2, "b": 1}))
     vocab.save(tmp_path / "values.json")
-    assert Vocabulary.load(tmp_path / "values.json").symbols == vocab.symbols
+    loaded = Vocabulary.load(tmp_path / "values.json")
+    assert (loaded.symbols, loaded.trained) == (vocab.symbols, vocab.trained)
 
 
 def test_pointer_labels_point_to_the_nearest_earlier_occurrence_within_the_window():
-    # ids 3, 4 are in a K=2 vocabulary; 10 and 11 are not.
+    # ids 3, 4 are below the bound (in vocabulary); 10 and 11 are not.
     values = [10, 3, 11, 10, 4, 10, 11, 3]
-    assert pointer_labels(values, k=2, window=50) == [NO_POINTER, 0, 0, 3, 0, 2, 4, 0]
-    assert pointer_labels(values, k=2, window=2) == [NO_POINTER, 0, 0, 0, 0, 2, 0, 0]
-    assert pointer_labels(values, k=20, window=50) == [0] * len(values)  # everything in vocabulary
+    assert pointer_labels(values, bound=5, window=50) == [NO_POINTER, 0, 0, 3, 0, 2, 4, 0]
+    assert pointer_labels(values, bound=5, window=2) == [NO_POINTER, 0, 0, 0, 0, 2, 0, 0]
+    assert pointer_labels(values, bound=20, window=50) == [0] * len(values)  # everything in vocabulary
 
 
 def test_split_round_trip(tmp_path):
