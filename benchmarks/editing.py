@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
+from treecomplete.context import member_access
 from treecomplete.languages import JAVASCRIPT, PYTHON, LanguageSpec
 
 from .lsp import Session, peer_command, run_benchmark
@@ -30,7 +31,6 @@ SAMPLED = {
     "javascript": {"identifier", "property_identifier", "shorthand_property_identifier",
                    "shorthand_property_identifier_pattern"},
 }
-ATTRIBUTE_PARENTS = {"attribute": "attribute", "member_expression": "property"}
 KS = (0, 1, 2)
 
 
@@ -52,11 +52,8 @@ def collect(files: list[Path], language: LanguageSpec, lang: str) -> list[Sample
         while True:
             node = cursor.node
             if node.type in SAMPLED[lang] and node.text:
-                parent = node.parent
-                field = ATTRIBUTE_PARENTS.get(parent.type) if parent is not None else None
-                member = parent.child_by_field_name(field) if field else None
-                is_attribute = member is not None and member.start_byte == node.start_byte
-                samples.append(Sample(path, data, node.start_byte, node.text.decode(), "attribute" if is_attribute else "name"))
+                category = "attribute" if member_access(node) is not None else "name"
+                samples.append(Sample(path, data, node.start_byte, node.text.decode(), category))
             if cursor.goto_first_child():
                 continue
             while not cursor.goto_next_sibling():

@@ -126,6 +126,14 @@ def context_at(doc: Document, offset: int) -> CompletionContext | None:
     )
 
 
+def member_access(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The `obj.name` node of which ``node`` is the name, if it is one."""
+    parent = node.parent
+    field_name = ATTRIBUTE_PARENTS.get(parent.type) if parent is not None else None
+    member = parent.child_by_field_name(field_name) if field_name else None
+    return parent if member is not None and member.start_byte == node.start_byte else None
+
+
 def _category(target: tree_sitter.Node | None, probe: bytes, start: int) -> tuple[str, str | None]:
     if target is None:
         return NAME, None
@@ -133,13 +141,10 @@ def _category(target: tree_sitter.Node | None, probe: bytes, start: int) -> tupl
         return COMMENT, None
     if target.type in STRING_TYPES:
         return STRING, None
-    parent = target.parent
-    if parent is not None and ATTRIBUTE_PARENTS.get(parent.type) is not None:
-        field_name = ATTRIBUTE_PARENTS[parent.type]
-        member = parent.child_by_field_name(field_name)
-        if member is not None and member.start_byte == target.start_byte:
-            obj = parent.child_by_field_name("object")
-            return ATTRIBUTE, decode(obj.text) if obj is not None and obj.text else None
+    member_of = member_access(target)
+    if member_of is not None:
+        obj = member_of.child_by_field_name("object")
+        return ATTRIBUTE, decode(obj.text) if obj is not None and obj.text else None
     # Error recovery does not always build the attribute node: fall back to the text.
     before = probe[max(0, start - 256) : start].rstrip(b" \t")
     if before.endswith(b".") and not before.endswith(b".."):

@@ -27,15 +27,23 @@ def ts_point(data: bytes, offset: int) -> tuple[int, int]:
     return row, offset - (data.rfind(b"\n", 0, offset) + 1)
 
 
-def edit_tree(tree: tree_sitter.Tree, old: bytes, new: bytes, start: int, old_end: int, new_end: int) -> None:
-    """Tell ``tree`` that bytes [start, old_end) of ``old`` became [start, new_end) of ``new``."""
+def _advance(point: tuple[int, int], text: bytes) -> tuple[int, int]:
+    """The point after ``text`` when it starts at ``point``: O(len(text)), not O(file)."""
+    newlines = text.count(b"\n")
+    if not newlines:
+        return point[0], point[1] + len(text)
+    return point[0] + newlines, len(text) - text.rfind(b"\n") - 1
+
+
+def edit_tree(tree: tree_sitter.Tree, start: int, start_point: tuple[int, int], removed: bytes, inserted: bytes) -> None:
+    """Tell ``tree`` that ``removed``, at byte ``start`` / ``start_point``, became ``inserted``."""
     tree.edit(
         start_byte=start,
-        old_end_byte=old_end,
-        new_end_byte=new_end,
-        start_point=ts_point(old, start),
-        old_end_point=ts_point(old, old_end),
-        new_end_point=ts_point(new, new_end),
+        old_end_byte=start + len(removed),
+        new_end_byte=start + len(inserted),
+        start_point=start_point,
+        old_end_point=_advance(start_point, removed),
+        new_end_point=_advance(start_point, inserted),
     )
 
 
@@ -56,6 +64,7 @@ class Document:
         self.max_bytes = max_bytes
         self.data = encode(text)
         self.lines = LineIndex(self.data)
+        self._has_cr = b"\r" in self.data  # only then do LSP lines and tree-sitter rows differ
         self._parser = language.parser() if language else None
         self._tree: tree_sitter.Tree | None = None
         self._stale = True  # text changed since the last parse
@@ -94,15 +103,23 @@ class Document:
             return None
         data = self.data[:start] + text + self.data[end:]
         copy = tree.copy()
-        edit_tree(copy, self.data, data, start, end, start + len(text))
+        edit_tree(copy, start, self._ts_point(start), self.data[start:end], text)
         return data, self._parser.parse(data, copy)
 
-    def replace_all(self, text: str, version: int) -> None:
+    def _ts_point(self, offset: int) -> tuple[int, int]:
+        """The tree-sitter point of an offset: from the line index (a bisect) unless the text
+        has a carriage return, where the rows must be counted."""
+        if self._has_cr:
+            return ts_point(self.data, offset)
+        line = self.lines.line_of(offset)
+        return line, offset - self.lines.starts[line]
+
+    def replace_all(self, text: str) -> None:
         self.data = encode(text)
         self.lines = LineIndex(self.data)
+        self._has_cr = b"\r" in self.data
         self._tree = None
         self._stale = True
-        self.version = version
 
     def apply_change(
         self,
@@ -117,7 +134,8 @@ class Document:
         new = encode(text)
         new_data = data[:lo] + new + data[hi:]
         if self._tree is not None:
-            edit_tree(self._tree, data, new_data, lo, hi, lo + len(new))
+            edit_tree(self._tree, lo, self._ts_point(lo), data[lo:hi], new)
+        self._has_cr = self._has_cr or b"\r" in new
         self.data = new_data
         self.lines.update(new_data, lo, hi, lo + len(new))
         self._stale = True

@@ -98,9 +98,17 @@ class LanguageSpec:
     def parser(self) -> tree_sitter.Parser:
         return tree_sitter.Parser(self.language)
 
+    @cached_property
+    def keyword_set(self) -> frozenset[str]:
+        return frozenset(self.keywords)
+
+    @cached_property
+    def _prefix_pattern(self) -> re.Pattern[str]:
+        return re.compile(r"[" + self.identifier_chars + r"\w]*\Z")
+
     def typed_prefix(self, line_before_cursor: str) -> str:
         """The identifier characters immediately before the cursor."""
-        match = re.search(r"[" + self.identifier_chars + r"\w]*\Z", line_before_cursor)
+        match = self._prefix_pattern.search(line_before_cursor)
         prefix = match.group(0) if match else ""
         # An identifier cannot start with a digit: "3.14" or "0x1f" types no identifier.
         return "" if prefix[:1].isdigit() else prefix

@@ -68,7 +68,7 @@ class CompletionService:
             log.warning("%s: version %d after %d; applying the change anyway", uri, version, doc.version)
         for span, text in changes:
             if span is None:
-                doc.replace_all(text, version)
+                doc.replace_all(text)
             else:
                 (sl, sc), (el, ec) = span
                 if max(sl, el) >= doc.lines.line_count:

@@ -105,7 +105,7 @@ class FallbackEngine:
         kinds.update(window_kinds)
         before = _blank(data, head_spans, 0, head) + b"\n" + _blank(data, spans, lo, context.prefix_start)
         after = _blank(data, spans, context.cursor, hi)
-        keywords = set(language.keywords)
+        keywords = language.keyword_set
         prefix = context.prefix.lower()
         # Words stay bytes until they pass the prefix filter: most never need decoding.
         raw_prefix = prefix.encode("utf-8", "surrogatepass")
