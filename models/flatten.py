@@ -75,6 +75,24 @@ def _has_interpolation(node: tree_sitter.Node) -> bool:
     return any(child.type in INTERPOLATIONS for child in node.named_children)
 
 
+def _element(node: tree_sitter.Node, in_string: bool, operator_field: bool) -> tuple[str, str, bool] | None:
+    """The rules: (type, value, descend) if ``node`` is an element, else None. ``in_string``:
+    its parent is a string (only interpolations count there); ``operator_field``: it fills
+    its parent's ``operator``/``operators`` field."""
+    if node.is_named:
+        if (node.is_extra and not node.is_error) or node.is_missing or (in_string and node.type not in INTERPOLATIONS):
+            return None
+        if node.type in STRING_TYPES and not _has_interpolation(node):
+            return node.type, _string_value(node), False
+        if node.child_count > 0:
+            return node.type, EMPTY, True
+        text = (node.text or b"").decode("utf-8", "replace")
+        return node.type, (LONG_NUMBER if node.type in NUMBER_TYPES and len(text) > MAX_NUMBER else text), False
+    if operator_field and not in_string:
+        return OPERATOR, (node.text or b"").decode("utf-8", "replace"), False
+    return None
+
+
 def flatten(tree: tree_sitter.Tree | tree_sitter.Node, stop: int | None = None) -> Flat:
     """The element sequence of a tree (or subtree). With ``stop``, it ends before the first
     leaf element that starts at or after byte ``stop``: the predicted node, at a cursor."""
@@ -88,39 +106,22 @@ def flatten(tree: tree_sitter.Tree | tree_sitter.Node, stop: int | None = None) 
     in_string: list[bool] = [False]
     while True:
         node = cursor.node
-        index = -1
+        element = _element(node, in_string[-1], cursor.field_name in OPERATOR_FIELDS)
         descend = False
-        if node.is_named:
-            if (node.is_extra and not node.is_error) or node.is_missing or (in_string[-1] and node.type not in INTERPOLATIONS):
-                pass
-            elif node.type in STRING_TYPES and not _has_interpolation(node):
-                index = len(types)
-                types.append(node.type)
-                values.append(_string_value(node))
-            else:
-                index = len(types)
-                types.append(node.type)
-                descend = node.child_count > 0
-                if descend:
-                    values.append(EMPTY)
-                else:
-                    text = (node.text or b"").decode("utf-8", "replace")
-                    values.append(LONG_NUMBER if node.type in NUMBER_TYPES and len(text) > MAX_NUMBER else text)
-        elif cursor.field_name in OPERATOR_FIELDS and not in_string[-1]:
+        if element is not None:
             index = len(types)
-            types.append(OPERATOR)
-            values.append((node.text or b"").decode("utf-8", "replace"))
-        if index >= 0:
+            kind, value, descend = element
             # At a cursor, the predicted node is the first leaf at or after ``stop``; the nodes
             # that start there and contain it come before it in pre-order and stay.
             if stop is not None and node.start_byte >= stop and not descend:
-                del types[index], values[index]
                 break
+            types.append(kind)
+            values.append(value)
             parent = owner[-1]
             parents.append(index - parent if parent >= 0 else 0)
             starts.append(node.start_byte)
         if descend and cursor.goto_first_child():
-            owner.append(index if index >= 0 else owner[-1])
+            owner.append(index)
             in_string.append(node.type in STRING_TYPES)
             continue
         while not cursor.goto_next_sibling():
@@ -131,6 +132,114 @@ def flatten(tree: tree_sitter.Tree | tree_sitter.Node, stop: int | None = None) 
             in_string.pop()
     _set_bits(flat)
     return flat
+
+
+def flatten_before(target: tree_sitter.Node, limit: int) -> tuple[Flat, int]:
+    """The last ``limit`` elements before ``target`` (the predicted node) in pre-order, by the
+    rules of ``flatten``: the tail of ``flatten(tree, stop=target.start_byte)``, at a cost of
+    O(limit + depth) whatever the file size. Walks backwards (reverse pre-order: a node's
+    earlier siblings, deepest last descendant first, then the node's parent), iteratively.
+
+    The has-child / has-right-sibling bits come from the tree, as in the full file's sequence
+    (code after the cursor counts, as it does in training). Also returns how far back the
+    predicted node's parent element is. A parent that fell before the tail gets an offset
+    pointing before the sequence's start."""
+    ancestors = []
+    node = target
+    while node.parent is not None:
+        ancestors.append(node.parent)
+        node = node.parent
+    # Which ancestors are elements (their context is their own parent), and so which element
+    # owns the children of each ancestor.
+    is_element = [
+        _element(a, i + 1 < len(ancestors) and ancestors[i + 1].type in STRING_TYPES, False) is not None
+        for i, a in enumerate(ancestors)
+    ]
+    owners: list[int | None] = [None] * len(ancestors)
+    nearest = None
+    for i in range(len(ancestors) - 1, -1, -1):
+        if is_element[i]:
+            nearest = ancestors[i].id
+        owners[i] = nearest
+    # Stack entries: ("from", node, owner_id) = that node's subtree and all its earlier
+    # siblings', backwards; ("emit", node, element, owner_id).
+    stack: list[tuple] = []
+    for i in range(len(ancestors) - 1, -1, -1):
+        if is_element[i]:
+            stack.append(("emit", ancestors[i], None, owners[i + 1] if i + 1 < len(ancestors) else None))
+        child = target if i == 0 else ancestors[i - 1]
+        if child.prev_sibling is not None:
+            stack.append(("from", child.prev_sibling, owners[i]))
+    operator_ids: dict[int, frozenset[int]] = {}
+    backwards: list[tuple[str, str, tree_sitter.Node, int | None]] = []  # type, value, node, owner id
+    while stack and len(backwards) < limit:
+        entry = stack.pop()
+        if entry[0] == "emit":
+            _, node, element, owner_id = entry
+            if element is None:
+                element = _element(node, node.parent is not None and node.parent.type in STRING_TYPES, False)
+            backwards.append((element[0], element[1], node, owner_id))
+            continue
+        _, node, owner_id = entry
+        if node.prev_sibling is not None:
+            stack.append(("from", node.prev_sibling, owner_id))
+        parent = node.parent
+        operator = False
+        if not node.is_named and parent is not None:
+            if parent.id not in operator_ids:
+                operator_ids[parent.id] = frozenset(c.id for f in OPERATOR_FIELDS for c in parent.children_by_field_name(f))
+            operator = node.id in operator_ids[parent.id]
+        element = _element(node, parent is not None and parent.type in STRING_TYPES, operator)
+        if element is None:
+            continue
+        if element[2]:
+            stack.append(("emit", node, element, owner_id))
+            stack.append(("from", node.child(node.child_count - 1), node.id))
+        else:
+            backwards.append((element[0], element[1], node, owner_id))
+    backwards.reverse()
+    flat = Flat()
+    index: dict[int, int] = {}
+    for i, (kind, value, node, owner_id) in enumerate(backwards):
+        index[node.id] = i
+        flat.types.append(kind)
+        flat.values.append(value)
+        flat.starts.append(node.start_byte)
+        flat.parents.append(0 if owner_id is None else i - index.get(owner_id, -1))
+        flat.has_child.append(value == EMPTY and _has_element_child(node))
+        flat.has_sibling.append(_has_element_sibling(node))
+    owner_id = owners[0] if ancestors else None
+    target_parent = 0 if owner_id is None else len(backwards) - index.get(owner_id, -1)
+    return flat, target_parent
+
+
+def _element_children(node: tree_sitter.Node, after: tree_sitter.Node | None = None) -> bool:
+    """Whether ``node`` has a child element (after the child ``after``, if given)."""
+    cursor = node.walk()
+    found = cursor.goto_first_child() if after is None else cursor.goto_first_child_for_byte(after.start_byte) is not None
+    if not found:
+        return False
+    in_string = node.type in STRING_TYPES
+    if after is not None:
+        while cursor.node != after:
+            if not cursor.goto_next_sibling():
+                return False
+        if not cursor.goto_next_sibling():
+            return False
+    while True:
+        if _element(cursor.node, in_string, cursor.field_name in OPERATOR_FIELDS) is not None:
+            return True
+        if not cursor.goto_next_sibling():
+            return False
+
+
+def _has_element_child(node: tree_sitter.Node) -> bool:
+    return _element_children(node)
+
+
+def _has_element_sibling(node: tree_sitter.Node) -> bool:
+    parent = node.parent
+    return parent is not None and _element_children(parent, after=node)
 
 
 def _set_bits(flat: Flat) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import __version__
 from .positions import UTF32
+from .engines.registry import OFF, Registry
 from .service import CompletionService
 
 
@@ -27,7 +28,11 @@ def complete(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"treecomplete: cannot read {path}: {error.strerror}", file=sys.stderr)
         return 2
-    service = CompletionService(encoding=UTF32)
+    models = None
+    if args.model != OFF:
+        models = Registry(on_error=lambda message: print(message, file=sys.stderr))
+        models.configure(args.model or "")
+    service = CompletionService(encoding=UTF32, models=models, wait_for_models=True)
     doc = service.open(path.resolve().as_uri(), args.language, 0, text)
     if doc.language is None:
         print(f"treecomplete: {path} is not a supported language (use --language)", file=sys.stderr)
@@ -74,6 +79,48 @@ def corpus_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def train(args: argparse.Namespace) -> int:
+    from .models import checkpoint
+    from .models.train import read_config
+    from .models.train import train as run_training
+
+    try:
+        model_settings, train_settings = read_config(Path(args.config) if args.config else None)
+        if args.minutes is not None:
+            train_settings["minutes"] = args.minutes
+        meta, _ = run_training(Path(args.data), Path(args.out), args.lang, model_settings, train_settings,
+                            init=Path(args.init) if args.init else None, resume=args.resume)
+    except (OSError, ValueError, checkpoint.CheckpointError) as error:
+        print(f"treecomplete: {error}", file=sys.stderr)
+        return 2
+    valid = meta.get("valid") or {}
+    print(f"{args.out}: {meta['epochs_done']} epochs, {meta['elements_trained']:,} nodes in {meta['seconds'] / 60:.1f} min"
+          + (f"; valid type {valid['type']:.2%} value {valid['value']:.2%}" if valid else ""))
+    return 0
+
+
+def evaluate(args: argparse.Namespace) -> int:
+    from .models import checkpoint
+    from .models.batches import CorpusVocabulary
+    from .models.evaluate import evaluate as run_evaluation
+    from .models.evaluate import markdown, write
+    from .models.store import Split
+
+    try:
+        loaded = checkpoint.load(Path(args.model))
+        data = Path(args.data)
+        result = run_evaluation(loaded, Split(data / args.split), CorpusVocabulary.load(data),
+                                max_elements=args.max_elements, progress=True)
+    except (OSError, ValueError, checkpoint.CheckpointError) as error:
+        print(f"treecomplete: {error}", file=sys.stderr)
+        return 2
+    title = f"{Path(args.model).name} on {data.name} ({args.split})"
+    print(markdown(result, title))
+    if args.out:
+        write(result, Path(args.out), title)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="treecomplete", description="treecomplete tools.")
     parser.add_argument("--version", action="version", version=f"treecomplete {__version__}")
@@ -83,6 +130,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--limit", type=int, default=20, help="how many completions (default %(default)s)")
     p.add_argument("--language", help="language id (default: from the file extension)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--model", default="", help="model name or .pt path ('fallback': none; default: the shipped one)")
     p.set_defaults(run=complete)
     corpus = commands.add_parser("corpus", help="build training corpora and print their statistics")
     corpus_commands = corpus.add_subparsers(dest="corpus_command", required=True)
@@ -97,6 +145,23 @@ def main(argv: list[str] | None = None) -> None:
     st.add_argument("directory")
     st.add_argument("--split", default="test", choices=["train", "valid", "test"])
     st.set_defaults(run=corpus_stats)
+    t = commands.add_parser("train", help="train a model on a corpus (treecomplete corpus build)")
+    t.add_argument("--lang", choices=["python", "javascript"], required=True)
+    t.add_argument("--data", required=True, help="a corpus directory")
+    t.add_argument("--config", help='JSON: {"model": {...}, "train": {...}} (models/configs/)')
+    t.add_argument("--out", required=True, help="the checkpoint to write")
+    t.add_argument("--init", help="start from this checkpoint (fine-tuning)")
+    t.add_argument("--resume", action="store_true", help="continue from OUT.state")
+    t.add_argument("--minutes", type=float, help="stop after this long (saves, and --resume goes on)")
+    t.set_defaults(run=train)
+    e = commands.add_parser("evaluate", help="next-node metrics of a model on a corpus split")
+    e.add_argument("--lang", choices=["python", "javascript"], required=True)
+    e.add_argument("--data", required=True, help="a corpus directory")
+    e.add_argument("--model", required=True, help="a checkpoint")
+    e.add_argument("--split", default="test", choices=["train", "valid", "test"])
+    e.add_argument("--max-elements", type=int, help="evaluate on the first files up to this many nodes")
+    e.add_argument("--out", help="write OUT.json and OUT.md")
+    e.set_defaults(run=evaluate)
     args = parser.parse_args(argv)
     sys.exit(args.run(args))
 

@@ -27,6 +27,11 @@ class Options:
         default=5_000_000,
         metadata={"min": 0, "max": 1 << 31, "help": "bytes; larger documents get no completions"},
     )
+    model: str = field(
+        default="",
+        metadata={"help": "a model name (python-pointer-lstm, a fine-tuned model...) or a .pt path; "
+                          "'fallback' turns neural completion off; empty: the shipped default per language"},
+    )
 
 
 def _check(value: Any, default: Any, meta: dict[str, Any]) -> str | None:

@@ -19,6 +19,7 @@ from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 
 from . import __version__
+from .engines.registry import Registry
 from .items import completion_list, resolve
 from .options import SECTION, Options, parse_options
 from .protocol import TreecompleteProtocol
@@ -40,9 +41,11 @@ class TreecompleteServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
         )
         self.options = Options()
-        self.service = CompletionService(max_file_size=self.options.max_file_size)
+        self.models = Registry(on_error=self._model_failed)
+        self.service = CompletionService(max_file_size=self.options.max_file_size, models=self.models)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treecomplete-worker")
         self.versions: dict[str, int] = {}  # latest version received, per open URI (loop thread)
+        self.event_loop: asyncio.AbstractEventLoop | None = None  # for messages from other threads
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         future = self.worker.submit(fn, *args)
@@ -59,7 +62,18 @@ class TreecompleteServer(LanguageServer):
         self.options = options
         self.submit(self._configure_service, options)
 
+    def _model_failed(self, message: str) -> None:
+        """Called on the loading thread: the message is sent from the event loop."""
+        params = types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+        if self.event_loop is None:
+            return  # not initialized yet: the log has it
+        try:
+            self.event_loop.call_soon_threadsafe(self.window_show_message, params)
+        except RuntimeError:  # the loop is closed: the server is stopping
+            pass
+
     def _configure_service(self, options: Options) -> None:
+        self.models.configure(options.model)
         self.service.max_file_size = options.max_file_size
         for doc in self.service.documents.values():
             doc.max_bytes = options.max_file_size
@@ -103,6 +117,7 @@ def create_server() -> TreecompleteServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: TreecompleteServer, params: types.InitializedParams) -> None:
+        ls.event_loop = asyncio.get_running_loop()
         await pull_configuration(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

@@ -14,6 +14,8 @@ from .context import CompletionContext, context_at
 from .document import Document
 from .engines.base import Candidate, Engine
 from .engines.fallback import FallbackEngine
+from .engines.neural import NeuralEngine
+from .engines.registry import Registry
 from .languages import language_for
 from .positions import UTF16
 
@@ -32,13 +34,23 @@ class Completion:
 
 
 class CompletionService:
-    def __init__(self, encoding: str = UTF16, max_file_size: int | None = None):
+    def __init__(self, encoding: str = UTF16, max_file_size: int | None = None, models: Registry | None = None,
+                 wait_for_models: bool = False):
         self.encoding = encoding
         self.max_file_size = max_file_size
         self.documents: dict[str, Document] = {}
         self.fallback = FallbackEngine(lambda: self.documents.values())
+        self.models = models
+        self.wait_for_models = wait_for_models  # the CLI waits; the server answers while loading
+        self.neural = NeuralEngine(self.fallback, self._predictor) if models is not None else None
 
-    def engine(self) -> Engine:
+    def _predictor(self, language: str) -> object | None:
+        return self.models.get(language, wait=self.wait_for_models) if self.models is not None else None
+
+    def engine(self, language: str | None = None) -> Engine:
+        """The neural engine once the language's model is loaded, the fallback engine until then."""
+        if self.neural is not None and language is not None and self._predictor(language) is not None:
+            return self.neural
         return self.fallback
 
     def open(self, uri: str, language_id: str | None, version: int, text: str) -> Document:
@@ -46,6 +58,8 @@ class CompletionService:
         doc = Document(uri, text, version, language, self.encoding, self.max_file_size)
         self.documents[uri] = doc
         doc.tree  # noqa: B018 - parse now, while the user reads, not at the first keystroke
+        if language is not None and self.models is not None:
+            self.models.get(language.name)  # start loading its model
         if language is None:
             log.info("%s: language %r is not supported; no completions", uri, language_id)
         elif doc.too_large:
@@ -91,5 +105,5 @@ class CompletionService:
         context = context_at(doc, doc.offset_at(line, character))
         if context is None:
             return None
-        engine = self.engine()
+        engine = self.engine(context.language.name)
         return Completion(context, engine.complete(context, limit), engine.name)

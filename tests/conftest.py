@@ -3,5 +3,16 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+
+import pytest
 
 SERVER = [sys.executable, "-m", "treecomplete", "--stdio", "--log-level", "INFO"]
+
+
+@pytest.fixture(scope="session")
+def toy_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny pointer-mixture LSTM trained in seconds on the toy corpus (tests/toy.py)."""
+    from .toy import toy_model
+
+    return toy_model(tmp_path_factory.mktemp("toy"))

@@ -42,3 +42,40 @@ def test_a_statement_boundary_agrees_exactly():
     # Types, values and parents agree; the bits of the nodes at the cut do not (their children
     # and right siblings are not there yet).
     assert (partial.types, partial.values, partial.parents) == (full.types[:len(partial)], full.values[:len(partial)], full.parents[:len(partial)])
+
+
+def _identifier_leaves(root):
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("identifier", "property_identifier"):
+            yield node
+        stack.extend(reversed(node.children))
+
+
+@pytest.mark.parametrize(("language", "name"), [(PYTHON, "inventory.py"), (JAVASCRIPT, "cart.js")])
+def test_backward_flattening_equals_the_forward_one(language, name):
+    """What the server reads before a node (flatten_before, O(limit)) is exactly the training
+    sequence before it: types with both bits, values and parent offsets."""
+    from treecomplete.models.flatten import flatten_before
+
+    tree = language.parser().parse((FIXTURES / name).read_bytes())
+    full = flatten(tree)
+    annotated = full.annotated_types()
+    checked = 0
+    for node in _identifier_leaves(tree.root_node):
+        before, parent = flatten_before(node, 1 << 30)
+        k = len(before)
+        assert full.values[k] == node.text.decode() and full.starts[k] == node.start_byte
+        assert before.annotated_types() == annotated[:k]
+        assert before.values == full.values[:k] and before.parents == full.parents[:k]
+        assert parent == full.parents[k]
+        tail, tail_parent = flatten_before(node, 25)
+        assert tail.annotated_types() == annotated[max(0, k - 25):k] and tail.values == full.values[max(0, k - 25):k]
+        # parents inside the tail keep their offsets; those before it point before its start
+        for i, offset in enumerate(tail.parents):
+            j = max(0, k - 25) + i
+            assert offset == full.parents[j] or (offset > i and full.parents[j] > i)
+        assert tail_parent == parent or (tail_parent > len(tail) and parent > len(tail))
+        checked += 1
+    assert checked > 40

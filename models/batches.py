@@ -1,0 +1,184 @@
+"""A corpus split as training batches: B lanes of files laid end to end, cut into segments of
+T inputs for truncated back-propagation through time.
+
+Each input is an element (type, value) and its target is the next element of the same file; a
+file's last element has ``EOF`` as its target. The LSTM state runs on across segments *and*
+across the file boundaries of a lane (an EOF target marks each); attention, the pointer and the
+parent never reach into another file (the file id of every position travels with the batch).
+Lanes are padded to equal length with PAD, whose targets are never scored.
+
+Targets per position: the next type; the next value's class when it is one of the K most
+frequent values; else, for the pointer models, its pointer slot when it occurred within the
+window (``vocab.pointer_labels``); else nothing (an UNK target: no loss, counted wrong).
+
+Built with torch alone (no numpy): the split's memory-mapped arrays become tensors once.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from .store import Split
+from .vocab import EOF_ID, PAD_ID, UNK_ID, Vocabulary
+
+NONE = -1  # no target of this kind at this position
+
+
+@dataclass
+class Batch:
+    types: torch.Tensor  # (B, T) input type ids
+    values: torch.Tensor  # (B, T) input value ids, OoV -> UNK
+    raw_values: torch.Tensor  # (B, T) input value ids as in the corpus (what the pointer copies)
+    files: torch.Tensor  # (B, T) file id; -1 for padding
+    parent_distance: torch.Tensor  # (B, T) parent of the predicted node: how far back from it
+    parent_type: torch.Tensor  # (B, T)
+    target_type: torch.Tensor  # (B, T) PAD_ID where nothing is scored
+    target_value: torch.Tensor  # (B, T) value class, or NONE
+    target_pointer: torch.Tensor  # (B, T) pointer slot 0..L-1 (L-1 = the current input), or NONE
+    target_raw: torch.Tensor  # (B, T) the next value id as in the corpus; PAD_ID for padding
+
+    def to(self, device: torch.device | str) -> Batch:
+        return Batch(**{name: getattr(self, name).to(device, non_blocking=True) for name in self.__dataclass_fields__})
+
+    @property
+    def scored(self) -> torch.Tensor:
+        return self.target_type != PAD_ID
+
+
+def _column(split: Split, name: str) -> torch.Tensor:
+    view = split.columns[name]
+    if len(view) == 0:
+        return torch.zeros(0, dtype=torch.int32)
+    with warnings.catch_warnings():  # read-only map, and copied by .to() before any write
+        warnings.simplefilter("ignore", UserWarning)
+        return torch.frombuffer(view, dtype=torch.int32).to(torch.int64)
+
+
+def previous_occurrence(values: torch.Tensor, file_ids: torch.Tensor) -> torch.Tensor:
+    """For each position, how far back the same value last occurred in the same file (0: never).
+    A stable sort by value keeps positions in order, so neighbours in sorted order are
+    consecutive occurrences."""
+    n = values.numel()
+    distance = torch.zeros(n, dtype=torch.int64)
+    if n < 2:
+        return distance
+    order = torch.sort(values, stable=True).indices
+    v, f = values[order], file_ids[order]
+    same = (v[1:] == v[:-1]) & (f[1:] == f[:-1])
+    distance[order[1:][same]] = order[1:][same] - order[:-1][same]
+    return distance
+
+
+@dataclass
+class CorpusVocabulary:
+    """A corpus' symbols, to be mapped onto a model's (the same corpus, or a user's own code
+    under a shipped model)."""
+
+    types: list[str]
+    values: list[str]
+
+    @classmethod
+    def load(cls, directory: Path) -> CorpusVocabulary:
+        return cls(Vocabulary.load(directory / "types.json").symbols, Vocabulary.load(directory / "values.json").symbols)
+
+    def mapping(self, model_types: list[str], model_values: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
+        """Corpus ids to model ids. A type the model lacks becomes UNK; a value the model lacks
+        gets an id past the model's vocabulary, distinct per value, so the pointer can copy it."""
+        type_ids = {s: i for i, s in enumerate(model_types)}
+        value_ids = {s: i for i, s in enumerate(model_values)}
+        bound = len(model_values)
+        types = torch.tensor([type_ids.get(s, UNK_ID) for s in self.types], dtype=torch.int64)
+        values = torch.tensor([value_ids.get(s, bound + i) for i, s in enumerate(self.values)], dtype=torch.int64)
+        return types, values
+
+
+class Targets:
+    """Per-element inputs and targets of a whole split, in corpus order, in the model's ids."""
+
+    def __init__(self, split: Split, bound: int, window: int, pointer: bool,
+                 mapping: tuple[torch.Tensor, torch.Tensor] | None = None):
+        types, values, parents = (_column(split, name) for name in ("types", "values", "parents"))
+        if mapping is not None:
+            types, values = mapping[0][types], mapping[1][values]
+        offsets = torch.tensor(split.offsets.tolist(), dtype=torch.int64)
+        n = types.numel()
+        lengths = offsets[1:] - offsets[:-1]
+        self.offsets, self.lengths = offsets, lengths
+        file_ids = torch.repeat_interleave(torch.arange(len(lengths)), lengths)
+        last = torch.zeros(n, dtype=torch.bool)
+        last[(offsets[1:] - 1)[lengths > 0]] = True
+        nxt = torch.arange(n) + 1
+        nxt = torch.where(last, torch.zeros_like(nxt), nxt).clamp(max=max(n - 1, 0))
+        self.types = types
+        self.values = torch.where(values >= bound, torch.full_like(values, UNK_ID), values)
+        self.raw_values = values
+        self.file_ids = file_ids
+        self.target_type = torch.where(last, torch.full_like(types, EOF_ID), types[nxt])
+        self.target_raw = torch.where(last, torch.full_like(values, EOF_ID), values[nxt])
+        distance = torch.where(last, torch.ones_like(parents), parents[nxt]).clamp(min=1)
+        self.parent_distance = distance
+        self.parent_type = types[(torch.arange(n) + 1 - distance).clamp(min=0)]
+        in_vocab = self.target_raw < bound
+        self.target_value = torch.where(in_vocab, self.target_raw, torch.full_like(values, NONE))
+        self.target_pointer = torch.full_like(values, NONE)
+        if pointer:
+            back = previous_occurrence(values, file_ids)[nxt]  # from the predicted element
+            usable = ~in_vocab & ~last & (back > 0) & (back <= window)
+            self.target_pointer = torch.where(usable, window - back, self.target_pointer)
+        for name in FIELDS:  # int32 at rest: a 50M-element split stays within a few GB
+            setattr(self, name, getattr(self, name).to(torch.int32))
+
+    def __len__(self) -> int:
+        return self.types.numel()
+
+
+FIELDS = ("types", "values", "raw_values", "file_ids", "parent_distance", "parent_type",
+          "target_type", "target_value", "target_pointer", "target_raw")
+PADDING = {"types": PAD_ID, "values": PAD_ID, "raw_values": PAD_ID, "file_ids": -1, "parent_distance": 1,
+           "parent_type": PAD_ID, "target_type": PAD_ID, "target_value": NONE, "target_pointer": NONE,
+           "target_raw": PAD_ID}
+
+
+def lanes(targets: Targets, lanes_count: int, segment: int, order: torch.Tensor | None = None,
+          max_elements: int | None = None) -> dict[str, torch.Tensor]:
+    """Lay the files (in ``order``, default corpus order) end to end into ``lanes_count`` lanes
+    of whole files, each padded to a multiple of ``segment``. Returns (lanes, length) tensors."""
+    files = order if order is not None else torch.arange(targets.lengths.numel())
+    files = files[targets.lengths[files] > 0]
+    if max_elements is not None:
+        keep = torch.cumsum(targets.lengths[files], 0) <= max_elements
+        keep[0] = True
+        files = files[keep]
+    # greedy: each file to the currently shortest lane keeps lanes within one file of each other
+    sizes = [0] * lanes_count
+    members: list[list[int]] = [[] for _ in range(lanes_count)]
+    for f, size in zip(files.tolist(), targets.lengths[files].tolist()):
+        lane = min(range(lanes_count), key=sizes.__getitem__)
+        members[lane].append(f)
+        sizes[lane] += size
+    length = max(sizes) if sizes else 0
+    length = -(-length // segment) * segment
+    out = {name: torch.full((lanes_count, length), PADDING[name], dtype=torch.int32) for name in FIELDS}
+    for lane, chosen in enumerate(members):
+        if not chosen:
+            continue
+        index = torch.cat([torch.arange(targets.offsets[f], targets.offsets[f + 1]) for f in chosen])
+        for name in FIELDS:
+            out[name][lane, : index.numel()] = getattr(targets, name)[index]
+    return out
+
+
+def segments(laid: dict[str, torch.Tensor], segment: int, rows: slice | None = None) -> Iterator[Batch]:
+    """The segments of laid-out lanes in order (``rows``: this process' share of the lanes)."""
+    length = laid["types"].shape[1]
+    for start in range(0, length, segment):
+        cut = {name: tensor[rows or slice(None), start:start + segment].long() for name, tensor in laid.items()}
+        yield Batch(types=cut["types"], values=cut["values"], raw_values=cut["raw_values"], files=cut["file_ids"],
+                    parent_distance=cut["parent_distance"], parent_type=cut["parent_type"],
+                    target_type=cut["target_type"], target_value=cut["target_value"],
+                    target_pointer=cut["target_pointer"], target_raw=cut["target_raw"])

@@ -1,0 +1,151 @@
+"""Teacher-forced next-node metrics (../shared/BENCHMARKS.md §2) on a corpus split.
+
+Every element of every file is a query except each file's first (nothing precedes it); padding
+never counts; an UNK target (OoV and not in the window, or OoV for a model without a pointer)
+counts wrong. Reported: type and value accuracy, top-5 and MRR@10; values split into
+in-vocabulary and OoV targets, leaf values (all but ``EMPTY``) and leaf categories (attribute,
+name, parameter, literal); OoV rate and localness of the same queries beside them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import torch
+
+from .batches import CorpusVocabulary, Targets, lanes, segments
+from .checkpoint import Loaded
+from .flatten import EMPTY
+from .scoring import ranks, type_ranks, value_scores, window_values
+from .store import Split
+from .vocab import PAD_ID
+
+CATEGORIES = ("attribute", "name", "parameter", "literal")
+LITERALS = frozenset({"string", "template_string", "concatenated_string", "integer", "float", "number", "true",
+                      "false", "none", "null", "undefined", "regex", "ellipsis"})
+NAMES = frozenset({"identifier", "property_identifier", "shorthand_property_identifier", "type_identifier",
+                   "private_property_identifier", "shorthand_property_identifier_pattern", "statement_identifier"})
+PARAMETER_PARENTS = frozenset({"parameters", "lambda_parameters", "default_parameter", "typed_parameter",
+                               "typed_default_parameter", "formal_parameters", "list_splat_pattern",
+                               "dictionary_splat_pattern", "keyword_separator"})
+
+
+def category(annotated: str, parent: str) -> str | None:
+    """The leaf category of a target of type ``annotated`` (``name|bits``) under ``parent``."""
+    base, _, bits = annotated.partition("|")
+    parent_base = parent.partition("|")[0]
+    if base in LITERALS:
+        return "literal"
+    if base not in NAMES or bits[:1] == "1":
+        return None
+    if base == "property_identifier" or (parent_base == "attribute" and bits == "00"):
+        return "attribute"  # JavaScript's member property; Python's attribute is the last child
+    if parent_base in PARAMETER_PARENTS:
+        return "parameter"
+    return "name"
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.n = 0
+        self.top1 = 0
+        self.top5 = 0
+        self.rr = 0.0
+
+    def add(self, rank: torch.Tensor) -> None:
+        self.n += rank.numel()
+        self.top1 += int((rank == 1).sum())
+        self.top5 += int((rank <= 5).sum())
+        self.rr += float(torch.where(rank <= 10, 1.0 / rank.float(), 0.0).sum())
+
+    def as_dict(self) -> dict:
+        n = max(self.n, 1)
+        return {"queries": self.n, "accuracy": self.top1 / n, "top5": self.top5 / n, "mrr10": self.rr / n}
+
+
+@torch.no_grad()
+def evaluate(loaded: Loaded, split: Split, corpus: CorpusVocabulary, batch: int = 64, segment: int = 100,
+             max_elements: int | None = None, progress: bool = False) -> dict:
+    """Metrics of ``loaded`` on ``split`` (whose ids are ``corpus``'s, mapped to the model's)."""
+    model = loaded.model.eval()
+    config = model.config
+    device = next(model.parameters()).device
+    bound = model.n_values
+    targets = Targets(split, bound, config.window, config.points, corpus.mapping(loaded.types, loaded.values))
+    laid = lanes(targets, batch, segment, max_elements=max_elements)
+    empty_id = loaded.values.index(EMPTY) if EMPTY in loaded.values else -1
+    table = torch.full((len(loaded.types), len(loaded.types)), -1, dtype=torch.long)
+    for t, name in enumerate(loaded.types):
+        for p, parent in enumerate(loaded.types):
+            c = category(name, parent)
+            if c is not None:
+                table[t, p] = CATEGORIES.index(c)
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    state = model.initial_state(batch, device)
+    memory_raw = torch.full((batch, config.window), PAD_ID, dtype=torch.long)
+    total = laid["types"].shape[1] // segment
+    started = time.monotonic()
+    for step, b in enumerate(segments(laid, segment)):
+        out = model(b.types.to(device), b.values.to(device), b.files.to(device), b.parent_distance.to(device),
+                    b.parent_type.to(device), state)
+        state = out.state
+        slots = window_values(memory_raw, b.raw_values, config.window)
+        memory_raw = torch.cat([memory_raw, b.raw_values], dim=1)[:, -config.window:]
+        scored = b.scored
+        if not scored.any():
+            continue
+        tallies["type"].add(type_ranks(out.type_logits[scored].float().cpu(), b.target_type[scored]))
+        alpha = out.alpha[scored].float().cpu() if out.alpha is not None else None
+        switch = out.switch[scored].float().cpu() if out.switch is not None else None
+        # slots of other files carry no weight (alpha is 0 there) but must not name a value
+        slot_values = slots[scored] if alpha is not None else None
+        if slot_values is not None:
+            slot_values = torch.where(alpha > 0, slot_values, PAD_ID)
+        vocab, oov, distinct = value_scores(model, out.g[scored].float().cpu(), switch, alpha, slot_values)
+        target = b.target_raw[scored]
+        rank = ranks(vocab, oov, distinct, slot_values, target)
+        tallies["value"].add(rank)
+        in_vocab = target < bound
+        tallies["value (in vocabulary)"].add(rank[in_vocab])
+        tallies["value (OoV)"].add(rank[~in_vocab])
+        leaf = target != empty_id
+        tallies["value (leaves)"].add(rank[leaf])
+        cats = table[b.target_type[scored], b.parent_type[scored]]
+        for i, name in enumerate(CATEGORIES):
+            tallies[f"value ({name})"].add(rank[cats == i])
+        if slot_values is not None:
+            tallies["_local"].add(torch.where(~in_vocab & (slot_values == target.unsqueeze(1)).any(1), 1, 99)[~in_vocab])
+        if progress and step % 20 == 0:
+            elapsed = time.monotonic() - started
+            print(f"\revaluate {step + 1}/{total} segments, {elapsed:.0f}s", end="", flush=True, file=sys.stderr)
+    if progress:
+        print(file=sys.stderr)
+    result = {name: tally.as_dict() for name, tally in tallies.items() if not name.startswith("_")}
+    queries = tallies["value"].n
+    oov = tallies["value (OoV)"].n
+    result["statistics"] = {"queries": queries, "oov_rate": oov / max(queries, 1),
+                            "localness": (tallies["_local"].top1 / oov) if oov and "_local" in tallies else None,
+                            "vocabulary": bound, "window": config.window}
+    return result
+
+
+def markdown(result: dict, title: str) -> str:
+    lines = [f"### {title}", "", "| target | queries | accuracy | top-5 | MRR@10 |", "|---|---:|---:|---:|---:|"]
+    for name, row in result.items():
+        if name == "statistics":
+            continue
+        lines.append(f"| {name} | {row['queries']:,} | {row['accuracy']:.2%} | {row['top5']:.2%} | {row['mrr10']:.3f} |")
+    s = result["statistics"]
+    local = f"{s['localness']:.1%}" if s["localness"] is not None else "n/a"
+    lines += ["", f"OoV rate {s['oov_rate']:.1%}, localness {local} (K = {s['vocabulary'] - 3:,}, window {s['window']})."]
+    return "\n".join(lines)
+
+
+def write(result: dict, out: Path, title: str) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+    out.with_suffix(".md").write_text(markdown(result, title) + "\n", encoding="utf-8")

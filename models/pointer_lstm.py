@@ -1,0 +1,203 @@
+"""The parent-attention pointer-mixture LSTM (Li et al., IJCAI 2018; thesis ch. 3).
+
+Equation numbers are the thesis':
+- 3.1-3.3 context attention over the last L hidden states M_t = [h_{t-L+1} .. h_t]: scores,
+  weights alpha_t, context c_t = M_t alpha_t. We score with a bilinear form (q = W h_t,
+  score = q . m / sqrt(H)) instead of the additive tanh form: it is one batched matmul per
+  segment instead of a (B, T, L, H) tensor, which is what makes training affordable on a CPU;
+- 3.4 the parent vector p_t: the hidden state of the predicted node's parent (paper), or the
+  parent's type embedding (the authors' released code); ``config.parent`` picks;
+- 3.5 G_t = tanh(W_g [h_t; c_t; p_t]), the vocabulary distribution w_t from G_t;
+- 3.6-3.7 the pointer distribution l_t = alpha_t and the switch s_t = sigmoid(W_s [h_t; c_t]);
+  output [s_t w_t ; (1 - s_t) l_t].
+Next-type and next-value are two heads on the same G_t (one model per language, not two).
+
+Baselines from the same code (``config.arch``): ``vanilla`` (G_t = h_t), ``attention``
+(context attention, no parent unless asked), ``pointer`` and ``pointer-random`` (the pointer's
+weights random instead of alpha_t). The value head is ``nn.AdaptiveLogSoftmaxWithLoss`` when
+the vocabulary is large: the full softmax dominates CPU training time.
+
+This module knows tensors only: batches come from models/batches.py, losses and metrics are
+computed here from the log-probabilities, training is in models/train.py.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+ARCHS = ("vanilla", "attention", "pointer", "pointer-random")
+PARENTS = ("none", "hidden", "type")
+
+
+@dataclass
+class ModelConfig:
+    arch: str = "pointer"
+    parent: str = "hidden"
+    type_dim: int = 64
+    value_dim: int = 192
+    hidden: int = 256
+    window: int = 50  # L: attention memory, and how far back the pointer copies
+    vocab: int = 10_000  # K: the most frequent training values; the rest go to the pointer
+    cutoffs: tuple[int, ...] = (2_000,)  # adaptive softmax clusters; () for a full softmax
+
+    def __post_init__(self) -> None:
+        if self.arch not in ARCHS:
+            raise ValueError(f"arch must be one of {', '.join(ARCHS)}, not {self.arch!r}")
+        if self.parent not in PARENTS:
+            raise ValueError(f"parent must be one of {', '.join(PARENTS)}, not {self.parent!r}")
+        self.cutoffs = tuple(self.cutoffs)
+
+    @property
+    def attends(self) -> bool:
+        return self.arch != "vanilla"
+
+    @property
+    def points(self) -> bool:
+        return self.arch in ("pointer", "pointer-random")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ModelConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown model settings: {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+@dataclass
+class State:
+    """What one lane carries from a segment to the next: the LSTM state and the attention
+    memory (the last L hidden states, the file each came from, their input value ids)."""
+
+    h: torch.Tensor  # (1, B, H)
+    c: torch.Tensor  # (1, B, H)
+    memory: torch.Tensor  # (B, L, H)
+    memory_file: torch.Tensor  # (B, L) file id, -1 for an empty slot
+
+    def detach(self) -> State:
+        return State(self.h.detach(), self.c.detach(), self.memory.detach(), self.memory_file)
+
+
+@dataclass
+class Output:
+    type_logits: torch.Tensor  # (B, T, n_types)
+    g: torch.Tensor  # (B, T, H): input of the value head
+    alpha: torch.Tensor | None  # (B, T, L) pointer weights over the window, oldest first
+    switch: torch.Tensor | None  # (B, T) probability of taking the vocabulary
+    state: State
+
+
+class ContextAttention(nn.Module):
+    """Eqs 3.1-3.3 over a band: query t sees keys t-L+1 .. t of its own file."""
+
+    def __init__(self, hidden: int):
+        super().__init__()
+        self.query = nn.Linear(hidden, hidden, bias=False)
+        self.scale = 1.0 / math.sqrt(hidden)
+
+    def forward(self, h: torch.Tensor, keys: torch.Tensor, allowed: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        # h (B, T, H); keys (B, L + T, H); allowed (B, T, L + T)
+        scores = torch.einsum("bth,bkh->btk", self.query(h), keys) * self.scale
+        scores = scores.masked_fill(~allowed, float("-inf"))
+        weights = torch.softmax(scores, dim=-1).nan_to_num(0.0)  # a row with no key: all zero
+        return weights, weights @ keys  # (B, T, L + T), (B, T, H)
+
+
+class PointerLSTM(nn.Module):
+    def __init__(self, config: ModelConfig, n_types: int, n_values: int):
+        super().__init__()
+        self.config = config
+        self.n_types, self.n_values = n_types, n_values  # n_values: specials + K
+        H = config.hidden
+        self.type_embedding = nn.Embedding(n_types, config.type_dim)
+        self.value_embedding = nn.Embedding(n_values, config.value_dim)
+        self.lstm = nn.LSTM(config.type_dim + config.value_dim, H, batch_first=True)
+        width = H
+        if config.attends:
+            self.attention = ContextAttention(H)
+            width += H
+        if config.parent == "hidden":
+            width += H
+        elif config.parent == "type":
+            width += config.type_dim
+        self.combine = nn.Linear(width, H) if config.attends or config.parent != "none" else None
+        self.type_head = nn.Linear(H, n_types)
+        cutoffs = [c for c in config.cutoffs if c < n_values - 1]
+        self.value_head = (nn.AdaptiveLogSoftmaxWithLoss(H, n_values, cutoffs, div_value=4.0) if cutoffs
+                           else nn.Linear(H, n_values))
+        self.switch = nn.Linear(2 * H, 1) if config.points else None
+
+    def initial_state(self, batch: int, device: torch.device | str = "cpu") -> State:
+        H, L = self.config.hidden, self.config.window
+        zeros = torch.zeros(1, batch, H, device=device)
+        return State(zeros, zeros.clone(), torch.zeros(batch, L, H, device=device),
+                     torch.full((batch, L), -1, dtype=torch.long, device=device))
+
+    def forward(self, types: torch.Tensor, values: torch.Tensor, files: torch.Tensor, parent_distance: torch.Tensor,
+                parent_type: torch.Tensor, state: State) -> Output:
+        """types, values, files (B, T): the inputs and the file each belongs to (a lane runs
+        through many files; attention and pointer never cross into another one).
+        parent_distance (B, T): how far back from the *predicted* node its parent is (1 = the
+        current input); parent_type (B, T): that parent's type id."""
+        B, T = types.shape
+        L = self.config.window
+        x = torch.cat([self.type_embedding(types), self.value_embedding(values)], dim=-1)
+        h, (h_n, c_n) = self.lstm(x, (state.h, state.c))  # (B, T, H)
+        keys = torch.cat([state.memory, h], dim=1)  # (B, L + T, H)
+        key_files = torch.cat([state.memory_file, files], dim=1)  # (B, L + T)
+        parts = [h]
+        alpha = context = None
+        if self.config.attends:
+            t = torch.arange(T, device=h.device).unsqueeze(1)  # query t is key L + t
+            k = torch.arange(L + T, device=h.device).unsqueeze(0)
+            band = (k <= L + t) & (k > t)  # keys t-L+1 .. t
+            allowed = band.unsqueeze(0) & (key_files.unsqueeze(1) == files.unsqueeze(2))
+            weights, context = self.attention(h, keys, allowed)
+            parts.append(context)
+            # the window of query t, oldest first: keys t+1 .. t+L
+            index = (t + 1 + torch.arange(L, device=h.device)).unsqueeze(0).expand(B, T, L)
+            alpha = weights.gather(2, index)  # (B, T, L)
+        if self.config.parent == "hidden":
+            # the parent of the node after input t is input t + 1 - d, key L + t + 1 - d; a
+            # parent farther back than the window is replaced by the current input (d = 1)
+            d = parent_distance.clamp(min=1)
+            d = torch.where(d > L, torch.ones_like(d), d)
+            index = (L + torch.arange(T, device=h.device).unsqueeze(0) + 1 - d).unsqueeze(-1).expand(B, T, h.shape[-1])
+            parts.append(keys.gather(1, index))
+        elif self.config.parent == "type":
+            parts.append(self.type_embedding(parent_type))
+        g = torch.tanh(self.combine(torch.cat(parts, dim=-1))) if self.combine is not None else h
+        switch = None
+        if self.config.points:
+            switch = torch.sigmoid(self.switch(torch.cat([h, context], dim=-1))).squeeze(-1)
+            if self.config.arch == "pointer-random":
+                alpha = _random_pointer(alpha)
+        new_state = State(h_n, c_n, keys[:, -L:], key_files[:, -L:])
+        return Output(self.type_head(g), g, alpha, switch, new_state)
+
+    def value_log_probs(self, g: torch.Tensor) -> torch.Tensor:
+        """log w_t over the vocabulary, (N, n_values), for rows g (N, H)."""
+        if isinstance(self.value_head, nn.AdaptiveLogSoftmaxWithLoss):
+            return self.value_head.log_prob(g)
+        return F.log_softmax(self.value_head(g), dim=-1)
+
+    def value_target_log_prob(self, g: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+        """log w_t[target] for rows g (N, H), targets (N,) in the vocabulary."""
+        if isinstance(self.value_head, nn.AdaptiveLogSoftmaxWithLoss):
+            return self.value_head(g, target).output
+        return F.log_softmax(self.value_head(g), dim=-1).gather(1, target.unsqueeze(1)).squeeze(1)
+
+
+def _random_pointer(alpha: torch.Tensor) -> torch.Tensor:
+    """The pointer-random baseline: random weights over the same allowed window slots."""
+    allowed = alpha > 0
+    noise = torch.rand_like(alpha).masked_fill(~allowed, 0.0)
+    return noise / noise.sum(-1, keepdim=True).clamp(min=1e-9)

@@ -1,0 +1,122 @@
+"""Which model serves which language, found by name and loaded off the request path.
+
+A model is named by a setting (``treecomplete.model``) or defaults to the shipped one for the
+document's language (``python-pointer-lstm``, ``javascript-pointer-lstm``). A name is looked up
+in the user's models (platformdirs' user data dir, where ``treecomplete train --init`` writes),
+then in the package's shipped checkpoints; a path to a ``.pt`` file is used as it is. ``fallback``
+turns neural completion off.
+
+Loading imports torch and reads the checkpoint, which takes seconds: it runs on its own thread,
+and until it is done (or if it fails) ``get`` returns None and the fallback engine answers.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import platformdirs
+
+from .. import models as shipped_models
+
+log = logging.getLogger(__name__)
+
+DEFAULTS = {"python": "python-pointer-lstm", "javascript": "javascript-pointer-lstm"}
+SHIPPED = Path(shipped_models.__file__).resolve().parent / "checkpoints"
+OFF = "fallback"
+
+
+def user_models() -> Path:
+    return Path(platformdirs.user_data_dir("treecomplete")) / "models"
+
+
+def resolve(name: str) -> Path:
+    """The checkpoint file a model name or path stands for."""
+    if name.endswith(".pt") or "/" in name or "\\" in name:
+        return Path(name).expanduser()
+    for directory in (user_models(), SHIPPED):
+        candidate = directory / f"{name}.pt"
+        if candidate.exists():
+            return candidate
+    known = sorted({p.stem for d in (user_models(), SHIPPED) if d.is_dir() for p in d.glob("*.pt")})
+    raise FileNotFoundError(f"no model named {name!r} (known: {', '.join(known) or 'none'})")
+
+
+class Registry:
+    """Loaded models by language; loads in the background on request."""
+
+    def __init__(self, on_error: Callable[[str], None] | None = None, device: str | None = None):
+        self.on_error = on_error or (lambda message: None)
+        self.device = device
+        self.setting = ""
+        self._models: dict[str, object] = {}  # language -> Predictor
+        self._loading: dict[str, threading.Thread] = {}
+        self._failed: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def configure(self, setting: str) -> None:
+        """A new ``treecomplete.model`` value: forget what was loaded for it to take effect."""
+        if setting == self.setting:
+            return
+        with self._lock:
+            self.setting = setting
+            self._models.clear()
+            self._failed.clear()
+
+    def name_for(self, language: str) -> str | None:
+        if self.setting == OFF:
+            return None
+        if self.setting and (self.setting.startswith(f"{language}-") or self.setting.endswith(".pt")):
+            return self.setting
+        return DEFAULTS.get(language)
+
+    def status(self, language: str) -> str:
+        if language in self._models:
+            return "ready"
+        if language in self._failed:
+            return f"failed: {self._failed[language]}"
+        return "loading" if language in self._loading else "not loaded"
+
+    def get(self, language: str, wait: bool = False) -> object | None:
+        """The predictor for ``language`` if loaded; starts loading it if not (``wait``: load
+        now, on this thread)."""
+        model = self._models.get(language)
+        if model is not None or language in self._failed:
+            return model
+        name = self.name_for(language)
+        if name is None:
+            return None
+        with self._lock:
+            loading = self._loading.get(language)
+            if loading is None:
+                loading = self._loading[language] = threading.Thread(
+                    target=self._load, args=(language, name), name=f"load-{language}", daemon=True)
+                loading.start()
+        if wait:
+            loading.join()
+            return self._models.get(language)
+        return None
+
+    def _load(self, language: str, name: str) -> None:
+        try:
+            from .predictor import Predictor  # imports torch: seconds, so only here
+
+            path = resolve(name)
+            predictor = Predictor.load(path, self.device)
+            if predictor.language and predictor.language != language:
+                raise ValueError(f"{path} is a {predictor.language} model, not {language}")
+            with self._lock:
+                if self.name_for(language) == name:
+                    self._models[language] = predictor
+            log.info("%s: model %s loaded from %s on %s", language, name, path, predictor.device)
+        except Exception as error:  # a missing, corrupt or mismatched model must not stop the server
+            message = f"treecomplete: {language} model {name!r} not loaded: {error}. Using the fallback engine."
+            log.error("%s", message)
+            with self._lock:
+                self._failed[language] = str(error)
+            self.on_error(message)
+        finally:
+            with self._lock:
+                self._loading.pop(language, None)

@@ -1,0 +1,69 @@
+"""Evaluation and the targets it scores, on corpora small enough to count by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from treecomplete.models.batches import NONE, CorpusVocabulary, Targets
+from treecomplete.models.checkpoint import Loaded
+from treecomplete.models.evaluate import category, evaluate
+from treecomplete.models.pointer_lstm import ModelConfig, PointerLSTM
+from treecomplete.models.store import Split, SplitWriter
+from treecomplete.models.vocab import EOF_ID, Vocabulary
+
+TYPES = ["<PAD>", "<UNK>", "<EOF>", "a|00", "b|00"]
+VALUES = ["<PAD>", "<UNK>", "<EOF>", "x", "y", "z", "w"]  # K = 2: x, y in vocabulary
+
+
+def _corpus(root: Path, files: list[tuple[list[int], list[int]]]) -> Path:
+    Vocabulary(TYPES, 2).save(root / "types.json")
+    Vocabulary(VALUES, 2).save(root / "values.json")
+    with SplitWriter(root / "test") as writer:
+        for i, (types, values) in enumerate(files):
+            writer.add(types, values, [0] + [1] * (len(types) - 1), package="p", path=f"f{i}")
+    return root
+
+
+def test_pointer_targets(tmp_path: Path):
+    root = _corpus(tmp_path, [([3] * 5, [5, 3, 5, 6, 5])])  # z x z w z
+    t = Targets(Split(root / "test"), bound=5, window=50, pointer=True)
+    # next values: x, z, w, z, EOF
+    assert t.target_value.tolist() == [3, NONE, NONE, NONE, EOF_ID]
+    # z at 2 was seen at 0, z at 4 at 2 (2 back: slot 50 - 2); w is new
+    assert t.target_pointer.tolist() == [NONE, 48, NONE, 48, NONE]
+    assert t.values.tolist() == [1, 3, 1, 1, 1]  # OoV inputs read as UNK
+    narrow = Targets(Split(root / "test"), bound=5, window=1, pointer=True)
+    assert narrow.target_pointer.tolist() == [NONE] * 5  # 2 back is outside a window of 1
+
+
+def test_metrics_by_hand(tmp_path: Path):
+    # file 1: a/x b/y a/z a/x -> targets b/y a/z a/x EOF; file 2: b/y a/x -> targets a/x EOF
+    root = _corpus(tmp_path, [([3, 4, 3, 3], [3, 4, 5, 3]), ([4, 3], [4, 3])])
+    config = ModelConfig(arch="vanilla", parent="none", type_dim=4, value_dim=4, hidden=8, window=4, vocab=2, cutoffs=())
+    model = PointerLSTM(config, len(TYPES), 5)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.zero_()
+        model.type_head.bias[3] = 5.0  # always predicts type a
+        model.value_head.bias[3] = 5.0  # always predicts value x
+    loaded = Loaded(model, "python", TYPES, VALUES[:5])
+    result = evaluate(loaded, Split(root / "test"), CorpusVocabulary.load(root))
+    # 6 queries; types: a right 3 times, the rest rank 2
+    assert result["type"] == pytest.approx({"queries": 6, "accuracy": 3 / 6, "top5": 1.0, "mrr10": (3 + 3 * 0.5) / 6})
+    # values: x right twice; y, EOF, EOF rank 2; z is OoV, so wrong and unranked
+    assert result["value"] == pytest.approx({"queries": 6, "accuracy": 2 / 6, "top5": 5 / 6, "mrr10": (2 + 3 * 0.5) / 6})
+    assert result["value (OoV)"] == pytest.approx({"queries": 1, "accuracy": 0.0, "top5": 0.0, "mrr10": 0.0})
+    assert result["value (in vocabulary)"]["accuracy"] == pytest.approx(2 / 5)
+    assert result["statistics"]["oov_rate"] == pytest.approx(1 / 6)
+
+
+def test_leaf_categories():
+    assert category("identifier|00", "attribute|11") == "attribute"
+    assert category("identifier|01", "attribute|11") == "name"  # the object of obj.attr
+    assert category("property_identifier|00", "member_expression|10") == "attribute"
+    assert category("identifier|01", "parameters|10") == "parameter"
+    assert category("integer|00", "argument_list|10") == "literal"
+    assert category("call|10", "module|10") is None

@@ -1,0 +1,113 @@
+"""Training on the toy corpus: the loss falls, checkpoints round-trip and load safely, --resume
+goes on, and two DistributedDataParallel processes (gloo) compute what one process does."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import pytest
+import torch
+import torch.multiprocessing as mp
+
+from treecomplete.models import checkpoint
+from treecomplete.models.batches import CorpusVocabulary, Targets, lanes, segments
+from treecomplete.models.pointer_lstm import ModelConfig, PointerLSTM
+from treecomplete.models.scoring import loss
+from treecomplete.models.store import Split
+from treecomplete.models.train import train
+
+from .toy import MODEL, TRAIN, toy_corpus
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return toy_corpus(tmp_path_factory.mktemp("corpus"))
+
+
+def test_loss_falls_over_a_few_steps(corpus: Path):
+    torch.manual_seed(0)
+    vocab = CorpusVocabulary.load(corpus)
+    config = ModelConfig(**MODEL)
+    values = vocab.values[: 3 + config.vocab]
+    model = PointerLSTM(config, len(vocab.types), len(values))
+    targets = Targets(Split(corpus / "train"), len(values), config.window, True, vocab.mapping(vocab.types, values))
+    batch = next(segments(lanes(targets, 4, 25), 25))
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+    losses = []
+    for _ in range(30):  # one batch, over and over: the loss must fall
+        parts = loss(model, model(batch.types, batch.values, batch.files, batch.parent_distance, batch.parent_type,
+                                  model.initial_state(4)), batch)
+        total = parts.type_sum / parts.type_count + parts.value_sum / parts.value_count
+        optimizer.zero_grad()
+        total.backward()
+        optimizer.step()
+        losses.append(float(total.detach()))
+    assert losses[-1] < 0.5 * losses[0]
+
+
+def test_checkpoint_round_trip_and_resume(corpus: Path, tmp_path: Path):
+    out = tmp_path / "m.pt"
+    settings = {**TRAIN, "epochs": 1}
+    meta, model = train(corpus, out, "python", MODEL, settings, quiet=True)
+    assert meta["epochs_done"] == 1 and meta["valid"] is not None
+    loaded = checkpoint.load(out)
+    assert loaded.language == "python" and loaded.model.config == model.config
+    for name, tensor in model.state_dict().items():  # float16 on disk
+        torch.testing.assert_close(loaded.model.state_dict()[name], tensor.half().float() if tensor.is_floating_point() else tensor)
+    # --resume continues from the saved epoch instead of starting over.
+    meta2, _ = train(corpus, out, "python", MODEL, {**settings, "epochs": 2}, resume=True, quiet=True)
+    assert meta2["epochs_done"] == 2 and meta2["elements_trained"] > meta["elements_trained"]
+
+
+class _Payload:
+    def __reduce__(self):
+        return (os.system, ("echo owned > /dev/null",))
+
+
+def test_unsafe_corrupt_and_mismatched_checkpoints_are_refused(tmp_path: Path):
+    evil = tmp_path / "evil.pt"
+    torch.save({"format": checkpoint.FORMAT, "state": _Payload()}, evil)
+    with pytest.raises(checkpoint.CheckpointError, match="evil.pt: refused"):
+        checkpoint.load(evil)
+    model = PointerLSTM(ModelConfig(**MODEL), 10, 43)
+    good = tmp_path / "good.pt"
+    checkpoint.save(good, model, "python", [f"t{i}" for i in range(10)], [f"v{i}" for i in range(43)])
+    truncated = tmp_path / "truncated.pt"
+    truncated.write_bytes(good.read_bytes()[:1000])
+    with pytest.raises(checkpoint.CheckpointError, match="truncated.pt: not a usable checkpoint"):
+        checkpoint.load(truncated)
+    mismatched = tmp_path / "mismatched.pt"
+    payload = torch.load(good, weights_only=True)
+    payload["types"] = payload["types"][:5]  # the type embedding no longer fits
+    torch.save(payload, mismatched)
+    with pytest.raises(checkpoint.CheckpointError, match="mismatched.pt: checkpoint does not match"):
+        checkpoint.load(mismatched)
+    with pytest.raises(checkpoint.CheckpointError, match="missing.pt: no such checkpoint"):
+        checkpoint.load(tmp_path / "missing.pt")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _replica(rank: int, port: int, corpus: Path, out: Path) -> None:
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE="2", RANK=str(rank), LOCAL_RANK=str(rank))
+    torch.set_num_threads(1)
+    _, model = train(corpus, out / "ddp.pt", "python", MODEL, {**TRAIN, "epochs": 1, "batch": 4}, quiet=True)
+    torch.save(model.state_dict(), out / f"rank{rank}.pt")
+    torch.distributed.destroy_process_group()
+
+
+def test_two_gloo_processes_match_one(corpus: Path, tmp_path: Path):
+    mp.spawn(_replica, args=(_free_port(), corpus, tmp_path), nprocs=2, join=True)
+    rank0 = torch.load(tmp_path / "rank0.pt", weights_only=True)
+    rank1 = torch.load(tmp_path / "rank1.pt", weights_only=True)
+    for name in rank0:
+        assert torch.equal(rank0[name], rank1[name]), f"replicas differ in {name}"
+    _, single = train(corpus, tmp_path / "single.pt", "python", MODEL, {**TRAIN, "epochs": 1, "batch": 8}, quiet=True)
+    for name, tensor in single.state_dict().items():
+        torch.testing.assert_close(rank0[name], tensor, atol=2e-4, rtol=1e-3)
