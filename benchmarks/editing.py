@@ -118,9 +118,11 @@ class Scores:
         return out
 
 
-async def run_server(session: Session, samples: list[Sample], lang: str) -> Scores:
+async def run_server(session: Session, samples: list[Sample], lang: str, neural: bool = False) -> Scores:
     scores = Scores()
     await session.start()
+    if neural:
+        await session.wait_for_model(lang)
     suffix = ".py" if lang == "python" else ".js"
     try:
         for i, sample in enumerate(samples):
@@ -161,7 +163,9 @@ async def main_async(args: argparse.Namespace) -> dict:
     print(f"{args.lang}: {len(samples)} identifiers sampled (seed {args.seed}) from {len(population)} in {len(files)} files")
 
     results: dict[str, dict] = {}
-    results["treecomplete"] = (await run_server(Session("treecomplete", shlex.split(args.server)), samples, args.lang)).summary()
+    for label, model in (("treecomplete (fallback)", "fallback"), ("treecomplete (model)", args.model)):
+        session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model}})
+        results[label] = (await run_server(session, samples, args.lang, neural=model != "fallback")).summary()
     baseline = Scores()
     for sample in samples:
         for k in KS:
@@ -183,6 +187,7 @@ def main() -> None:
     parser.add_argument("--lang", choices=["python", "javascript"], required=True)
     parser.add_argument("--files", required=True, help="a directory of held-out source files")
     parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio", help="our server's command line")
+    parser.add_argument("--model", default="", help="treecomplete.model for our server (default: the shipped one)")
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peer", action="store_true", help="skip the peer language server")

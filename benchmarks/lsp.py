@@ -4,12 +4,13 @@ lines. Any server that speaks LSP over stdio can be measured the same way."""
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
-import signal
 import asyncio
+import contextlib
 import json
+import os
+import re
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
@@ -32,6 +33,9 @@ def peer_command(language: str) -> tuple[list[str], dict | None] | None:
     if not tls.exists():
         return None
     return [str(tls), "--stdio"], {"tsserver": {"path": str(tsserver)}}
+
+
+NEURAL_MARK = re.compile(r"\((model vocabulary|copied from the context)\)")
 
 
 class Session:
@@ -103,6 +107,22 @@ class Session:
         if result is None:
             return []
         return list(result.items if isinstance(result, types.CompletionList) else result)
+
+    async def wait_for_model(self, language: str, timeout: float = 60) -> float:
+        """Poll until treecomplete answers from its model (which loads in the background); the
+        seconds it took."""
+        started = time.perf_counter()
+        uri = (self.root / f"warmup.{'py' if language == 'python' else 'js'}").as_uri()
+        self.open(uri, language, "value = 1\nresult = ")
+        try:
+            while time.perf_counter() - started < timeout:
+                items = await self.complete(uri, 1, 9)
+                if any(NEURAL_MARK.search(str((item.data or {}).get("detail", ""))) for item in items if isinstance(item.data, dict)):
+                    return time.perf_counter() - started
+                await asyncio.sleep(0.05)
+        finally:
+            self.close(uri)
+        raise RuntimeError(f"{self.name}: no neural completion within {timeout:.0f} s")
 
     @staticmethod
     async def _discard(stream: asyncio.StreamReader) -> None:

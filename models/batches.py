@@ -16,6 +16,7 @@ Built with torch alone (no numpy): the split's memory-mapped arrays become tenso
 
 from __future__ import annotations
 
+import heapq
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -107,6 +108,7 @@ class Targets:
             types, values = mapping[0][types], mapping[1][values]
         offsets = torch.tensor(split.offsets.tolist(), dtype=torch.int64)
         n = types.numel()
+        self.window = window
         lengths = offsets[1:] - offsets[:-1]
         self.offsets, self.lengths = offsets, lengths
         file_ids = torch.repeat_interleave(torch.arange(len(lengths)), lengths)
@@ -146,30 +148,55 @@ PADDING = {"types": PAD_ID, "values": PAD_ID, "raw_values": PAD_ID, "file_ids": 
 
 def lanes(targets: Targets, lanes_count: int, segment: int, order: torch.Tensor | None = None,
           max_elements: int | None = None) -> dict[str, torch.Tensor]:
-    """Lay the files (in ``order``, default corpus order) end to end into ``lanes_count`` lanes
-    of whole files, each padded to a multiple of ``segment``. Returns (lanes, length) tensors."""
+    """Lay the files (in ``order``, default corpus order) end to end into ``lanes_count`` lanes,
+    each padded to a multiple of ``segment``. Returns (lanes, length) tensors.
+
+    A file longer than a lane's fair share would leave the other lanes padding while it runs
+    alone: it is cut into pieces that overlap by the window, the overlap only read, never
+    scored, so every scored target still sees its whole window (the LSTM state restarts at a
+    piece). Pieces count as separate files for attention."""
     files = order if order is not None else torch.arange(targets.lengths.numel())
     files = files[targets.lengths[files] > 0]
-    if max_elements is not None:
+    if max_elements is not None and files.numel():
         keep = torch.cumsum(targets.lengths[files], 0) <= max_elements
         keep[0] = True
         files = files[keep]
-    # greedy: each file to the currently shortest lane keeps lanes within one file of each other
-    sizes = [0] * lanes_count
+    lengths = targets.lengths[files].tolist()
+    window = targets.window
+    cap = max(-(-sum(lengths) // lanes_count), 4 * window, segment)
+    pieces: list[tuple[int, int, int, int]] = []  # (file, start, end, first scored)
+    for f, n in zip(files.tolist(), lengths):
+        start = 0
+        while True:
+            end = min(start + cap, n)
+            pieces.append((f, start, end, start + window if start else 0))
+            if end == n:
+                break
+            start = end - window
+    # Largest pieces first, each to the shortest lane, balances the lanes to within one small
+    # piece; each lane then keeps its pieces in ``order``.
     members: list[list[int]] = [[] for _ in range(lanes_count)]
-    for f, size in zip(files.tolist(), targets.lengths[files].tolist()):
-        lane = min(range(lanes_count), key=sizes.__getitem__)
-        members[lane].append(f)
-        sizes[lane] += size
-    length = max(sizes) if sizes else 0
+    heap = [(0, lane) for lane in range(lanes_count)]
+    for i in sorted(range(len(pieces)), key=lambda i: pieces[i][1] - pieces[i][2]):
+        total, lane = heapq.heappop(heap)
+        members[lane].append(i)
+        heapq.heappush(heap, (total + pieces[i][2] - pieces[i][1], lane))
+    length = max(total for total, _ in heap) if heap else 0
     length = -(-length // segment) * segment
     out = {name: torch.full((lanes_count, length), PADDING[name], dtype=torch.int32) for name in FIELDS}
+    unscored = ("target_type", "target_value", "target_pointer", "target_raw")
     for lane, chosen in enumerate(members):
-        if not chosen:
-            continue
-        index = torch.cat([torch.arange(targets.offsets[f], targets.offsets[f + 1]) for f in chosen])
-        for name in FIELDS:
-            out[name][lane, : index.numel()] = getattr(targets, name)[index]
+        chosen.sort()  # pieces were made in ``order``
+        at = 0
+        for i in chosen:
+            f, start, end, scored = pieces[i]
+            base = int(targets.offsets[f])
+            for name in FIELDS:
+                out[name][lane, at:at + end - start] = getattr(targets, name)[base + start:base + end]
+            out["file_ids"][lane, at:at + end - start] = i
+            for name in unscored:
+                out[name][lane, at:at + scored - start] = PADDING[name]
+            at += end - start
     return out
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from pathlib import Path
+
+import platformdirs
 
 from . import __version__
 from .positions import UTF32
@@ -80,22 +83,59 @@ def corpus_stats(args: argparse.Namespace) -> int:
 
 
 def train(args: argparse.Namespace) -> int:
+    """Train from scratch on a corpus, or fine-tune a model (``--init``) on a corpus or on a
+    directory of your own code (``--from-dir``, built into a corpus in the user cache dir)."""
+    from .engines.registry import DEFAULTS, resolve, user_models
     from .models import checkpoint
+    from .models.corpus import build_corpus
     from .models.train import read_config
     from .models.train import train as run_training
 
     try:
+        init = None
+        if args.init:
+            init = resolve(DEFAULTS.get(args.init, args.init))
+            lang = args.lang or checkpoint.load(init).language
+        else:
+            lang = args.lang
+        if not lang:
+            raise ValueError("--lang is needed (or --init with a model)")
+        if (args.data is None) == (args.from_dir is None):
+            raise ValueError("give either --data (a built corpus) or --from-dir (your code)")
         model_settings, train_settings = read_config(Path(args.config) if args.config else None)
         if args.minutes is not None:
             train_settings["minutes"] = args.minutes
-        meta, _ = run_training(Path(args.data), Path(args.out), args.lang, model_settings, train_settings,
-                            init=Path(args.init) if args.init else None, resume=args.resume)
+        if args.from_dir:
+            source = Path(args.from_dir).expanduser().resolve()
+            name = args.name or f"{lang}-{source.name}"
+            data = Path(platformdirs.user_cache_dir("treecomplete")) / "corpora" / name
+            if data.exists():
+                shutil.rmtree(data)  # rebuilt from the code as it is now
+            report = build_corpus(lang, data, from_dir=source)
+            if not sum(report.kept.values()):
+                raise ValueError(f"{source}: no {lang} files to train on")
+        else:
+            data = Path(args.data)
+            name = args.name
+        if args.out:
+            out = Path(args.out)
+        elif init is not None and name:
+            if not name.startswith(f"{lang}-"):
+                raise ValueError(f"a model name must start with '{lang}-' (the setting treecomplete.model finds it so)")
+            out = user_models() / f"{name}.pt"
+        else:
+            raise ValueError("--out is needed (or --init with --from-dir or --name, to write a user model)")
+        if init is not None and not model_settings:
+            train_settings = {"epochs": 3, "lr": 5e-4, "decay": 0.7, **train_settings}
+        meta, _ = run_training(data, out, lang, model_settings, train_settings, init=init, resume=args.resume)
     except (OSError, ValueError, checkpoint.CheckpointError) as error:
         print(f"treecomplete: {error}", file=sys.stderr)
         return 2
     valid = meta.get("valid") or {}
-    print(f"{args.out}: {meta['epochs_done']} epochs, {meta['elements_trained']:,} nodes in {meta['seconds'] / 60:.1f} min"
+    print(f"{out}: {meta['epochs_done']} epochs, {meta['elements_trained']:,} nodes in {meta['seconds'] / 60:.1f} min"
           + (f"; valid type {valid['type']:.2%} value {valid['value']:.2%}" if valid else ""))
+    if init is not None and out.parent == user_models():
+        print(f'use it with the setting "treecomplete.model": "{out.stem}"')
     return 0
 
 
@@ -146,11 +186,13 @@ def main(argv: list[str] | None = None) -> None:
     st.add_argument("--split", default="test", choices=["train", "valid", "test"])
     st.set_defaults(run=corpus_stats)
     t = commands.add_parser("train", help="train a model on a corpus (treecomplete corpus build)")
-    t.add_argument("--lang", choices=["python", "javascript"], required=True)
-    t.add_argument("--data", required=True, help="a corpus directory")
+    t.add_argument("--lang", choices=["python", "javascript"], help="(default: the --init model's)")
+    t.add_argument("--data", help="a corpus directory (treecomplete corpus build)")
+    t.add_argument("--from-dir", help="fine-tune on your own code in this directory")
     t.add_argument("--config", help='JSON: {"model": {...}, "train": {...}} (models/configs/)')
-    t.add_argument("--out", required=True, help="the checkpoint to write")
-    t.add_argument("--init", help="start from this checkpoint (fine-tuning)")
+    t.add_argument("--out", help="the checkpoint to write (default with --init: a user model)")
+    t.add_argument("--init", help="start from a model: python, javascript, a model name or a .pt path")
+    t.add_argument("--name", help="the user model's name (default LANG-DIRNAME)")
     t.add_argument("--resume", action="store_true", help="continue from OUT.state")
     t.add_argument("--minutes", type=float, help="stop after this long (saves, and --resume goes on)")
     t.set_defaults(run=train)

@@ -67,3 +67,23 @@ def test_leaf_categories():
     assert category("identifier|01", "parameters|10") == "parameter"
     assert category("integer|00", "argument_list|10") == "literal"
     assert category("call|10", "module|10") is None
+
+
+def test_long_files_are_cut_into_overlapping_pieces_scored_once(tmp_path: Path):
+    from treecomplete.models.batches import lanes
+
+    long_file = ([3] * 500, [5, 6] * 250)  # OoV values repeating: pointer targets everywhere
+    root = _corpus(tmp_path, [long_file] + [([4] * 10, [3] * 10)] * 4)
+    t = Targets(Split(root / "test"), bound=5, window=8, pointer=True)
+    laid = lanes(t, lanes_count=4, segment=10)
+    assert laid["types"].shape[1] < 200  # not one lane of 500 with three idle
+    scored = laid["target_type"] != 0
+    assert int(scored.sum()) == len(t)  # every target once, overlaps only read
+    assert sorted(laid["target_raw"][scored].tolist()) == sorted(t.target_raw.tolist())
+    # a scored pointer target's slot lies within its piece: the window before it is there
+    for lane in range(4):
+        for j in range(laid["types"].shape[1]):
+            slot = int(laid["target_pointer"][lane, j])
+            if slot >= 0:
+                source = j - (8 - 1 - slot)
+                assert source >= 0 and laid["file_ids"][lane, source] == laid["file_ids"][lane, j]

@@ -1,0 +1,72 @@
+"""Model cards: what a shipped checkpoint is, from its own meta and its evaluate output.
+
+    python -m treecomplete.models.card CHECKPOINT --eval RESULT.json --manifest FILE --out CARD.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from .checkpoint import load
+from .evaluate import markdown
+
+
+def card(checkpoint: Path, result: dict, manifest: str, command: str) -> str:
+    loaded = load(checkpoint)
+    meta, config = loaded.meta, loaded.model.config
+    params = sum(p.numel() for p in loaded.model.parameters())
+    train = meta.get("train", {})
+    valid = meta.get("valid") or {}
+    lines = [
+        f"# {checkpoint.stem}",
+        "",
+        f"The {loaded.language} pointer-mixture LSTM (Li et al., IJCAI 2018) that treecomplete ships as the default for "
+        f"{loaded.language}. Architecture and training code: models/pointer_lstm.py, models/train.py.",
+        "",
+        "## Model",
+        "",
+        f"- {config.arch}, parent input {config.parent}; embeddings type {config.type_dim} + value {config.value_dim}, "
+        f"LSTM {config.hidden} units, attention window L = {config.window}",
+        f"- value vocabulary K = {config.vocab:,} (+ PAD/UNK/EOF), adaptive softmax cutoffs {list(config.cutoffs)}; "
+        f"{len(loaded.types):,} node types (with the two bits)",
+        f"- {params:,} parameters, stored in float16: {checkpoint.stat().st_size / 1e6:.1f} MB",
+        "",
+        "## Data",
+        "",
+        f"- corpus built by `treecomplete corpus build` from {manifest} (packages split 80/10/10 by name; "
+        "statistics in models/README.md)",
+        f"- trained on {meta.get('elements_trained', 0):,} nodes ({meta.get('epochs_done', 0)} epochs of "
+        f"{train.get('epoch_elements') or 'all'} nodes)",
+        "",
+        "## Training",
+        "",
+        f"- `{command}`",
+        f"- Adam lr {train.get('lr')} x {train.get('decay')} per epoch, gradient norm clip {train.get('clip')}, "
+        f"BPTT segments of {train.get('segment')}, {train.get('batch')} lanes, seed {train.get('seed')}",
+        f"- {meta.get('seconds', 0) / 60:.0f} minutes on {meta.get('hardware')}, torch {meta.get('torch')}",
+        f"- best validation (by value accuracy, on {valid.get('queries', 0):,} valid-split queries): type "
+        f"{valid.get('type', 0):.2%}, value {valid.get('value', 0):.2%}",
+        "",
+        "## Test metrics (`treecomplete evaluate`, test split)",
+        "",
+        markdown(result, f"{checkpoint.stem} on the test split").split("\n", 2)[2],
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="write a model card")
+    parser.add_argument("checkpoint")
+    parser.add_argument("--eval", required=True, help="the JSON that treecomplete evaluate --out wrote")
+    parser.add_argument("--manifest", required=True)
+    parser.add_argument("--command", required=True, help="the training command, quoted in the card")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    result = json.loads(Path(args.eval).read_text(encoding="utf-8"))
+    Path(args.out).write_text(card(Path(args.checkpoint), result, args.manifest, args.command), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
