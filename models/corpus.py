@@ -10,7 +10,8 @@ Layout of a built corpus directory::
 
 Packages, not files, are split (80/10/10 by a hash of the name), so no project leaks from
 training into evaluation; a file whose text, or whose flattened sequence (the same code with
-other comments or formatting), was already seen is dropped wherever it appears.
+other comments or formatting), or nearly so (models/neardup.py), was already seen is dropped
+wherever it appears.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pathlib import Path, PurePosixPath
 from treecomplete.languages import LanguageSpec, language_for
 
 from .flatten import flatten
+from .neardup import NearDuplicates
 from .store import SplitWriter
 from .vocab import Vocabulary
 
@@ -169,6 +171,7 @@ def build(files: Iterable[SourceFile], language: LanguageSpec, lang: str, out: P
     parser = language.parser()
     seen_text: set[bytes] = set()
     seen_sequence: set[bytes] = set()
+    near = NearDuplicates()
     tmp = out / "tmp"
     tmp.mkdir(parents=True, exist_ok=True)
     pending = {split: open(tmp / f"{split}.jsonl", "w", encoding="utf-8") for split in SPLITS}
@@ -193,6 +196,8 @@ def build(files: Iterable[SourceFile], language: LanguageSpec, lang: str, out: P
                 sequence_key = hashlib.sha1("\x00".join(types + flat.values).encode("utf-8", "surrogatepass")).digest()
                 if sequence_key in seen_sequence:
                     why = "duplicate (same code, other comments or layout)"
+                elif near.seen(types, flat.values):
+                    why = "near-duplicate (MinHash Jaccard >= 0.8)"
                 seen_sequence.add(sequence_key)
         if why is not None:
             report.skipped[why] += 1

@@ -18,10 +18,10 @@ import tree_sitter
 
 from .document import Document
 from .languages import LanguageSpec
+from .models.flatten import flatten_before
 from .positions import decode
 
 PLACEHOLDER = b"__tc_cursor__"
-EMPTY = "EMPTY"  # the value of internal nodes (Li et al.)
 
 # Where the cursor is, as far as completion cares.
 ATTRIBUTE = "attribute"  # after `obj.`: a member name
@@ -53,34 +53,13 @@ class CompletionContext:
     tree: tree_sitter.Tree | None = field(default=None, repr=False, compare=False)  # the document's
 
     def preceding_nodes(self, limit: int = 1000) -> list[tuple[str, str]]:
-        """The last ``limit`` named nodes before the predicted one, in depth-first pre-order, as
-        (type, value): a leaf's value is its text, an internal node's is EMPTY. Costs O(limit),
-        whatever the file size."""
-        out: list[tuple[str, str]] = []
-        node = self.target
-        while node is not None and len(out) < limit:
-            node = _pre_order_predecessor(node)
-            if node is None:
-                break
-            if node.named_child_count:
-                out.append((node.type, EMPTY))
-            else:
-                out.append((node.type, decode(node.text or b"")))
-        out.reverse()
-        return out
-
-
-def _pre_order_predecessor(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    sibling = node.prev_named_sibling
-    if sibling is None:
-        parent = node.parent
-        # Climb through anonymous wrappers (rare) to the nearest named ancestor.
-        while parent is not None and not parent.is_named:
-            parent = parent.parent
-        return parent
-    while sibling.named_child_count:
-        sibling = sibling.named_child(sibling.named_child_count - 1)
-    return sibling
+        """The last ``limit`` elements before the predicted node as (type, value), by the
+        flattening rules training uses (``models.flatten``). Costs O(limit), whatever the
+        file size."""
+        if self.target is None:
+            return []
+        flat, _ = flatten_before(self.target, limit)
+        return list(zip(flat.types, flat.values))
 
 
 def context_at(doc: Document, offset: int) -> CompletionContext | None:

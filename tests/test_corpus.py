@@ -51,11 +51,15 @@ def test_build_from_a_directory(tmp_path):
     files["pkg3/copy.py"] = inventory
     files["pkg4/reformatted.py"] = inventory.replace("    ", "  ").replace("\n\n\n", "\n# a new comment\n\n")
     files["pkg5/vendor/lib.py"] = "x = 1\n"
+    # A copy with one line changed and one added: a near-duplicate.
+    edited = inventory.replace("\n\n\n", "\n\nDEBUG = False\n\n", 1)
+    files["pkg6/edited.py"] = edited.replace("def ", "def renamed_", 1)
     _write(tmp_path / "src", files)
 
     built = build_corpus("python", tmp_path / "corpus", from_dir=tmp_path / "src")
     assert built.skipped == Counter({"duplicate (same text)": 1, "duplicate (same code, other comments or layout)": 1,
-                                     "empty": 1, "does not parse": 1, "vendored, built or fixture directory": 1})
+                                     "empty": 1, "does not parse": 1, "vendored, built or fixture directory": 1,
+                                     "near-duplicate (MinHash Jaccard >= 0.8)": 1})
     splits = {name: Split(tmp_path / "corpus" / name) for name in ("train", "valid", "test")}
     packages = {name: {f["package"] for f in split.files} for name, split in splits.items()}
     assert not (packages["train"] & packages["valid"] or packages["train"] & packages["test"] or packages["valid"] & packages["test"])
@@ -85,3 +89,21 @@ def test_oov_rate_and_localness_by_hand(tmp_path):
     rate, local = oov_and_localness(Split(tmp_path / "test"), bound=4, windows=(1, 2, 50))
     assert rate == 4 / 6
     assert local == {1: 0.0, 2: 0.5, 50: 0.5}  # 10 again 2 later, 11 again 2 later
+
+
+def test_near_duplicates_by_minhash():
+    from treecomplete.models.neardup import NearDuplicates
+
+    inventory = (FIXTURES / "inventory.py").read_text()
+    flat = flatten(PYTHON.parser().parse(inventory.encode()))
+    types, values = flat.annotated_types(), flat.values
+    near = NearDuplicates()
+    assert not near.seen(types, values)
+    # 1% of the values changed: still the same file
+    changed = [v + "_x" if i % 100 == 50 else v for i, v in enumerate(values)]
+    assert near.seen(types, changed)
+    # another file entirely
+    other = flatten(PYTHON.parser().parse(b"".join(b"def f%d(a, b):\n    return a * b + %d\n" % (i, i) for i in range(40))))
+    assert not near.seen(other.annotated_types(), other.values)
+    # half of the values changed: a different file
+    assert not near.seen(types, [v + "_y" if i % 2 else v for i, v in enumerate(values)])
