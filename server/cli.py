@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -131,6 +132,8 @@ def train(args: argparse.Namespace) -> int:
     except (OSError, ValueError, checkpoint.CheckpointError) as error:
         print(f"treecomplete: {error}", file=sys.stderr)
         return 2
+    if os.environ.get("RANK", "0") != "0":
+        return 0  # under torchrun, the first process reports
     valid = meta.get("valid") or {}
     print(f"{out}: {meta['epochs_done']} epochs, {meta['elements_trained']:,} nodes in {meta['seconds'] / 60:.1f} min"
           + (f"; valid type {valid['type']:.2%} value {valid['value']:.2%}" if valid else ""))

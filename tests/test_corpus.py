@@ -27,6 +27,8 @@ def test_skip_reasons():
     assert skip_reason("pkg/a.js", b'"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });', "javascript") == "generated"
     assert skip_reason("pkg/a.py", b"x = 1\n" * 100_000, "python") == "huge"
     assert skip_reason("pkg/README.md", b"# hi", "python") == "other language"
+    assert skip_reason("pkg/pkg/lib-esm.js", b"var __commonJS = (cb, mod) => function () {};", "javascript") == "bundled (build output)"
+    assert skip_reason("pkg/dist.js", b"(function (global, factory) {\n  factory(exports);\n})(this, function (exports) {});", "javascript") == "bundled (build output)"
 
 
 def test_packages_split_80_10_10_deterministically():

@@ -1,0 +1,58 @@
+"""Which model serves which language: names, paths, user models, and failures that leave the
+fallback engine answering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from treecomplete.engines import registry
+from treecomplete.engines.registry import Registry, resolve
+
+
+def test_the_setting_routes_models_by_language():
+    r = Registry()
+    assert r.name_for("python") == "python-pointer-lstm" and r.name_for("javascript") == "javascript-pointer-lstm"
+    r.configure("python-myproject")
+    assert r.name_for("python") == "python-myproject" and r.name_for("javascript") == "javascript-pointer-lstm"
+    r.configure("/models/mine.pt")
+    assert r.name_for("python") == "/models/mine.pt" == r.name_for("javascript")  # the checkpoint says its language
+    r.configure("fallback")
+    assert r.name_for("python") is None and r.name_for("typescript") is None
+
+
+def test_user_models_come_before_shipped_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    user, shipped = tmp_path / "user", tmp_path / "shipped"
+    user.mkdir()
+    shipped.mkdir()
+    monkeypatch.setattr(registry, "user_models", lambda: user)
+    monkeypatch.setattr(registry, "SHIPPED", shipped)
+    (shipped / "python-pointer-lstm.pt").write_bytes(b"x")
+    assert resolve("python-pointer-lstm") == shipped / "python-pointer-lstm.pt"
+    (user / "python-pointer-lstm.pt").write_bytes(b"x")
+    assert resolve("python-pointer-lstm") == user / "python-pointer-lstm.pt"
+    assert resolve("~/x.pt") == Path("~/x.pt").expanduser()
+    with pytest.raises(FileNotFoundError, match="no model named 'python-nope' \\(known: python-pointer-lstm\\)"):
+        resolve("python-nope")
+
+
+def test_a_failed_load_is_reported_once_and_leaves_no_model(tmp_path: Path):
+    messages: list[str] = []
+    r = Registry(on_error=messages.append)
+    broken = tmp_path / "broken.pt"
+    broken.write_bytes(b"\x00" * 10)
+    r.configure(str(broken))
+    assert r.get("python", wait=True) is None
+    assert r.get("python", wait=True) is None  # not retried on every request
+    assert len(messages) == 1 and str(broken) in messages[0] and "fallback" in messages[0]
+    assert r.status("python").startswith("failed")
+
+
+def test_a_model_of_another_language_is_refused(toy_checkpoint: Path):
+    messages: list[str] = []
+    r = Registry(on_error=messages.append)
+    r.configure(str(toy_checkpoint))  # a Python model
+    assert r.get("javascript", wait=True) is None
+    assert "is a python model, not javascript" in messages[0]
+    assert r.get("python", wait=True) is not None and r.status("python") == "ready"
