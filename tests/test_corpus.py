@@ -7,6 +7,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from treecomplete.languages import PYTHON
 from treecomplete.models.corpus import build_corpus, skip_reason, split_of
 from treecomplete.models.flatten import flatten
@@ -109,3 +111,46 @@ def test_near_duplicates_by_minhash():
     assert not near.seen(other.annotated_types(), other.values)
     # half of the values changed: a different file
     assert not near.seen(types, [v + "_y" if i % 2 else v for i, v in enumerate(values)])
+
+
+def test_sdist_from_the_index_listing(tmp_path, monkeypatch):
+    """Python sources come from the index's JSON listing, checked by sha256; no build runs."""
+    import hashlib
+    import io
+    import json as jsonlib
+    import tarfile as tarlib
+    import urllib.request
+
+    from treecomplete.models import corpus
+
+    archive = io.BytesIO()
+    with tarlib.open(fileobj=archive, mode="w:gz") as tf:
+        data = b"def f():\n    return 1\n"
+        info = tarlib.TarInfo("my_pkg-1.2/my_pkg/a.py")
+        info.size = len(data)
+        tf.addfile(info, io.BytesIO(data))
+    blob = archive.getvalue()
+    digest = hashlib.sha256(blob).hexdigest()
+    listing = {"files": [
+        {"filename": "my_pkg-1.2-py3-none-any.whl", "url": "https://files/wheel", "hashes": {}},
+        {"filename": "my_pkg-1.1.tar.gz", "url": "https://files/old", "hashes": {}},
+        {"filename": "my_pkg-1.2.tar.gz", "url": "https://files/new", "hashes": {"sha256": digest}},
+    ]}
+    asked = []
+
+    def fake_urlopen(request, timeout=None):
+        url = request.full_url if isinstance(request, urllib.request.Request) else request
+        asked.append(url)
+        body = jsonlib.dumps(listing).encode() if url.endswith("/my-pkg/") else blob
+        return io.BytesIO(body)
+
+    monkeypatch.setattr(corpus.urllib.request, "urlopen", fake_urlopen)
+    fetched = corpus.download("My_Pkg==1.2", "python", tmp_path)
+    assert fetched.name == "my_pkg-1.2.tar.gz" and asked == ["https://pypi.org/simple/my-pkg/", "https://files/new"]
+    assert [f.path for f in corpus.archive_files(fetched, "my-pkg")] == ["my_pkg-1.2/my_pkg/a.py"]
+    assert corpus.download("My_Pkg==1.2", "python", tmp_path) == fetched  # fetched once
+    listing["files"][2]["hashes"]["sha256"] = "0" * 64
+    monkeypatch.setattr(corpus.subprocess, "run", lambda *a, **k: corpus.subprocess.CompletedProcess(a, 1, "", "offline"))
+    with pytest.raises(RuntimeError, match="could not fetch"):  # a corrupted download is refused; pip is offline here
+        corpus.download("My_Pkg==1.2", "python", tmp_path / "other")
+    assert not list((tmp_path / "other").glob("*.tar.gz"))
