@@ -5,6 +5,7 @@ identifier). Knows nothing of torch: predictions come from a ``predictor.Predict
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
@@ -12,11 +13,18 @@ from ..context import ATTRIBUTE, NAME, CompletionContext
 from ..models.flatten import EMPTY
 from .base import Candidate, Engine, Kind
 
-MIN_PROBABILITY = 1e-4  # below this a model candidate is noise; the fallback's order is better
+MODEL_WEIGHT = 1.0  # how much the model's log-probability counts against the fallback's rank
+FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
+FALLBACK_ABSENT = 100  # rank given to a model candidate the fallback engine did not list
 
 
 class NeuralEngine:
-    """Model candidates first, then the fallback engine's."""
+    """The model's candidates and the fallback engine's, ranked together.
+
+    A candidate's score is MODEL_WEIGHT * log p + log(1 / (r + 1)): p the model's probability
+    among the candidates that match the typed prefix (at least FLOOR), r its rank in the
+    fallback engine's list (recency, frequency, members after the same receiver). Both signals
+    matter: the model knows the structure, the fallback engine knows this buffer."""
 
     def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
         self.fallback = fallback
@@ -28,31 +36,33 @@ class NeuralEngine:
         predictor = self.predictor_for(context.language.name) if context.category in (ATTRIBUTE, NAME) else None
         if predictor is None:
             return others[:limit]
-        kinds = {c.text: c.kind for c in others}
         prefix = context.prefix.lower()
         identifier = _identifier(context.language.identifier_chars)
         keywords = context.language.keyword_set
-        out: list[Candidate] = []
-        seen: set[str] = set()
+        model: dict[str, tuple[float, bool]] = {}
         for p in predictor.predict(context):
-            if len(out) >= limit or p.probability < MIN_PROBABILITY:
-                break
             text = p.value
-            if text in seen or text == EMPTY or not identifier.fullmatch(text) or not text.lower().startswith(prefix):
+            if text in model or text == EMPTY or not identifier.fullmatch(text) or not text.lower().startswith(prefix):
                 continue
             if text in keywords and context.category == ATTRIBUTE:
                 continue
-            seen.add(text)
+            model[text] = (p.probability, p.copied)
+        total = sum(p for p, _ in model.values()) or 1.0
+        ranks = {c.text: r for r, c in enumerate(others)}
+        kinds = {c.text: c.kind for c in others}
+        scored: list[Candidate] = []
+        for text in model.keys() | ranks.keys():
+            p, copied = model.get(text, (0.0, False))
+            p /= total
+            score = MODEL_WEIGHT * math.log(max(p, FLOOR)) - math.log(ranks.get(text, FALLBACK_ABSENT) + 1)
             kind = kinds.get(text, Kind.KEYWORD if text in keywords else Kind.VARIABLE)
-            source = "copied from the context" if p.copied else "model vocabulary"
-            out.append(Candidate(text, kind, 1.0 + p.probability, f"{p.probability:.1%} ({source})"))
-        for c in others:
-            if len(out) >= limit:
-                break
-            if c.text not in seen:
-                seen.add(c.text)
-                out.append(c)
-        return out
+            if text in model:
+                detail = f"{p:.1%} ({'copied from the context' if copied else 'model vocabulary'})"
+            else:
+                detail = next(c.detail for c in others if c.text == text)
+            scored.append(Candidate(text, kind, score, detail))
+        scored.sort(key=lambda c: (-c.score, c.text))
+        return scored[:limit]
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
