@@ -34,8 +34,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-async def run_trace(session: Session, text: str, split: int, chars: int, lang: str) -> dict:
+async def run_trace(session: Session, text: str, split: int, chars: int, lang: str, neural: bool = False) -> dict:
     await session.start()
+    # from the start of initialize to the first answer that came from the model
+    first_neural = session.initialize_seconds + await session.wait_for_model(lang) if neural else None
     uri = Path("/tmp/treecomplete-latency" + (".py" if lang == "python" else ".js")).as_uri()
     typed = text[split : split + chars]
     buffer = text[:split]
@@ -64,6 +66,7 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
         "max_ms": max(latencies),
         "initialize_ms": session.initialize_seconds * 1000,
         "peak_rss_mb": rss,
+        "first_neural_s": first_neural,
     }
 
 
@@ -73,7 +76,10 @@ async def main_async(args: argparse.Namespace) -> dict:
     lines = text.splitlines(keepends=True)
     split = len("".join(lines[: int(len(lines) * args.start)]))
     print(f"{path}: {len(lines)} lines; typing {args.chars} characters from line {int(len(lines) * args.start) + 1}")
-    results = {"treecomplete": await run_trace(Session("treecomplete", shlex.split(args.server)), text, split, args.chars, args.lang)}
+    results = {}
+    for label, model in (("treecomplete (fallback)", "fallback"), ("treecomplete (model)", args.model)):
+        session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model}})
+        results[label] = await run_trace(session, text, split, args.chars, args.lang, neural=model != "fallback")
     peer = None if args.no_peer else peer_command(args.lang)
     if peer is not None:
         name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
@@ -82,10 +88,11 @@ async def main_async(args: argparse.Namespace) -> dict:
     for name, r in results.items():
         print(f"{name:<28}{r['requests']:>9}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['p99_ms']:>9.2f}"
               f"{r['max_ms']:>9.1f}{r['initialize_ms']:>9.1f}{r['peak_rss_mb']:>8.0f}")
-    if len(results) == 2:
-        ours, theirs = results.values()
+    if len(results) == 3:
+        _, ours, theirs = results.values()
         print(f"ratio peer/treecomplete: p50 {theirs['p50_ms'] / ours['p50_ms']:.1f}x, p95 {theirs['p95_ms'] / ours['p95_ms']:.1f}x")
-    print("time to first neural completion: n/a (no neural engine yet; fallback engine only)")
+    first = results["treecomplete (model)"]["first_neural_s"]
+    print(f"time to first neural completion (from initialize): {first:.2f} s")
     return {"file": str(path), "lines": len(lines), "chars": args.chars, "results": results}
 
 
@@ -97,6 +104,7 @@ def main() -> None:
     parser.add_argument("--chars", type=int, default=1500, help="characters typed")
     parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio")
     parser.add_argument("--no-peer", action="store_true")
+    parser.add_argument("--model", default="", help="treecomplete.model for our server (default: the shipped one)")
     parser.add_argument("--out", help="write the results as JSON here")
     run_benchmark(main_async, parser.parse_args())
 
