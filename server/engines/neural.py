@@ -13,7 +13,7 @@ from ..context import ATTRIBUTE, NAME, CompletionContext
 from ..models.flatten import EMPTY
 from .base import Candidate, Engine, Kind
 
-MODEL_WEIGHT = 1.0  # how much the model's log-probability counts against the fallback's rank
+MODEL_WEIGHT = 0.5  # how much the model's log-probability counts against the fallback's rank
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
 FALLBACK_ABSENT = 100  # rank given to a model candidate the fallback engine did not list
 
