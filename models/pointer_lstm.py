@@ -24,11 +24,13 @@ computed here from the log-probabilities, training is in models/train.py.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 
 import torch
 from torch import nn
 from torch.nn import functional as F
+
+from .settings import from_dict
 
 ARCHS = ("vanilla", "attention", "pointer", "pointer-random")
 PARENTS = ("none", "hidden", "type")
@@ -65,11 +67,7 @@ class ModelConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> ModelConfig:
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown model settings: {', '.join(sorted(unknown))}")
-        return cls(**data)
+        return from_dict(cls, data, "model settings")
 
 
 @dataclass

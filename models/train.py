@@ -18,7 +18,7 @@ import os
 import platform
 import sys
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import torch
@@ -30,6 +30,7 @@ from .batches import Batch, CorpusVocabulary, Targets, lanes, segments
 from .evaluate import evaluate
 from .pointer_lstm import ModelConfig, PointerLSTM, State
 from .scoring import loss
+from .settings import from_dict
 from .store import Split
 from .vocab import Vocabulary
 
@@ -49,11 +50,7 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> TrainConfig:
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown training settings: {', '.join(sorted(unknown))}")
-        return cls(**data)
+        return from_dict(cls, data, "training settings")
 
 
 def read_config(path: Path | None) -> tuple[dict, dict]:
@@ -121,7 +118,7 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
         if model_settings:
             raise ValueError("a fine-tuned model keeps its starting checkpoint's architecture; drop the model settings")
     else:
-        mcfg = ModelConfig(**(model_settings or {}))
+        mcfg = ModelConfig.from_dict(model_settings or {})
         value_vocab = Vocabulary.load(data / "values.json")
         types, values = corpus.types, corpus.values[: value_vocab.bound(mcfg.vocab)]
         model = PointerLSTM(mcfg, len(types), len(values))
