@@ -25,7 +25,7 @@ from pathlib import Path
 import torch
 
 from .store import Split
-from .vocab import EOF_ID, PAD_ID, UNK_ID, Vocabulary
+from .vocab import EOF_ID, PAD_ID, UNK_ID, Vocabulary, previous_occurrence
 
 NONE = -1  # no target of this kind at this position
 
@@ -51,28 +51,14 @@ class Batch:
         return self.target_type != PAD_ID
 
 
-def _column(split: Split, name: str) -> torch.Tensor:
+def column(split: Split, name: str) -> torch.Tensor:
+    """One of a split's memory-mapped columns as an int64 tensor."""
     view = split.columns[name]
     if len(view) == 0:
-        return torch.zeros(0, dtype=torch.int32)
+        return torch.zeros(0, dtype=torch.int64)
     with warnings.catch_warnings():  # read-only map, and copied by .to() before any write
         warnings.simplefilter("ignore", UserWarning)
         return torch.frombuffer(view, dtype=torch.int32).to(torch.int64)
-
-
-def previous_occurrence(values: torch.Tensor, file_ids: torch.Tensor) -> torch.Tensor:
-    """For each position, how far back the same value last occurred in the same file (0: never).
-    A stable sort by value keeps positions in order, so neighbours in sorted order are
-    consecutive occurrences."""
-    n = values.numel()
-    distance = torch.zeros(n, dtype=torch.int64)
-    if n < 2:
-        return distance
-    order = torch.sort(values, stable=True).indices
-    v, f = values[order], file_ids[order]
-    same = (v[1:] == v[:-1]) & (f[1:] == f[:-1])
-    distance[order[1:][same]] = order[1:][same] - order[:-1][same]
-    return distance
 
 
 @dataclass
@@ -103,7 +89,7 @@ class Targets:
 
     def __init__(self, split: Split, bound: int, window: int, pointer: bool,
                  mapping: tuple[torch.Tensor, torch.Tensor] | None = None):
-        types, values, parents = (_column(split, name) for name in ("types", "values", "parents"))
+        types, values, parents = (column(split, name) for name in ("types", "values", "parents"))
         if mapping is not None:
             types, values = mapping[0][types], mapping[1][values]
         offsets = torch.tensor(split.offsets.tolist(), dtype=torch.int64)

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import torch
+
+from .batches import column
 from .store import Split
-from .vocab import SPECIALS, Vocabulary, pointer_labels
+from .vocab import SPECIALS, Vocabulary, previous_occurrence
 
 KS = (1_000, 10_000, 50_000)
 WINDOWS = (50, 200, 1_000)
@@ -14,18 +17,18 @@ WINDOWS = (50, 200, 1_000)
 
 def oov_and_localness(split: Split, bound: int, windows: tuple[int, ...]) -> tuple[float, dict[int, float]]:
     """Share of value targets at or past ``bound`` (outside the vocabulary), and for each window
-    the share of those that occurred earlier within it (what a pointer can copy)."""
-    total = oov = 0
-    local = dict.fromkeys(windows, 0)
-    for i in range(len(split)):
-        values = split[i].values.tolist()
-        total += len(values)
-        file_oov = sum(1 for v in values if v >= bound)
-        oov += file_oov
-        if file_oov:
-            for window in windows:
-                local[window] += sum(1 for label in pointer_labels(values, bound, window) if label)
-    return (oov / total if total else 0.0), {w: (local[w] / oov if oov else 0.0) for w in windows}
+    the share of those that occurred earlier within it (what a pointer can copy): the pointer
+    labels of ``vocab``, over the whole split at once."""
+    if not split.elements:
+        return 0.0, dict.fromkeys(windows, 0.0)
+    values = column(split, "values")
+    offsets = torch.tensor(split.offsets.tolist(), dtype=torch.int64)
+    files = torch.repeat_interleave(torch.arange(len(split)), offsets[1:] - offsets[:-1])
+    oov = values >= bound
+    back = previous_occurrence(values, files)[oov]
+    count = int(oov.sum())
+    local = {w: int(((back > 0) & (back <= w)).sum()) for w in windows}
+    return count / values.numel(), {w: (local[w] / count if count else 0.0) for w in windows}
 
 
 def report(directory: Path, split_name: str = "test") -> str:

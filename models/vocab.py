@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import torch
+
 PAD, UNK, EOF = "<PAD>", "<UNK>", "<EOF>"
 SPECIALS = (PAD, UNK, EOF)
 PAD_ID, UNK_ID, EOF_ID = 0, 1, 2
@@ -60,16 +62,25 @@ class Vocabulary:
         return cls(data["symbols"], data["trained"])
 
 
+def previous_occurrence(values: torch.Tensor, files: torch.Tensor) -> torch.Tensor:
+    """For each position, how far back the same value last occurred in the same file (0: never).
+    A stable sort by value keeps positions in order, so neighbours in sorted order are
+    consecutive occurrences."""
+    n = values.numel()
+    distance = torch.zeros(n, dtype=torch.int64)
+    if n < 2:
+        return distance
+    order = torch.sort(values, stable=True).indices
+    v, f = values[order], files[order]
+    same = (v[1:] == v[:-1]) & (f[1:] == f[:-1])
+    distance[order[1:][same]] = order[1:][same] - order[:-1][same]
+    return distance
+
+
 def pointer_labels(values: Sequence[int], bound: int, window: int) -> list[int]:
-    """For each position: how far back the nearest earlier occurrence of its value is, when the
-    value is OoV (id >= ``bound``, see Vocabulary.bound) and that occurrence lies within
-    ``window``; NO_POINTER otherwise."""
-    last: dict[int, int] = {}
-    labels = [NO_POINTER] * len(values)
-    for t, value in enumerate(values):
-        if value >= bound:
-            previous = last.get(value)
-            if previous is not None and t - previous <= window:
-                labels[t] = t - previous
-            last[value] = t
-    return labels
+    """For each position of one file: how far back the nearest earlier occurrence of its value
+    is, when the value is OoV (id >= ``bound``, see Vocabulary.bound) and that occurrence lies
+    within ``window``; NO_POINTER otherwise."""
+    v = torch.as_tensor(list(values), dtype=torch.int64)
+    back = previous_occurrence(v, torch.zeros_like(v))
+    return torch.where((v >= bound) & (back <= window), back, NO_POINTER).tolist()
