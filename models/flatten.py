@@ -151,22 +151,22 @@ def flatten_before(target: tree_sitter.Node, limit: int) -> tuple[Flat, int]:
         node = node.parent
     # Which ancestors are elements (their context is their own parent), and so which element
     # owns the children of each ancestor.
-    is_element = [
-        _element(a, i + 1 < len(ancestors) and ancestors[i + 1].type in STRING_TYPES, False) is not None
+    elements = [
+        _element(a, i + 1 < len(ancestors) and ancestors[i + 1].type in STRING_TYPES, False)
         for i, a in enumerate(ancestors)
     ]
     owners: list[int | None] = [None] * len(ancestors)
     nearest = None
     for i in range(len(ancestors) - 1, -1, -1):
-        if is_element[i]:
+        if elements[i] is not None:
             nearest = ancestors[i].id
         owners[i] = nearest
     # Stack entries: ("from", node, owner_id) = that node's subtree and all its earlier
     # siblings', backwards; ("emit", node, element, owner_id).
     stack: list[tuple] = []
     for i in range(len(ancestors) - 1, -1, -1):
-        if is_element[i]:
-            stack.append(("emit", ancestors[i], None, owners[i + 1] if i + 1 < len(ancestors) else None))
+        if elements[i] is not None:
+            stack.append(("emit", ancestors[i], elements[i], owners[i + 1] if i + 1 < len(ancestors) else None))
         child = target if i == 0 else ancestors[i - 1]
         if child.prev_sibling is not None:
             stack.append(("from", child.prev_sibling, owners[i]))
@@ -176,8 +176,6 @@ def flatten_before(target: tree_sitter.Node, limit: int) -> tuple[Flat, int]:
         entry = stack.pop()
         if entry[0] == "emit":
             _, node, element, owner_id = entry
-            if element is None:
-                element = _element(node, node.parent is not None and node.parent.type in STRING_TYPES, False)
             backwards.append((element[0], element[1], node, owner_id))
             continue
         _, node, owner_id = entry
@@ -206,7 +204,7 @@ def flatten_before(target: tree_sitter.Node, limit: int) -> tuple[Flat, int]:
         flat.values.append(value)
         flat.starts.append(node.start_byte)
         flat.parents.append(0 if owner_id is None else i - index.get(owner_id, -1))
-        flat.has_child.append(value == EMPTY and _has_element_child(node))
+        flat.has_child.append(value == EMPTY and _element_children(node))
         flat.has_sibling.append(_has_element_sibling(node))
     owner_id = owners[0] if ancestors else None
     target_parent = 0 if owner_id is None else len(backwards) - index.get(owner_id, -1)
@@ -231,10 +229,6 @@ def _element_children(node: tree_sitter.Node, after: tree_sitter.Node | None = N
             return True
         if not cursor.goto_next_sibling():
             return False
-
-
-def _has_element_child(node: tree_sitter.Node) -> bool:
-    return _element_children(node)
 
 
 def _has_element_sibling(node: tree_sitter.Node) -> bool:

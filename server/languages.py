@@ -103,6 +103,11 @@ class LanguageSpec:
         return frozenset(self.keywords)
 
     @cached_property
+    def identifier(self) -> re.Pattern[str]:
+        """A whole identifier, as text (fullmatch)."""
+        return re.compile(r"(?!\d)[" + self.identifier_chars + r"\w]+")
+
+    @cached_property
     def _prefix_pattern(self) -> re.Pattern[str]:
         return re.compile(r"[" + self.identifier_chars + r"\w]*\Z")
 

@@ -1,12 +1,11 @@
-"""The neural engine: the language model's candidates first, by probability, then the fallback
-engine's to fill the list. Only identifier-like values are offered (the predicted node is an
-identifier). Knows nothing of torch: predictions come from a ``predictor.Predictor``.
+"""The neural engine: the language model's candidates and the fallback engine's, ranked
+together. Only identifier-like values are offered (the predicted node is an identifier). Knows
+nothing of torch: predictions come from a ``predictor.Predictor``.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 
 from ..context import ATTRIBUTE, NAME, CompletionContext
@@ -37,7 +36,7 @@ class NeuralEngine:
         if predictor is None:
             return others[:limit]
         prefix = context.prefix.lower()
-        identifier = _identifier(context.language.identifier_chars)
+        identifier = context.language.identifier
         keywords = context.language.keyword_set
         model: dict[str, tuple[float, bool]] = {}
         for p in predictor.predict(context):
@@ -48,29 +47,19 @@ class NeuralEngine:
                 continue
             model[text] = (p.probability, p.copied)
         total = sum(p for p, _ in model.values()) or 1.0
-        ranks = {c.text: r for r, c in enumerate(others)}
-        kinds = {c.text: c.kind for c in others}
+        listed = {c.text: (r, c) for r, c in enumerate(others)}
         scored: list[Candidate] = []
-        for text in model.keys() | ranks.keys():
+        for text in model.keys() | listed.keys():
             p, copied = model.get(text, (0.0, False))
             p /= total
-            score = MODEL_WEIGHT * math.log(max(p, FLOOR)) - math.log(ranks.get(text, FALLBACK_ABSENT) + 1)
-            kind = kinds.get(text, Kind.KEYWORD if text in keywords else Kind.VARIABLE)
+            rank, fallback = listed.get(text, (FALLBACK_ABSENT, None))
+            score = MODEL_WEIGHT * math.log(max(p, FLOOR)) - math.log(rank + 1)
+            kind = fallback.kind if fallback else Kind.KEYWORD if text in keywords else Kind.VARIABLE
             if text in model:
                 detail = f"{p:.1%} ({'copied from the context' if copied else 'model vocabulary'})"
             else:
-                detail = next(c.detail for c in others if c.text == text)
+                detail = fallback.detail
             scored.append(Candidate(text, kind, score, detail))
         scored.sort(key=lambda c: (-c.score, c.text))
         return scored[:limit]
 
-
-_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
-def _identifier(chars: str) -> re.Pattern[str]:
-    pattern = _PATTERNS.get(chars)
-    if pattern is None:
-        allowed = r"\w" + ("$" if "$" in chars else "")
-        pattern = _PATTERNS[chars] = re.compile(rf"(?!\d)[{allowed}]+")
-    return pattern
