@@ -26,6 +26,7 @@ import torch
 
 from .store import Split
 from .vocab import EOF_ID, PAD_ID, UNK_ID, Vocabulary, previous_occurrence
+from .vocab import bound as vocabulary_bound
 
 NONE = -1  # no target of this kind at this position
 
@@ -68,10 +69,16 @@ class CorpusVocabulary:
 
     types: list[str]
     values: list[str]
+    trained_values: int = 0  # how many values (after the specials) the training split has
 
     @classmethod
     def load(cls, directory: Path) -> CorpusVocabulary:
-        return cls(Vocabulary.load(directory / "types.json").symbols, Vocabulary.load(directory / "values.json").symbols)
+        values = Vocabulary.load(directory / "values.json")
+        return cls(Vocabulary.load(directory / "types.json").symbols, values.symbols, values.trained)
+
+    def value_bound(self, k: int) -> int:
+        """Ids below this are the specials and the K most frequent training values."""
+        return vocabulary_bound(self.trained_values, k)
 
     def mapping(self, model_types: list[str], model_values: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
         """Corpus ids to model ids. A type the model lacks becomes UNK; a value the model lacks

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import torch
 
-from .batches import CorpusVocabulary, Targets, lanes, segments
+from .batches import NONE, CorpusVocabulary, Targets, lanes, segments
 from .checkpoint import Loaded
 from .flatten import EMPTY
 from .scoring import ranks, type_ranks, value_scores, window_values
@@ -75,7 +75,8 @@ def evaluate(loaded: Loaded, split: Split, corpus: CorpusVocabulary, batch: int 
     config = model.config
     device = next(model.parameters()).device
     bound = model.n_values
-    targets = Targets(split, bound, config.window, config.points, corpus.mapping(loaded.types, loaded.values))
+    # pointer targets double as the localness statistic, for every model that attends
+    targets = Targets(split, bound, config.window, config.attends, corpus.mapping(loaded.types, loaded.values))
     laid = lanes(targets, batch, segment, max_elements=max_elements)
     empty_id = loaded.values.index(EMPTY) if EMPTY in loaded.values else -1
     table = torch.full((len(loaded.types), len(loaded.types)), -1, dtype=torch.long)
@@ -85,6 +86,7 @@ def evaluate(loaded: Loaded, split: Split, corpus: CorpusVocabulary, batch: int 
             if c is not None:
                 table[t, p] = CATEGORIES.index(c)
     tallies: dict[str, Tally] = defaultdict(Tally)
+    local = 0  # OoV targets that occurred earlier in the window
     state = model.initial_state(batch, device)
     memory_raw = torch.full((batch, config.window), PAD_ID, dtype=torch.long)
     total = laid["types"].shape[1] // segment
@@ -117,18 +119,17 @@ def evaluate(loaded: Loaded, split: Split, corpus: CorpusVocabulary, batch: int 
         cats = table[b.target_type[scored], b.parent_type[scored]]
         for i, name in enumerate(CATEGORIES):
             tallies[f"value ({name})"].add(rank[cats == i])
-        if slot_values is not None:
-            tallies["_local"].add(torch.where(~in_vocab & (slot_values == target.unsqueeze(1)).any(1), 1, 99)[~in_vocab])
+        local += int((b.target_pointer[scored] != NONE).sum())
         if progress and step % 20 == 0:
             elapsed = time.monotonic() - started
             print(f"\revaluate {step + 1}/{total} segments, {elapsed:.0f}s", end="", flush=True, file=sys.stderr)
     if progress:
         print(file=sys.stderr)
-    result = {name: tally.as_dict() for name, tally in tallies.items() if not name.startswith("_")}
+    result = {name: tally.as_dict() for name, tally in tallies.items()}
     queries = tallies["value"].n
     oov = tallies["value (OoV)"].n
     result["statistics"] = {"queries": queries, "oov_rate": oov / max(queries, 1),
-                            "localness": (tallies["_local"].top1 / oov) if oov and "_local" in tallies else None,
+                            "localness": local / oov if oov and config.attends else None,
                             "vocabulary": bound, "window": config.window}
     return result
 

@@ -26,13 +26,12 @@ from torch import distributed as dist
 from torch import nn
 
 from . import checkpoint
-from .batches import Batch, CorpusVocabulary, Targets, lanes, segments
+from .batches import NONE, Batch, CorpusVocabulary, Targets, lanes, segments
 from .evaluate import evaluate
 from .pointer_lstm import ModelConfig, PointerLSTM, State
 from .scoring import loss
 from .settings import from_dict
 from .store import Split
-from .vocab import Vocabulary
 
 
 @dataclass
@@ -119,8 +118,7 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
             raise ValueError("a fine-tuned model keeps its starting checkpoint's architecture; drop the model settings")
     else:
         mcfg = ModelConfig.from_dict(model_settings or {})
-        value_vocab = Vocabulary.load(data / "values.json")
-        types, values = corpus.types, corpus.values[: value_vocab.bound(mcfg.vocab)]
+        types, values = corpus.types, corpus.values[: corpus.value_bound(mcfg.vocab)]
         model = PointerLSTM(mcfg, len(types), len(values))
     model.to(device).train()
     config = model.config
@@ -163,7 +161,15 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
             if step < skip_steps:
                 continue
             b = b.to(device)
-            type_total, value_total = _all_sum([float(b.scored.sum()), float((b.target_value != -1).sum() + (b.target_pointer != -1).sum())], device)
+            # one all-reduce a step: the global target counts, and whether any process is out of time
+            over = budget is not None and time.monotonic() - started > budget
+            type_total, value_total, anyone_over = _all_sum(
+                [float(b.scored.sum()), float((b.target_value != NONE).sum() + (b.target_pointer != NONE).sum()), float(over)],
+                device)
+            if anyone_over:
+                stop = True
+                skip_steps = step
+                break
             with amp:
                 total, state, type_loss, value_loss = step_module(b, state, type_total, value_total)
             optimizer.zero_grad(set_to_none=True)
@@ -175,12 +181,6 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
             meta["elements_trained"] += elements
             window_elements += elements
             now = time.monotonic()
-            if budget is not None:
-                over = _all_sum([1.0 if now - started > budget else 0.0], device)[0] > 0
-                if over:
-                    stop = True
-                    skip_steps = step + 1
-                    break
             if rank == 0 and not quiet and now - last_print > 2:
                 rate = window_elements / max(now - window_start, 1e-9)
                 left = (total_steps - step - 1) * tcfg.segment * tcfg.batch * world / max(rate, 1e-9)

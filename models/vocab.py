@@ -23,6 +23,11 @@ PAD_ID, UNK_ID, EOF_ID = 0, 1, 2
 NO_POINTER = 0  # pointer label: nothing to copy
 
 
+def bound(trained: int, k: int) -> int:
+    """The id bound of a vocabulary of the K most frequent of ``trained`` training symbols."""
+    return len(SPECIALS) + min(k, trained)
+
+
 @dataclass
 class Vocabulary:
     """Symbols numbered by descending frequency, after the specials."""
@@ -50,7 +55,7 @@ class Vocabulary:
 
     def bound(self, k: int) -> int:
         """Ids below this are the specials and the K most frequent training symbols."""
-        return len(SPECIALS) + min(k, self.trained)
+        return bound(self.trained, k)
 
     def save(self, path: Path) -> None:
         data = {"symbols": self.symbols, "trained": self.trained}
