@@ -25,6 +25,7 @@ from pathlib import Path
 import torch
 
 from .store import Split
+from .tree_positions import ROOT, PositionConfig, codes
 from .vocab import EOF_ID, PAD_ID, UNK_ID, Vocabulary, previous_occurrence
 from .vocab import bound as vocabulary_bound
 
@@ -43,9 +44,17 @@ class Batch:
     target_value: torch.Tensor  # (B, T) value class, or NONE
     target_pointer: torch.Tensor  # (B, T) pointer slot 0..L-1 (L-1 = the current input), or NONE
     target_raw: torch.Tensor  # (B, T) the next value id as in the corpus; PAD_ID for padding
+    positions: torch.Tensor | None = None  # (B, T) tree position codes of the inputs (tree models)
+    next_positions: torch.Tensor | None = None  # (B, T) those of the predicted nodes
 
     def to(self, device: torch.device | str) -> Batch:
-        return Batch(**{name: getattr(self, name).to(device, non_blocking=True) for name in self.__dataclass_fields__})
+        return Batch(**{name: None if getattr(self, name) is None else getattr(self, name).to(device, non_blocking=True)
+                        for name in self.__dataclass_fields__})
+
+    def inputs(self) -> dict[str, torch.Tensor | None]:
+        """The model's keyword inputs."""
+        return {"types": self.types, "values": self.values, "files": self.files, "parent_distance": self.parent_distance,
+                "parent_type": self.parent_type, "positions": self.positions, "next_positions": self.next_positions}
 
     @property
     def scored(self) -> torch.Tensor:
@@ -95,7 +104,7 @@ class Targets:
     """Per-element inputs and targets of a whole split, in corpus order, in the model's ids."""
 
     def __init__(self, split: Split, bound: int, window: int, pointer: bool,
-                 mapping: tuple[torch.Tensor, torch.Tensor] | None = None):
+                 mapping: tuple[torch.Tensor, torch.Tensor] | None = None, tree: PositionConfig | None = None):
         types, values, parents = (column(split, name) for name in ("types", "values", "parents"))
         if mapping is not None:
             types, values = mapping[0][types], mapping[1][values]
@@ -127,6 +136,11 @@ class Targets:
             self.target_pointer = torch.where(usable, window - back, self.target_pointer)
         for name in FIELDS:  # int32 at rest: a 50M-element split stays within a few GB
             setattr(self, name, getattr(self, name).to(torch.int32))
+        self.fields = FIELDS
+        if tree is not None:  # int64 codes (models/tree_positions.py)
+            self.positions = codes(parents, tree)
+            self.next_positions = torch.where(last, torch.full_like(self.positions, ROOT), self.positions[nxt])
+            self.fields = FIELDS + POSITIONS
 
     def __len__(self) -> int:
         return self.types.numel()
@@ -134,7 +148,8 @@ class Targets:
 
 FIELDS = ("types", "values", "raw_values", "file_ids", "parent_distance", "parent_type",
           "target_type", "target_value", "target_pointer", "target_raw")
-PADDING = {"types": PAD_ID, "values": PAD_ID, "raw_values": PAD_ID, "file_ids": -1, "parent_distance": 1,
+POSITIONS = ("positions", "next_positions")
+PADDING = {"positions": ROOT, "next_positions": ROOT, "types": PAD_ID, "values": PAD_ID, "raw_values": PAD_ID, "file_ids": -1, "parent_distance": 1,
            "parent_type": PAD_ID, "target_type": PAD_ID, "target_value": NONE, "target_pointer": NONE,
            "target_raw": PAD_ID}
 
@@ -176,7 +191,8 @@ def lanes(targets: Targets, lanes_count: int, segment: int, order: torch.Tensor 
         heapq.heappush(heap, (total + pieces[i][2] - pieces[i][1], lane))
     length = max(total for total, _ in heap) if heap else 0
     length = -(-length // segment) * segment
-    out = {name: torch.full((lanes_count, length), PADDING[name], dtype=torch.int32) for name in FIELDS}
+    out = {name: torch.full((lanes_count, length), PADDING[name], dtype=torch.int64 if name in POSITIONS else torch.int32)
+           for name in targets.fields}
     unscored = ("target_type", "target_value", "target_pointer", "target_raw")
     for lane, chosen in enumerate(members):
         chosen.sort()  # pieces were made in ``order``
@@ -184,7 +200,7 @@ def lanes(targets: Targets, lanes_count: int, segment: int, order: torch.Tensor 
         for i in chosen:
             f, start, end, scored = pieces[i]
             base = int(targets.offsets[f])
-            for name in FIELDS:
+            for name in targets.fields:
                 out[name][lane, at:at + end - start] = getattr(targets, name)[base + start:base + end]
             out["file_ids"][lane, at:at + end - start] = i
             for name in unscored:
@@ -201,4 +217,5 @@ def segments(laid: dict[str, torch.Tensor], segment: int, rows: slice | None = N
         yield Batch(types=cut["types"], values=cut["values"], raw_values=cut["raw_values"], files=cut["file_ids"],
                     parent_distance=cut["parent_distance"], parent_type=cut["parent_type"],
                     target_type=cut["target_type"], target_value=cut["target_value"],
-                    target_pointer=cut["target_pointer"], target_raw=cut["target_raw"])
+                    target_pointer=cut["target_pointer"], target_raw=cut["target_raw"],
+                    positions=cut.get("positions"), next_positions=cut.get("next_positions"))

@@ -19,16 +19,28 @@ def card(checkpoint: Path, result: dict, manifest: str, command: str) -> str:
     params = sum(p.numel() for p in loaded.model.parameters())
     train = meta.get("train", {})
     valid = meta.get("valid") or {}
+    if config.arch == "tree-transformer":
+        tree = config.tree_config
+        about = [f"The {loaded.language} tree-transformer (tree positional encodings of Shiv & Quirk, NeurIPS 2019, with "
+                 "a pointer) that treecomplete ships. Architecture and training code: models/tree_transformer.py, "
+                 "models/tree_positions.py, models/train.py."]
+        shape = [f"- {config.layers} pre-norm layers, d_model {config.d_model}, {config.heads} heads, feed-forward "
+                 f"{config.ff}; KV cache of {config.memory} positions; pointer window L = {config.window}",
+                 f"- positions: {config.positions}; tree {tree.kind} (n = {tree.degree}, k = {tree.depth}), "
+                 f"{config.copies} copies with learned p"]
+    else:
+        about = [f"The {loaded.language} pointer-mixture LSTM (Li et al., IJCAI 2018) that treecomplete ships. "
+                 "Architecture and training code: models/pointer_lstm.py, models/train.py."]
+        shape = [f"- {config.arch}, parent input {config.parent}; embeddings type {config.type_dim} + value "
+                 f"{config.value_dim}, LSTM {config.hidden} units, attention window L = {config.window}"]
     lines = [
         f"# {checkpoint.stem}",
         "",
-        f"The {loaded.language} pointer-mixture LSTM (Li et al., IJCAI 2018) that treecomplete ships as the default for "
-        f"{loaded.language}. Architecture and training code: models/pointer_lstm.py, models/train.py.",
+        *about,
         "",
         "## Model",
         "",
-        f"- {config.arch}, parent input {config.parent}; embeddings type {config.type_dim} + value {config.value_dim}, "
-        f"LSTM {config.hidden} units, attention window L = {config.window}",
+        *shape,
         f"- value vocabulary K = {config.vocab:,} (+ PAD/UNK/EOF), adaptive softmax cutoffs {list(config.cutoffs)}; "
         f"{len(loaded.types):,} node types (with the two bits)",
         f"- {params:,} parameters, stored in float16: {checkpoint.stat().st_size / 1e6:.1f} MB",
@@ -43,8 +55,10 @@ def card(checkpoint: Path, result: dict, manifest: str, command: str) -> str:
         "## Training",
         "",
         f"- `{command}`",
-        f"- Adam lr {train.get('lr')} x {train.get('decay')} per epoch, gradient norm clip {train.get('clip')}, "
-        f"BPTT segments of {train.get('segment')}, {train.get('batch')} lanes, seed {train.get('seed')}",
+        f"- Adam lr {train.get('lr')} x {train.get('decay')} per epoch"
+        + (f" after {train['warmup']} warm-up steps" if train.get("warmup") else "")
+        + f", gradient norm clip {train.get('clip')}, segments of {train.get('segment')}, {train.get('batch')} lanes, "
+        f"seed {train.get('seed')}",
         f"- {meta.get('seconds', 0) / 60:.0f} minutes on {meta.get('hardware')}, torch {meta.get('torch')}",
         f"- best validation (by value accuracy, on {valid.get('queries', 0):,} valid-split queries): type "
         f"{valid.get('type', 0):.2%}, value {valid.get('value', 0):.2%}",

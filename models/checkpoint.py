@@ -3,7 +3,7 @@
 A checkpoint is one ``torch.save`` file holding only tensors, strings, numbers, lists and dicts,
 so ``torch.load(weights_only=True)`` reads it: a model path may come from a workspace's settings,
 and a pickle that carries code is refused. Weights are stored in float16 (half the size; the
-models compute in float32). Fields: ``format``, ``config`` (ModelConfig), ``types`` and
+models compute in float32). Fields: ``format``, ``config`` (the architecture's configuration), ``types`` and
 ``values`` (the symbols behind the ids, values cut to the K the model predicts), ``language``,
 ``state`` (the weights) and ``meta`` (training facts for the model card).
 """
@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
+from torch import nn
 
-from .pointer_lstm import ModelConfig, PointerLSTM
+from .architectures import FORMATS, config_from_dict, create, family
 
-FORMAT = "treecomplete-pointer-lstm/1"
+FORMAT = FORMATS["pointer-lstm"]
 
 
 class CheckpointError(Exception):
@@ -27,17 +28,17 @@ class CheckpointError(Exception):
 
 @dataclass
 class Loaded:
-    model: PointerLSTM
+    model: nn.Module  # PointerLSTM or TreeTransformer
     language: str
     types: list[str]
     values: list[str]
     meta: dict = field(default_factory=dict)
 
 
-def save(path: Path, model: PointerLSTM, language: str, types: list[str], values: list[str], meta: dict | None = None) -> None:
+def save(path: Path, model: nn.Module, language: str, types: list[str], values: list[str], meta: dict | None = None) -> None:
     state = {name: tensor.detach().to("cpu", torch.float16) if tensor.is_floating_point() else tensor.detach().cpu()
              for name, tensor in model.state_dict().items()}
-    payload = {"format": FORMAT, "config": model.config.to_dict(), "language": language, "types": list(types),
+    payload = {"format": FORMATS[family(model.config)], "config": model.config.to_dict(), "language": language, "types": list(types),
                "values": list(values[: model.n_values]), "state": state, "meta": meta or {}}
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -54,12 +55,14 @@ def load(path: Path, device: torch.device | str = "cpu") -> Loaded:
         raise CheckpointError(f"{path}: refused: it holds objects other than weights (a pickle that could run code)") from None
     except Exception as error:  # truncated or foreign files
         raise CheckpointError(f"{path}: not a usable checkpoint ({type(error).__name__}: {str(error).splitlines()[0][:200]})") from None
-    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-        raise CheckpointError(f"{path}: not a treecomplete pointer-LSTM checkpoint (format {payload.get('format') if isinstance(payload, dict) else type(payload).__name__!r})")
+    if not isinstance(payload, dict) or payload.get("format") not in FORMATS.values():
+        raise CheckpointError(f"{path}: not a treecomplete checkpoint (format {payload.get('format') if isinstance(payload, dict) else type(payload).__name__!r})")
     try:
-        config = ModelConfig.from_dict(dict(payload["config"]))
+        config = config_from_dict(dict(payload["config"]))
+        if FORMATS[family(config)] != payload["format"]:
+            raise ValueError(f"format {payload['format']} with a {config.arch} configuration")
         types, values = list(payload["types"]), list(payload["values"])
-        model = PointerLSTM(config, len(types), len(values))
+        model = create(config, len(types), len(values))
         state = {name: tensor.float() if tensor.is_floating_point() else tensor for name, tensor in payload["state"].items()}
         model.load_state_dict(state)
     except (KeyError, TypeError, ValueError, RuntimeError) as error:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import torch
 
+from .architectures import tree_positions
 from .batches import NONE, CorpusVocabulary, Targets, lanes, segments
 from .checkpoint import Loaded
 from .flatten import EMPTY
@@ -76,7 +77,8 @@ def evaluate(loaded: Loaded, split: Split, corpus: CorpusVocabulary, batch: int 
     device = next(model.parameters()).device
     bound = model.n_values
     # pointer targets double as the localness statistic, for every model that attends
-    targets = Targets(split, bound, config.window, config.attends, corpus.mapping(loaded.types, loaded.values))
+    targets = Targets(split, bound, config.window, config.attends, corpus.mapping(loaded.types, loaded.values),
+                      tree_positions(config))
     laid = lanes(targets, batch, segment, max_elements=max_elements)
     empty_id = loaded.values.index(EMPTY) if EMPTY in loaded.values else -1
     table = torch.full((len(loaded.types), len(loaded.types)), -1, dtype=torch.long)
@@ -92,8 +94,7 @@ def evaluate(loaded: Loaded, split: Split, corpus: CorpusVocabulary, batch: int 
     total = laid["types"].shape[1] // segment
     started = time.monotonic()
     for step, b in enumerate(segments(laid, segment)):
-        out = model(b.types.to(device), b.values.to(device), b.files.to(device), b.parent_distance.to(device),
-                    b.parent_type.to(device), state)
+        out = model(**b.to(device).inputs(), state=state)
         state = out.state
         slots = window_values(memory_raw, b.raw_values, config.window)
         memory_raw = torch.cat([memory_raw, b.raw_values], dim=1)[:, -config.window:]

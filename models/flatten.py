@@ -47,6 +47,7 @@ class Flat:
     starts: list[int] = field(default_factory=list)  # byte offset where the element starts
     has_child: list[bool] = field(default_factory=list)
     has_sibling: list[bool] = field(default_factory=list)  # a right sibling among elements
+    nodes: list[tree_sitter.Node] = field(default_factory=list)  # the syntax nodes (flatten_before only)
 
     def __len__(self) -> int:
         return len(self.types)
@@ -203,12 +204,30 @@ def flatten_before(target: tree_sitter.Node, limit: int) -> tuple[Flat, int]:
         flat.types.append(kind)
         flat.values.append(value)
         flat.starts.append(node.start_byte)
+        flat.nodes.append(node)
         flat.parents.append(0 if owner_id is None else i - index.get(owner_id, -1))
         flat.has_child.append(value == EMPTY and _element_children(node))
         flat.has_sibling.append(_has_element_sibling(node))
     owner_id = owners[0] if ancestors else None
     target_parent = 0 if owner_id is None else len(backwards) - index.get(owner_id, -1)
     return flat, target_parent
+
+
+def previous_elements(node: tree_sitter.Node, limit: int) -> list[tree_sitter.Node]:
+    """Up to ``limit`` element siblings before ``node``, nearest first (an element's parent
+    element is its syntax parent: ``flatten`` descends through elements only)."""
+    parent = node.parent
+    if parent is None:
+        return []
+    in_string = parent.type in STRING_TYPES
+    operators = frozenset(c.id for f in OPERATOR_FIELDS for c in parent.children_by_field_name(f))
+    found: list[tree_sitter.Node] = []
+    sibling = node.prev_sibling
+    while sibling is not None and len(found) < limit:
+        if _element(sibling, in_string, sibling.id in operators) is not None:
+            found.append(sibling)
+        sibling = sibling.prev_sibling
+    return found
 
 
 def _element_children(node: tree_sitter.Node, after: tree_sitter.Node | None = None) -> bool:

@@ -140,11 +140,13 @@ class PointerLSTM(nn.Module):
                      torch.full((batch, L), -1, dtype=torch.long, device=device))
 
     def forward(self, types: torch.Tensor, values: torch.Tensor, files: torch.Tensor, parent_distance: torch.Tensor,
-                parent_type: torch.Tensor, state: State) -> Output:
+                parent_type: torch.Tensor, state: State, positions: torch.Tensor | None = None,
+                next_positions: torch.Tensor | None = None) -> Output:
         """types, values, files (B, T): the inputs and the file each belongs to (a lane runs
         through many files; attention and pointer never cross into another one).
         parent_distance (B, T): how far back from the *predicted* node its parent is (1 = the
-        current input); parent_type (B, T): that parent's type id."""
+        current input); parent_type (B, T): that parent's type id. ``positions`` and
+        ``next_positions`` (tree positions, read by the tree-transformer) are not used here."""
         B, T = types.shape
         L = self.config.window
         x = torch.cat([self.type_embedding(types), self.value_embedding(values)], dim=-1)

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
+from torch import nn
 from torch.nn import functional as F
 
 from .batches import NONE, Batch
-from .pointer_lstm import Output, PointerLSTM
+from .pointer_lstm import Output
 from .vocab import PAD_ID
 
 EPS = 1e-9
@@ -29,7 +30,7 @@ class LossParts:
     value_count: int
 
 
-def loss(model: PointerLSTM, out: Output, batch: Batch) -> LossParts:
+def loss(model: nn.Module, out: Output, batch: Batch) -> LossParts:
     """Summed negative log-likelihoods of the next types and values, and how many were scored."""
     scored = batch.scored
     type_sum = F.cross_entropy(out.type_logits[scored], batch.target_type[scored], reduction="sum")
@@ -58,7 +59,7 @@ def window_values(memory_raw: torch.Tensor, raw_values: torch.Tensor, window: in
     return keys[:, index]
 
 
-def value_scores(model: PointerLSTM, g: torch.Tensor, switch: torch.Tensor | None, alpha: torch.Tensor | None,
+def value_scores(model: nn.Module, g: torch.Tensor, switch: torch.Tensor | None, alpha: torch.Tensor | None,
                  slot_values: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Rows g (N, H). Returns the vocabulary scores (N, V) with in-vocabulary slot mass added,
     the OoV slot scores (N, L) with equal values summed, and a (N, L) mask of the slots that

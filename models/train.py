@@ -28,7 +28,7 @@ from torch import nn
 from . import checkpoint
 from .batches import NONE, Batch, CorpusVocabulary, Targets, lanes, segments
 from .evaluate import evaluate
-from .pointer_lstm import ModelConfig, PointerLSTM, State
+from .architectures import config_from_dict, create, tree_positions
 from .scoring import loss
 from .settings import from_dict
 from .store import Split
@@ -41,6 +41,7 @@ class TrainConfig:
     lr: float = 2e-3
     decay: float = 0.7  # learning rate factor per epoch
     clip: float = 5.0
+    warmup: int = 0  # steps of linear learning-rate warm-up at the start (transformers want some)
     epochs: int = 8
     epoch_elements: int | None = None  # an epoch of this many elements (a random subset of files); None: all
     valid_elements: int | None = 300_000
@@ -66,12 +67,12 @@ def read_config(path: Path | None) -> tuple[dict, dict]:
 class Step(nn.Module):
     """Forward and loss in one module, so DistributedDataParallel sees every parameter used."""
 
-    def __init__(self, model: PointerLSTM):
+    def __init__(self, model: nn.Module):
         super().__init__()
         self.model = model
 
-    def forward(self, b: Batch, state: State, type_total: float, value_total: float) -> tuple[torch.Tensor, State, float, float]:
-        out = self.model(b.types, b.values, b.files, b.parent_distance, b.parent_type, state)
+    def forward(self, b: Batch, state, type_total: float, value_total: float) -> tuple[torch.Tensor, object, float, float]:
+        out = self.model(**b.inputs(), state=state)
         parts = loss(self.model, out, b)
         scale = dist.get_world_size() if dist.is_initialized() else 1
         total = parts.type_sum * scale / max(type_total, 1) + parts.value_sum * scale / max(value_total, 1)
@@ -104,7 +105,7 @@ def _progress(text: str) -> None:
 
 
 def train(data: Path, out: Path, language: str, model_settings: dict | None = None, train_settings: dict | None = None,
-          init: Path | None = None, resume: bool = False, quiet: bool = False) -> tuple[dict, PointerLSTM]:
+          init: Path | None = None, resume: bool = False, quiet: bool = False) -> tuple[dict, nn.Module]:
     """Train on the corpus at ``data`` (models/corpus.py); returns the checkpoint's meta and
     this process' model as it ended (not necessarily the best one, which is at ``out``)."""
     rank, world, device = _distributed()
@@ -117,13 +118,13 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
         if model_settings:
             raise ValueError("a fine-tuned model keeps its starting checkpoint's architecture; drop the model settings")
     else:
-        mcfg = ModelConfig.from_dict(model_settings or {})
+        mcfg = config_from_dict(model_settings or {})
         types, values = corpus.types, corpus.values[: corpus.value_bound(mcfg.vocab)]
-        model = PointerLSTM(mcfg, len(types), len(values))
+        model = create(mcfg, len(types), len(values))
     model.to(device).train()
     config = model.config
     mapping = corpus.mapping(types, values)
-    targets = Targets(Split(data / "train"), len(values), config.window, config.points, mapping)
+    targets = Targets(Split(data / "train"), len(values), config.window, config.points, mapping, tree_positions(config))
     valid_split = Split(data / "valid") if (data / "valid" / "files.json").exists() else None
     step_module: nn.Module = Step(model)
     if dist.is_initialized():
@@ -131,7 +132,7 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
     optimizer = torch.optim.Adam(model.parameters(), lr=tcfg.lr)
     state_path = out.with_name(out.name + ".state")
     meta: dict = {"language": language, "model": config.to_dict(), "train": asdict(tcfg), "data": str(data),
-                  "init": str(init) if init else None, "epochs_done": 0, "elements_trained": 0, "seconds": 0.0,
+                  "init": str(init) if init else None, "epochs_done": 0, "elements_trained": 0, "steps": 0, "seconds": 0.0,
                   "hardware": f"{world} x {torch.cuda.get_device_name(device) if device.type == 'cuda' else platform.processor() or 'CPU'}"
                               f" ({torch.get_num_threads()} threads)", "torch": str(torch.__version__), "valid": None}
     first_epoch, skip_steps = 0, 0
@@ -139,7 +140,7 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
         saved = torch.load(state_path, map_location="cpu", weights_only=True)
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
-        meta = saved["meta"]
+        meta = {"steps": 0, **saved["meta"]}
         first_epoch, skip_steps = saved["epoch"], saved["step"]
     amp = torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else torch.autocast("cpu", enabled=False)
     started = time.monotonic() - meta["seconds"]
@@ -170,6 +171,10 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
                 stop = True
                 skip_steps = step
                 break
+            if meta["steps"] < tcfg.warmup:
+                for group in optimizer.param_groups:
+                    group["lr"] = tcfg.lr * tcfg.decay ** epoch * (meta["steps"] + 1) / tcfg.warmup
+            meta["steps"] += 1
             with amp:
                 total, state, type_loss, value_loss = step_module(b, state, type_total, value_total)
             optimizer.zero_grad(set_to_none=True)
@@ -204,7 +209,7 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
     return meta, model
 
 
-def _finish_epoch(model: PointerLSTM, out: Path, state_path: Path, optimizer: torch.optim.Optimizer, meta: dict,
+def _finish_epoch(model: nn.Module, out: Path, state_path: Path, optimizer: torch.optim.Optimizer, meta: dict,
                   epoch: int, step: int, language: str, types: list[str], values: list[str], corpus: CorpusVocabulary,
                   valid_split: Split | None, tcfg: TrainConfig, quiet: bool) -> None:
     """Validate, keep the checkpoint if it is the best so far, save the resume state."""

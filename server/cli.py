@@ -17,6 +17,9 @@ from .positions import UTF32
 from .engines.registry import OFF, Registry
 from .service import CompletionService
 
+# models.architectures.ARCHS, spelt out: this module must not import torch for --help
+ARCHS = ("vanilla", "attention", "pointer", "pointer-random", "tree-transformer")
+
 
 def _location(spec: str) -> tuple[Path, int | None, int | None]:
     parts = spec.rsplit(":", 2)
@@ -106,6 +109,12 @@ def train(args: argparse.Namespace) -> int:
         model_settings, train_settings = read_config(Path(args.config) if args.config else None)
         if args.minutes is not None:
             train_settings["minutes"] = args.minutes
+        if args.arch:
+            if init is not None:
+                raise ValueError("--arch is for training from scratch; a fine-tuned model keeps its own")
+            if model_settings.get("arch", args.arch) != args.arch:
+                raise ValueError(f"--arch {args.arch} but the config says {model_settings['arch']}")
+            model_settings["arch"] = args.arch
         if args.from_dir:
             source = Path(args.from_dir).expanduser().resolve()
             name = args.name or f"{lang}-{source.name}"
@@ -151,6 +160,8 @@ def evaluate(args: argparse.Namespace) -> int:
 
     try:
         loaded = checkpoint.load(Path(args.model))
+        if args.arch and loaded.model.config.arch != args.arch:
+            raise ValueError(f"{args.model} is a {loaded.model.config.arch} model, not {args.arch}")
         data = Path(args.data)
         result = run_evaluation(loaded, Split(data / args.split), CorpusVocabulary.load(data),
                                 max_elements=args.max_elements, progress=True)
@@ -197,12 +208,14 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--init", help="start from a model: python, javascript, a model name or a .pt path")
     t.add_argument("--name", help="the user model's name (default LANG-DIRNAME)")
     t.add_argument("--resume", action="store_true", help="continue from OUT.state")
+    t.add_argument("--arch", choices=ARCHS, help="the architecture (default: the config's, else pointer)")
     t.add_argument("--minutes", type=float, help="stop after this long (saves, and --resume goes on)")
     t.set_defaults(run=train)
     e = commands.add_parser("evaluate", help="next-node metrics of a model on a corpus split")
     e.add_argument("--lang", choices=["python", "javascript"], required=True)
     e.add_argument("--data", required=True, help="a corpus directory")
     e.add_argument("--model", required=True, help="a checkpoint")
+    e.add_argument("--arch", choices=ARCHS, help="check the checkpoint is of this architecture")
     e.add_argument("--split", default="test", choices=["train", "valid", "test"])
     e.add_argument("--max-elements", type=int, help="evaluate on the first files up to this many nodes")
     e.add_argument("--out", help="write OUT.json and OUT.md")

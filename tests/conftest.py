@@ -16,3 +16,11 @@ def toy_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from .toy import toy_model
 
     return toy_model(tmp_path_factory.mktemp("toy"))
+
+
+@pytest.fixture(scope="session")
+def toy_transformer(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny tree-transformer trained in seconds on the toy corpus."""
+    from .toy import TRANSFORMER, toy_model
+
+    return toy_model(tmp_path_factory.mktemp("toy-transformer"), **TRANSFORMER)

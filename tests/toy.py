@@ -14,6 +14,8 @@ from treecomplete.models.corpus import build_corpus
 from treecomplete.models.train import train
 
 MODEL = {"type_dim": 16, "value_dim": 16, "hidden": 48, "window": 30, "vocab": 40, "cutoffs": []}
+TRANSFORMER = {"arch": "tree-transformer", "d_model": 32, "layers": 2, "heads": 2, "ff": 64, "memory": 40, "window": 30,
+               "vocab": 40, "cutoffs": []}
 TRAIN = {"batch": 8, "segment": 25, "lr": 0.01, "decay": 0.9, "epochs": 4, "valid_elements": 5000}
 
 
@@ -46,7 +48,11 @@ def toy_corpus(directory: Path) -> Path:
 
 
 def toy_model(directory: Path, corpus: Path | None = None, **model: object) -> Path:
+    """The toy pointer LSTM, or with ``arch="tree-transformer"`` (TRANSFORMER) a toy tree-transformer."""
     corpus = corpus or toy_corpus(directory)
     out = directory / "toy.pt"
-    train(corpus, out, "python", {**MODEL, **model}, TRAIN, quiet=True)
+    if model.get("arch") == "tree-transformer":
+        train(corpus, out, "python", dict(model), {**TRAIN, "lr": 0.005, "warmup": 20}, quiet=True)
+    else:
+        train(corpus, out, "python", {**MODEL, **model}, TRAIN, quiet=True)
     return out

@@ -1,8 +1,11 @@
-"""A model at a completion context: the pointer-mixture LSTM's next-value distribution.
+"""A model at a completion context: the next-value distribution of a pointer-mixture LSTM or a
+tree-transformer.
 
 The context is the last ``CONTEXT`` elements before the predicted node, flattened by the same
-rules as training (``models.flatten.flatten_before``, O(CONTEXT) whatever the file size). The
-model reads them from a zero state and its last step gives the distribution over the next value:
+rules as training (``models.flatten.flatten_before``, O(CONTEXT) whatever the file size), with
+their tree positions and the predicted node's (``models.tree_positions.context_codes``) for a
+model that reads them. The model reads them from an empty state and its last step gives the
+distribution over the next value:
 the vocabulary's share plus the pointer's, whose window slots are read as the identifiers they
 hold, so an identifier the vocabulary has never seen is offered when it occurs nearby.
 
@@ -18,7 +21,9 @@ import torch
 
 from ..context import CompletionContext
 from ..models import checkpoint
+from ..models.architectures import tree_positions
 from ..models.flatten import flatten_before
+from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
 
 CONTEXT = 400  # elements the model reads before the cursor
@@ -41,6 +46,7 @@ class Predictor:
         self.type_ids = {s: i for i, s in enumerate(loaded.types)}
         self.value_ids = {s: i for i, s in enumerate(loaded.values)}
         self.device = device
+        self.tree = tree_positions(self.model.config)
 
     @classmethod
     def load(cls, path: Path, device: str | None = None) -> Predictor:
@@ -69,8 +75,12 @@ class Predictor:
             return torch.tensor([xs], dtype=torch.long, device=dev)
 
         model = self.model
+        extra = {}
+        if self.tree is not None:
+            here, predicted = context_codes(flat, context.target, target_parent, self.tree)
+            extra = {"positions": row(here), "next_positions": row([*here[1:], predicted])}
         state = model.initial_state(1, dev)
-        out = model(row(types), row(values), row([0] * n), row(distance), row(parent_type), state)
+        out = model(row(types), row(values), row([0] * n), row(distance), row(parent_type), state, **extra)
         g = out.g[:, -1]  # (1, H)
         probs = model.value_log_probs(g.float()).exp()[0]  # (V,)
         scores: dict[str, list] = {}

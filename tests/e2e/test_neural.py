@@ -46,8 +46,12 @@ async def _until_neural(client: LanguageClient, line: int, col: int) -> types.Co
     raise AssertionError("the neural engine never answered")
 
 
-async def test_pointer_offers_an_identifier_outside_the_vocabulary(lsp: LanguageClient, toy_checkpoint: Path):
-    await _start(lsp, str(toy_checkpoint))
+@pytest.mark.parametrize("model", ["toy_checkpoint", "toy_transformer"])
+async def test_pointer_offers_an_identifier_outside_the_vocabulary(lsp: LanguageClient, model: str,
+                                                                   request: pytest.FixtureRequest):
+    """Both architectures: the pointer LSTM and the tree-transformer (tree positions computed
+    at the cursor by the server)."""
+    await _start(lsp, str(request.getfixturevalue(model)))
     open_doc(lsp, URI, SOURCE, "python")
     result = await _until_neural(lsp, 2, 11)
     top = sorted(result.items, key=lambda i: i.sort_text or i.label)[0]
