@@ -32,6 +32,10 @@ class Options:
         metadata={"help": "a model name (python-pointer-lstm, a fine-tuned model...) or a .pt path; "
                           "'fallback' turns neural completion off; empty: the shipped default per language"},
     )
+    device: str = field(
+        default="auto",
+        metadata={"choices": ("auto", "cpu", "cuda"), "help": "where the model runs; auto: CUDA when present"},
+    )
 
 
 def _check(value: Any, default: Any, meta: dict[str, Any]) -> str | None:
@@ -40,6 +44,8 @@ def _check(value: Any, default: Any, meta: dict[str, Any]) -> str | None:
         return "must be an integer"
     if type(value) is not type(default):
         return f"must be a {type(default).__name__}"
+    if "choices" in meta and value not in meta["choices"]:
+        return f"must be one of {', '.join(meta['choices'])}"
     if "min" in meta and not meta["min"] <= value <= meta["max"]:
         return f"must be between {meta['min']} and {meta['max']}"
     return None

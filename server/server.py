@@ -27,6 +27,8 @@ from .service import CompletionService, UnknownDocument
 
 log = logging.getLogger(__name__)
 
+STATUS = "treecomplete/status"  # server -> client: a model's state per language (loading, ready, failed, off)
+
 
 class Stale(Exception):
     """A newer version of the document arrived while the request waited."""
@@ -41,7 +43,7 @@ class TreecompleteServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
         )
         self.options = Options()
-        self.models = Registry(on_error=self._model_failed)
+        self.models = Registry(on_error=self._model_failed, on_status=self._model_status)
         self.service = CompletionService(max_file_size=self.options.max_file_size, models=self.models)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treecomplete-worker")
         self.versions: dict[str, int] = {}  # latest version received, per open URI (loop thread)
@@ -72,8 +74,18 @@ class TreecompleteServer(LanguageServer):
         except RuntimeError:  # the loop is closed: the server is stopping
             pass
 
+    def _model_status(self, status: dict) -> None:
+        """Called on any thread: the ``treecomplete/status`` notification (for a status bar) is
+        sent from the event loop."""
+        if self.event_loop is None:
+            return
+        try:
+            self.event_loop.call_soon_threadsafe(self.protocol.notify, STATUS, status)
+        except RuntimeError:
+            pass
+
     def _configure_service(self, options: Options) -> None:
-        self.models.configure(options.model)
+        self.models.configure(options.model, None if options.device == "auto" else options.device)
         self.service.max_file_size = options.max_file_size
         for doc in self.service.documents.values():
             doc.max_bytes = options.max_file_size

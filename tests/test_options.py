@@ -35,3 +35,11 @@ def test_later_settings_keep_earlier_ones():
     first, _ = parse_options({"maxItems": 9})
     second, _ = parse_options({"maxFileSize": 10}, first)
     assert (second.max_items, second.max_file_size) == (9, 10)
+
+
+def test_device_takes_one_of_its_choices():
+    options, problems = parse_options({"device": "cuda"})
+    assert options.device == "cuda" and not problems
+    options, problems = parse_options({"device": "tpu"})
+    assert options.device == "auto"
+    assert problems and "must be one of auto, cpu, cuda" in problems[0]

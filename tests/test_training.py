@@ -18,7 +18,7 @@ from treecomplete.models.scoring import loss
 from treecomplete.models.store import Split
 from treecomplete.models.train import train
 
-from .toy import MODEL, TRAIN, toy_corpus
+from .toy import MODEL, TRAIN, TRANSFORMER, toy_corpus
 
 
 @pytest.fixture(scope="module")
@@ -94,20 +94,21 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _replica(rank: int, port: int, corpus: Path, out: Path) -> None:
+def _replica(rank: int, port: int, corpus: Path, out: Path, model_settings: dict) -> None:
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE="2", RANK=str(rank), LOCAL_RANK=str(rank))
     torch.set_num_threads(1)
-    _, model = train(corpus, out / "ddp.pt", "python", MODEL, {**TRAIN, "epochs": 1, "batch": 4}, quiet=True)
+    _, model = train(corpus, out / "ddp.pt", "python", model_settings, {**TRAIN, "epochs": 1, "batch": 4}, quiet=True)
     torch.save(model.state_dict(), out / f"rank{rank}.pt")
     torch.distributed.destroy_process_group()
 
 
-def test_two_gloo_processes_match_one(corpus: Path, tmp_path: Path):
-    mp.spawn(_replica, args=(_free_port(), corpus, tmp_path), nprocs=2, join=True)
+@pytest.mark.parametrize("model_settings", [MODEL, TRANSFORMER], ids=["pointer-lstm", "tree-transformer"])
+def test_two_gloo_processes_match_one(corpus: Path, tmp_path: Path, model_settings: dict):
+    mp.spawn(_replica, args=(_free_port(), corpus, tmp_path, model_settings), nprocs=2, join=True)
     rank0 = torch.load(tmp_path / "rank0.pt", weights_only=True)
     rank1 = torch.load(tmp_path / "rank1.pt", weights_only=True)
     for name in rank0:
         assert torch.equal(rank0[name], rank1[name]), f"replicas differ in {name}"
-    _, single = train(corpus, tmp_path / "single.pt", "python", MODEL, {**TRAIN, "epochs": 1, "batch": 8}, quiet=True)
+    _, single = train(corpus, tmp_path / "single.pt", "python", model_settings, {**TRAIN, "epochs": 1, "batch": 8}, quiet=True)
     for name, tensor in single.state_dict().items():
         torch.testing.assert_close(rank0[name], tensor, atol=2e-4, rtol=1e-3)

@@ -134,3 +134,13 @@ def test_a_checkpoint_whose_format_and_configuration_disagree_is_refused(tmp_pat
     torch.save(payload, tmp_path / "mixed.pt")
     with pytest.raises(checkpoint.CheckpointError, match="mixed.pt: checkpoint does not match"):
         checkpoint.load(tmp_path / "mixed.pt")
+
+
+def test_fine_tuning_starts_from_a_tree_transformer(corpus: Path, tmp_path: Path, toy_transformer: Path):
+    start = checkpoint.load(toy_transformer)
+    meta, tuned = train(corpus, tmp_path / "tuned.pt", "python", None, {**TRAIN, "epochs": 1, "lr": 1e-3}, init=toy_transformer,
+                        quiet=True)
+    assert isinstance(tuned, TreeTransformer) and tuned.config == start.model.config
+    assert meta["init"] == str(toy_transformer)
+    moved = [name for name, t in tuned.state_dict().items() if not torch.allclose(t, start.model.state_dict()[name], atol=1e-3)]
+    assert moved  # it trained from there

@@ -47,8 +47,10 @@ def resolve(name: str) -> Path:
 class Registry:
     """Loaded models by language; loads in the background on request."""
 
-    def __init__(self, on_error: Callable[[str], None] | None = None, device: str | None = None):
+    def __init__(self, on_error: Callable[[str], None] | None = None, device: str | None = None,
+                 on_status: Callable[[dict], None] | None = None):
         self.on_error = on_error or (lambda message: None)
+        self.on_status = on_status or (lambda status: None)  # {"language", "state", "model", ...}
         self.device = device
         self.setting = ""
         self._models: dict[str, object] = {}  # language -> Predictor
@@ -56,14 +58,18 @@ class Registry:
         self._failed: dict[str, str] = {}
         self._lock = threading.Lock()
 
-    def configure(self, setting: str) -> None:
-        """A new ``treecomplete.model`` value: forget what was loaded for it to take effect."""
-        if setting == self.setting:
+    def configure(self, setting: str, device: str | None = None) -> None:
+        """A new ``treecomplete.model`` (or device) value: forget what was loaded for it to take
+        effect. ``device``: "cpu", "cuda", or None for CUDA when present."""
+        if setting == self.setting and device == self.device:
             return
         with self._lock:
             self.setting = setting
+            self.device = device
             self._models.clear()
             self._failed.clear()
+        if setting == OFF:
+            self.on_status({"language": "*", "state": "off", "model": OFF})
 
     def name_for(self, language: str) -> str | None:
         if self.setting == OFF:
@@ -94,6 +100,7 @@ class Registry:
                 loading = self._loading[language] = threading.Thread(
                     target=self._load, args=(language, name), name=f"load-{language}", daemon=True)
                 loading.start()
+                self.on_status({"language": language, "state": "loading", "model": name})
         if wait:
             loading.join()
             return self._models.get(language)
@@ -111,12 +118,15 @@ class Registry:
                 if self.name_for(language) == name:
                     self._models[language] = predictor
             log.info("%s: model %s loaded from %s on %s", language, name, path, predictor.device)
+            self.on_status({"language": language, "state": "ready", "model": name, "device": str(predictor.device),
+                            "path": str(path)})
         except Exception as error:  # a missing, corrupt or mismatched model must not stop the server
             message = f"treecomplete: {language} model {name!r} not loaded: {error}. Using the fallback engine."
             log.error("%s", message)
             with self._lock:
                 self._failed[language] = str(error)
             self.on_error(message)
+            self.on_status({"language": language, "state": "failed", "model": name, "detail": str(error)})
         finally:
             with self._lock:
                 self._loading.pop(language, None)

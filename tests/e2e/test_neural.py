@@ -37,6 +37,10 @@ async def lsp(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
+def _fields(params) -> dict:
+    return params if isinstance(params, dict) else {k: getattr(params, k) for k in dir(params) if not k.startswith("_")}
+
+
 async def _until_neural(client: LanguageClient, line: int, col: int) -> types.CompletionList:
     for _ in range(300):  # the model loads in the background; fallback answers meanwhile
         result = await complete(client, URI, line, col)
@@ -51,9 +55,18 @@ async def test_pointer_offers_an_identifier_outside_the_vocabulary(lsp: Language
                                                                    request: pytest.FixtureRequest):
     """Both architectures: the pointer LSTM and the tree-transformer (tree positions computed
     at the cursor by the server)."""
+    statuses: list = []
+    lsp.feature("treecomplete/status")(lambda params: statuses.append(_fields(params)))
     await _start(lsp, str(request.getfixturevalue(model)))
     open_doc(lsp, URI, SOURCE, "python")
     result = await _until_neural(lsp, 2, 11)
+    for _ in range(50):
+        if any(s["state"] == "ready" for s in statuses):
+            break
+        await asyncio.sleep(0.1)
+    # the status a client's status bar shows: loading, then ready with the device
+    assert [s["state"] for s in statuses][:2] == ["loading", "ready"], statuses
+    assert statuses[1]["language"] == "python" and statuses[1]["device"] == "cpu"
     top = sorted(result.items, key=lambda i: i.sort_text or i.label)[0]
     assert top.label == "zibble_total"
     resolved = await lsp.completion_item_resolve_async(top)
