@@ -14,6 +14,7 @@ Imports torch: only the registry's loading thread imports this module.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
 
 CONTEXT = 400  # elements the model reads before the cursor
+RECENT = 32  # contexts whose answers are kept
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,9 @@ class Predictor:
         self.value_ids = {s: i for i, s in enumerate(loaded.values)}
         self.device = device
         self.tree = tree_positions(self.model.config)
+        # the last contexts' answers: typing an identifier leaves the context before it
+        # unchanged, so every keystroke after its first is answered without the model
+        self._recent: OrderedDict[tuple, list[Prediction]] = OrderedDict()
 
     @classmethod
     def load(cls, path: Path, device: str | None = None) -> Predictor:
@@ -76,9 +81,15 @@ class Predictor:
 
         model = self.model
         extra = {}
+        codes: tuple = ()
         if self.tree is not None:
             here, predicted = context_codes(flat, context.target, target_parent, self.tree)
+            codes = (*here, predicted)
             extra = {"positions": row(here), "next_positions": row([*here[1:], predicted])}
+        key = (tuple(types), tuple(flat.values), tuple(distance), codes)
+        if key in self._recent:
+            self._recent.move_to_end(key)
+            return self._recent[key]
         state = model.initial_state(1, dev)
         out = model(row(types), row(values), row([0] * n), row(distance), row(parent_type), state, **extra)
         g = out.g[:, -1]  # (1, H)
@@ -99,4 +110,8 @@ class Predictor:
             entry = scores.setdefault(self.values[index], [0.0, False])
             entry[0] += p
         ranked = sorted(scores.items(), key=lambda kv: -kv[1][0])
-        return [Prediction(v, p, copied) for v, (p, copied) in ranked]
+        predictions = [Prediction(v, p, copied) for v, (p, copied) in ranked]
+        self._recent[key] = predictions
+        if len(self._recent) > RECENT:
+            self._recent.popitem(last=False)
+        return predictions
