@@ -1,0 +1,54 @@
+// Drives code-server in Debian's chromium (playwright-core): opens a Python file, types at its
+// end, opens the suggest widget and waits for an item; saves a screenshot. Prints JSON.
+//   node drive.js URL FILE_NAME TYPED EXPECTED SCREENSHOT
+const { chromium } = require("playwright-core");
+
+const [url, fileName, typed, expected, screenshot] = process.argv.slice(2);
+
+async function main() {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const result = { found: false, detail: "", status: "" };
+  try {
+    await page.goto(url);
+    await page.waitForSelector(".monaco-workbench", { timeout: 120000 });
+    await page.waitForTimeout(3000);
+    await page.keyboard.press("Control+P");
+    await page.waitForSelector(".quick-input-widget input", { timeout: 30000 });
+    await page.keyboard.type(fileName);
+    await page.waitForTimeout(1000);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".monaco-editor .view-lines", { timeout: 30000 });
+    await page.click(".monaco-editor .view-lines");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(typed, { delay: 80 });
+    const deadline = Date.now() + 150000;
+    while (Date.now() < deadline && !result.found) {
+      result.status = (await page.locator("#status\\.extensionItems, .statusbar").first().innerText().catch(() => "")) || "";
+      await page.keyboard.press("Control+Space");
+      await page.waitForTimeout(1500);
+      const rows = page.locator(".suggest-widget .monaco-list-row");
+      const labels = await rows.allInnerTexts().catch(() => []);
+      result.labels = labels.slice(0, 10);
+      const focused = await page.locator(".suggest-widget .monaco-list-row.focused").innerText().catch(() => "");
+      const details = await page.locator(".suggest-details").innerText().catch(() => "");
+      result.detail = focused + " | " + details;
+      // the model's copy: the item and its detail, once the model has loaded
+      if (labels.some((l) => l.includes(expected)) && /copied from the context/.test(result.detail)) {
+        result.found = true;
+        break;
+      }
+      await page.keyboard.press("Escape");
+      await page.waitForTimeout(2000);
+    }
+    await page.screenshot({ path: screenshot });
+  } finally {
+    await browser.close();
+  }
+  console.log(JSON.stringify(result));
+}
+
+main().catch((error) => {
+  console.log(JSON.stringify({ error: String(error) }));
+  process.exit(1);
+});
