@@ -70,6 +70,8 @@ def test_the_suggest_widget_lists_the_copied_identifier(tmp_path: Path, toy_chec
         "security.workspace.trust.enabled": False,
         "editor.quickSuggestions": {"other": False},
         "editor.acceptSuggestionOnEnter": "off",
+        "chat.disableAIFeatures": True,
+        "workbench.secondarySideBar.defaultVisibility": "hidden",
     }), encoding="utf-8")
     base = [NODE, str(CODE_SERVER), "--user-data-dir", str(user), "--extensions-dir", str(extensions)]
     subprocess.run([*base, "--install-extension", str(vsix)], check=True, capture_output=True, timeout=300)

@@ -13,13 +13,10 @@ async function main() {
     await page.goto(url);
     await page.waitForSelector(".monaco-workbench", { timeout: 120000 });
     await page.waitForTimeout(3000);
-    await page.keyboard.press("Control+P");
-    await page.waitForSelector(".quick-input-widget input", { timeout: 30000 });
-    await page.keyboard.type(fileName);
-    await page.waitForTimeout(1000);
-    await page.keyboard.press("Enter");
-    await page.waitForSelector(".monaco-editor .view-lines", { timeout: 30000 });
-    await page.click(".monaco-editor .view-lines");
+    // open the file from the Explorer
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: fileName }).first().dblclick({ timeout: 60000 });
+    await page.waitForSelector(".editor-instance .monaco-editor .view-lines", { timeout: 60000 });
+    await page.click(".editor-instance .monaco-editor .view-lines");
     await page.keyboard.press("Control+End");
     await page.keyboard.type(typed, { delay: 80 });
     const deadline = Date.now() + 150000;
