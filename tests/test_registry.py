@@ -56,3 +56,15 @@ def test_a_model_of_another_language_is_refused(toy_checkpoint: Path):
     assert r.get("javascript", wait=True) is None
     assert "is a python model, not javascript" in messages[0]
     assert r.get("python", wait=True) is not None and r.status("python") == "ready"
+
+
+@pytest.mark.parametrize("name", ["python-pointer-lstm", "javascript-pointer-lstm", "python-tree-transformer",
+                                  "javascript-tree-transformer"])
+def test_the_shipped_models_load_by_name_and_stay_small(name: str):
+    from treecomplete.models import checkpoint
+
+    path = resolve(name)
+    assert path.parent == registry.SHIPPED and path.stat().st_size <= 20_000_000
+    loaded = checkpoint.load(path)
+    assert loaded.language == name.split("-")[0]
+    assert loaded.model.config.arch == ("tree-transformer" if name.endswith("tree-transformer") else "pointer")
