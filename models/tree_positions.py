@@ -22,7 +22,7 @@ cursor, walking the syntax tree where an element's parent lies before the contex
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 import torch
@@ -110,7 +110,7 @@ def codes(parents: torch.Tensor, config: PositionConfig) -> torch.Tensor:
     return value | (torch.ones_like(value) << (held * b))
 
 
-def window_codes(parents: Sequence[int], config: PositionConfig, outside: callable) -> list[int]:
+def window_codes(parents: Sequence[int], config: PositionConfig, outside: Callable[[int], int]) -> list[int]:
     """Codes of a context's elements from their parent offsets, where an element whose parent
     is before the context (offset reaching past its start) gets ``outside(i)``: its code read
     from the syntax tree. Children of an element inside the context are all inside it too

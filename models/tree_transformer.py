@@ -62,7 +62,7 @@ class TransformerConfig:
         if self.memory < self.window:
             raise ValueError("memory must cover the pointer's window")
         self.cutoffs = tuple(self.cutoffs)
-        self.tree_config  # validates
+        PositionConfig(**self.tree)  # raises on a bad tree setting
 
     @property
     def tree_config(self) -> PositionConfig:
