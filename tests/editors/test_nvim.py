@@ -28,6 +28,7 @@ CASES = {
 
 SCRIPT = r"""
 vim.opt.runtimepath:prepend(%(plugin)s)
+%(before)s
 require('treecomplete').setup({ cmd = %(cmd)s, settings = %(settings)s })
 local out = {}
 local function finish(result)
@@ -40,6 +41,7 @@ local buf = vim.api.nvim_get_current_buf()
 local ok = vim.wait(20000, function() return #vim.lsp.get_clients({ bufnr = buf, name = 'treecomplete' }) > 0 end, 50)
 if not ok then finish({ error = 'no client attached' }) return end
 out.completefunc = vim.bo[buf].omnifunc ~= '' or vim.bo[buf].completefunc ~= ''
+out.legacy = not vim.lsp.is_enabled('treecomplete')
 -- type the last line a character at a time
 local typed = %(typed)s
 local row = vim.api.nvim_buf_line_count(buf)
@@ -78,8 +80,17 @@ def _run_nvim(script: str, tmp_path: Path) -> None:
                    check=False, capture_output=True)
 
 
-@pytest.mark.parametrize("language", ["python", "javascript"])
-def test_the_plugin_completes_a_copied_identifier(language: str, tmp_path: Path, toy_checkpoint: Path):
+# Neovim 0.9/0.10 are not on PyPI: their code path (vim.lsp.start on FileType) is exercised on
+# 0.11 by making the plugin believe it runs on an older version.
+OLDER = """
+local has = vim.fn.has
+vim.fn.has = function(feature) if feature == 'nvim-0.11' then return 0 end return has(feature) end
+"""
+
+
+@pytest.mark.parametrize(("language", "before"), [("python", ""), ("javascript", ""), ("python", OLDER)],
+                         ids=["python", "javascript", "python-as-0.10"])
+def test_the_plugin_completes_a_copied_identifier(language: str, before: str, tmp_path: Path, toy_checkpoint: Path):
     name, text, typed, expected = CASES[language]
     (tmp_path / name).write_text(text, encoding="utf-8")
     # Python: the toy model (a made-up name only the pointer can copy); JavaScript: the
@@ -88,11 +99,12 @@ def test_the_plugin_completes_a_copied_identifier(language: str, tmp_path: Path,
     settings_lua = "{ " + ", ".join(f"{k} = {_lua(v)}" for k, v in settings.items()) + " }"
     cmd = "{ " + ", ".join(_lua(x) for x in (sys.executable, "-m", "treecomplete", "--stdio")) + " }"
     out = tmp_path / "out.json"
-    _run_nvim(SCRIPT % {"plugin": _lua(str(PLUGIN)), "cmd": cmd, "settings": settings_lua, "out": _lua(str(out)),
+    _run_nvim(SCRIPT % {"plugin": _lua(str(PLUGIN)), "before": before, "cmd": cmd, "settings": settings_lua, "out": _lua(str(out)),
                         "file": _lua(str(tmp_path / name)), "typed": _lua(typed), "expected": _lua(expected)}, tmp_path)
     result = json.loads(out.read_text())
     assert "error" not in result, result
     assert result["completefunc"]  # the built-in LSP completion was enabled on attach
+    assert result["legacy"] == bool(before)  # which API started the client
     assert result.get("found"), f"{expected} was not offered as a copy from the context"
 
 
