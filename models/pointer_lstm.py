@@ -28,8 +28,8 @@ from dataclasses import asdict, dataclass
 
 import torch
 from torch import nn
-from torch.nn import functional as F
 
+from .heads import ValueScores, value_head
 from .settings import from_dict
 
 ARCHS = ("vanilla", "attention", "pointer", "pointer-random")
@@ -109,7 +109,7 @@ class ContextAttention(nn.Module):
         return weights, weights @ keys  # (B, T, L + T), (B, T, H)
 
 
-class PointerLSTM(nn.Module):
+class PointerLSTM(ValueScores, nn.Module):
     def __init__(self, config: ModelConfig, n_types: int, n_values: int):
         super().__init__()
         self.config = config
@@ -128,9 +128,7 @@ class PointerLSTM(nn.Module):
             width += config.type_dim
         self.combine = nn.Linear(width, H) if config.attends or config.parent != "none" else None
         self.type_head = nn.Linear(H, n_types)
-        cutoffs = [c for c in config.cutoffs if c < n_values - 1]
-        self.value_head = (nn.AdaptiveLogSoftmaxWithLoss(H, n_values, cutoffs, div_value=4.0) if cutoffs
-                           else nn.Linear(H, n_values))
+        self.value_head = value_head(H, n_values, config.cutoffs)
         self.switch = nn.Linear(2 * H, 1) if config.points else None
 
     def initial_state(self, batch: int, device: torch.device | str = "cpu") -> State:
@@ -182,18 +180,6 @@ class PointerLSTM(nn.Module):
                 alpha = _random_pointer(alpha)
         new_state = State(h_n, c_n, keys[:, -L:], key_files[:, -L:])
         return Output(self.type_head(g), g, alpha, switch, new_state)
-
-    def value_log_probs(self, g: torch.Tensor) -> torch.Tensor:
-        """log w_t over the vocabulary, (N, n_values), for rows g (N, H)."""
-        if isinstance(self.value_head, nn.AdaptiveLogSoftmaxWithLoss):
-            return self.value_head.log_prob(g)
-        return F.log_softmax(self.value_head(g), dim=-1)
-
-    def value_target_log_prob(self, g: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-        """log w_t[target] for rows g (N, H), targets (N,) in the vocabulary."""
-        if isinstance(self.value_head, nn.AdaptiveLogSoftmaxWithLoss):
-            return self.value_head(g, target).output
-        return F.log_softmax(self.value_head(g), dim=-1).gather(1, target.unsqueeze(1)).squeeze(1)
 
 
 def _random_pointer(alpha: torch.Tensor) -> torch.Tensor:

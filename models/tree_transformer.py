@@ -22,13 +22,13 @@ s_t = sigmoid(W [h_t; c_t]).
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, field
 
 import torch
 from torch import nn
 from torch.nn import functional as F
 
+from .heads import ValueScores, value_head
 from .pointer_lstm import ContextAttention, Output
 from .settings import from_dict
 from .tree_positions import PositionConfig, TreePositionalEncoding
@@ -126,7 +126,7 @@ class Layer(nn.Module):
         return x + F.dropout(self.ff(self.norm2(x)), self.dropout, self.training), k, v
 
 
-class TreeTransformer(nn.Module):
+class TreeTransformer(ValueScores, nn.Module):
     def __init__(self, config: TransformerConfig, n_types: int, n_values: int):
         super().__init__()
         self.config = config
@@ -142,9 +142,7 @@ class TreeTransformer(nn.Module):
         self.norm = nn.LayerNorm(d)
         self.pointer = ContextAttention(d)
         self.type_head = nn.Linear(d, n_types)
-        cutoffs = [c for c in config.cutoffs if c < n_values - 1]
-        self.value_head = (nn.AdaptiveLogSoftmaxWithLoss(d, n_values, cutoffs, div_value=4.0) if cutoffs
-                           else nn.Linear(d, n_values))
+        self.value_head = value_head(d, n_values, config.cutoffs)
         self.switch = nn.Linear(2 * d, 1)
 
     def initial_state(self, batch: int, device: torch.device | str = "cpu") -> Memory:
@@ -194,16 +192,6 @@ class TreeTransformer(nn.Module):
         switch = torch.sigmoid(self.switch(torch.cat([h, context], dim=-1))).squeeze(-1)
         memory = Memory(torch.stack(keys), torch.stack(vals), finals[:, -L:], key_files[:, -M:], state.step + T)
         return Output(self.type_head(h), h, alpha, switch, memory)
-
-    def value_log_probs(self, g: torch.Tensor) -> torch.Tensor:
-        if isinstance(self.value_head, nn.AdaptiveLogSoftmaxWithLoss):
-            return self.value_head.log_prob(g)
-        return F.log_softmax(self.value_head(g), dim=-1)
-
-    def value_target_log_prob(self, g: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-        if isinstance(self.value_head, nn.AdaptiveLogSoftmaxWithLoss):
-            return self.value_head(g, target).output
-        return F.log_softmax(self.value_head(g), dim=-1).gather(1, target.unsqueeze(1)).squeeze(1)
 
 
 def _sinusoid(steps: torch.Tensor, d: int) -> torch.Tensor:
