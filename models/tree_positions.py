@@ -28,6 +28,8 @@ from dataclasses import asdict, dataclass
 import torch
 from torch import nn
 
+from .flatten import previous_elements
+
 KINDS = ("binary", "nary")
 ROOT = 1  # the empty stack: the sentinel bit alone
 
@@ -135,8 +137,6 @@ def window_codes(parents: Sequence[int], config: PositionConfig, outside: Callab
 
 def code_of_node(node, config: PositionConfig) -> int:
     """The code of an element's syntax node, read from the tree (at most k steps up)."""
-    from .flatten import previous_elements  # tree-sitter is only needed here
-
     steps: list[int] = []  # newest first
     while len(steps) < config.depth and node.parent is not None:
         if config.kind == "nary":

@@ -64,25 +64,21 @@ class TreecompleteServer(LanguageServer):
         self.options = options
         self.submit(self._configure_service, options)
 
-    def _model_failed(self, message: str) -> None:
-        """Called on the loading thread: the message is sent from the event loop."""
-        params = types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+    def _from_any_thread(self, send: Callable[..., Any], *args: Any) -> None:
+        """Run ``send`` on the event loop (the loading thread reports through this)."""
         if self.event_loop is None:
             return  # not initialized yet: the log has it
         try:
-            self.event_loop.call_soon_threadsafe(self.window_show_message, params)
+            self.event_loop.call_soon_threadsafe(send, *args)
         except RuntimeError:  # the loop is closed: the server is stopping
             pass
 
+    def _model_failed(self, message: str) -> None:
+        self._from_any_thread(self.window_show_message, types.ShowMessageParams(type=types.MessageType.Warning, message=message))
+
     def _model_status(self, status: dict) -> None:
-        """Called on any thread: the ``treecomplete/status`` notification (for a status bar) is
-        sent from the event loop."""
-        if self.event_loop is None:
-            return
-        try:
-            self.event_loop.call_soon_threadsafe(self.protocol.notify, STATUS, status)
-        except RuntimeError:
-            pass
+        """The ``treecomplete/status`` notification, for a client's status bar."""
+        self._from_any_thread(self.protocol.notify, STATUS, status)
 
     def _configure_service(self, options: Options) -> None:
         self.models.configure(options.model, None if options.device == "auto" else options.device)

@@ -36,3 +36,11 @@ def test_clear_errors(tmp_path):
     assert out.returncode == 2 and "not a supported language" in out.stderr
     out = _run("complete", f"{DEMO}:999:1")
     assert out.returncode == 2 and "lines" in out.stderr
+
+
+def test_the_cli_names_the_same_architectures_as_the_models():
+    """cli.ARCHS is spelt out so that --help does not import torch; it must not drift."""
+    from treecomplete import cli
+    from treecomplete.models.architectures import ARCHS
+
+    assert cli.ARCHS == ARCHS

@@ -22,6 +22,8 @@ from treecomplete.document import Document
 from treecomplete.languages import JAVASCRIPT, PYTHON
 from treecomplete.models.flatten import flatten
 
+from .syntax import identifier_leaves
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
@@ -44,15 +46,6 @@ def test_a_statement_boundary_agrees_exactly():
     assert (partial.types, partial.values, partial.parents) == (full.types[:len(partial)], full.values[:len(partial)], full.parents[:len(partial)])
 
 
-def _identifier_leaves(root):
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in ("identifier", "property_identifier"):
-            yield node
-        stack.extend(reversed(node.children))
-
-
 @pytest.mark.parametrize(("language", "name"), [(PYTHON, "inventory.py"), (JAVASCRIPT, "cart.js")])
 def test_backward_flattening_equals_the_forward_one(language, name):
     """What the server reads before a node (flatten_before, O(limit)) is exactly the training
@@ -63,7 +56,7 @@ def test_backward_flattening_equals_the_forward_one(language, name):
     full = flatten(tree)
     annotated = full.annotated_types()
     checked = 0
-    for node in _identifier_leaves(tree.root_node):
+    for node in identifier_leaves(tree.root_node):
         before, parent = flatten_before(node, 1 << 30)
         k = len(before)
         assert full.values[k] == node.text.decode() and full.starts[k] == node.start_byte

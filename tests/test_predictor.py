@@ -3,8 +3,6 @@ from the recent answers without running the model; a changed one runs it again."
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from treecomplete.context import context_at

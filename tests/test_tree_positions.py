@@ -14,6 +14,8 @@ from treecomplete.models.flatten import flatten, flatten_before
 from treecomplete.models.tree_positions import (ROOT, PositionConfig, TreePositionalEncoding, codes, context_codes, down,
                                                 push, stack_vector, up)
 
+from .syntax import identifier_leaves
+
 FIXTURES = Path(__file__).parent / "fixtures"
 BINARY = PositionConfig("binary", 2, 32)
 NARY = PositionConfig("nary", 4, 6)
@@ -83,15 +85,6 @@ def test_corpus_codes_follow_the_tree(config):
     assert len(set(got)) > 20  # the positions do tell the nodes apart
 
 
-def _leaves(root):
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in ("identifier", "property_identifier"):
-            yield node
-        stack.extend(reversed(node.children))
-
-
 @pytest.mark.parametrize(("language", "name"), [(PYTHON, "inventory.py"), (JAVASCRIPT, "cart.js")])
 @pytest.mark.parametrize("config", [BINARY, PositionConfig("nary", 8, 16)])
 def test_codes_at_a_cursor_equal_the_corpus_codes(language, name, config):
@@ -101,7 +94,7 @@ def test_codes_at_a_cursor_equal_the_corpus_codes(language, name, config):
     full = flatten(tree)
     expected = codes(torch.tensor(full.parents), config).tolist()
     checked = 0
-    for leaf in _leaves(tree.root_node):
+    for leaf in identifier_leaves(tree.root_node):
         at = [i for i, s in enumerate(full.starts) if s == leaf.start_byte and full.values[i] == leaf.text.decode()]
         if not at:
             continue
