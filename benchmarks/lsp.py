@@ -35,7 +35,7 @@ def peer_command(language: str) -> tuple[list[str], dict | None] | None:
     return [str(tls), "--stdio"], {"tsserver": {"path": str(tsserver)}}
 
 
-NEURAL_MARK = re.compile(r"\((model vocabulary|copied from the context)\)")
+NEURAL_MARK = re.compile(r"\((model vocabulary|copied from line \d+|multi-token, model)\)")
 
 
 class Session:

@@ -83,6 +83,14 @@ class State:
     def detach(self) -> State:
         return State(self.h.detach(), self.c.detach(), self.memory.detach(), self.memory_file)
 
+    def select(self, index: torch.Tensor) -> State:
+        """The lanes ``index`` (B',), in that order: one state per hypothesis of a beam."""
+        return State(self.h.index_select(1, index), self.c.index_select(1, index),
+                     self.memory.index_select(0, index), self.memory_file.index_select(0, index))
+
+    def nbytes(self) -> int:
+        return sum(t.element_size() * t.nelement() for t in (self.h, self.c, self.memory, self.memory_file))
+
 
 @dataclass
 class Output:

@@ -98,6 +98,15 @@ class Memory:
     def detach(self) -> Memory:
         return Memory(self.keys.detach(), self.values.detach(), self.finals.detach(), self.files, self.step)
 
+    def select(self, index: torch.Tensor) -> Memory:
+        """The lanes ``index`` (B',), in that order: one cache per hypothesis of a beam."""
+        return Memory(self.keys.index_select(1, index), self.values.index_select(1, index),
+                      self.finals.index_select(0, index), self.files.index_select(0, index),
+                      self.step.index_select(0, index))
+
+    def nbytes(self) -> int:
+        return sum(t.element_size() * t.nelement() for t in (self.keys, self.values, self.finals, self.files, self.step))
+
 
 class Layer(nn.Module):
     def __init__(self, d: int, heads: int, ff: int, dropout: float):

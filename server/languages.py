@@ -171,3 +171,24 @@ def language_for(language_id: str | None, uri_or_path: str) -> LanguageSpec | No
     if language_id in BY_LANGUAGE_ID:
         return BY_LANGUAGE_ID[language_id]
     return BY_EXTENSION.get(PurePosixPath(uri_or_path.split("?")[0]).suffix.lower())
+
+
+# Member chains and statement containers, per language that has a model (engines/chains.py,
+# snippets).
+@dataclass(frozen=True)
+class Grammar:
+    """The node types of a member chain in one language's tree-sitter grammar."""
+
+    call: str
+    member: str
+    args: str
+    leaves: frozenset[str]
+
+
+CHAINS = {
+    "python": Grammar("call", "attribute", "argument_list", frozenset({"identifier"})),
+    "javascript": Grammar("call_expression", "member_expression", "arguments",
+                          frozenset({"identifier", "property_identifier"})),
+}
+# Nodes whose children are statements: a statement starts where one of their children starts.
+BLOCKS = {"python": ("module", "block"), "javascript": ("program", "statement_block")}

@@ -32,6 +32,9 @@ class Options:
         metadata={"help": "a model name (python-pointer-lstm, a fine-tuned model...) or a .pt path; "
                           "'fallback' turns neural completion off; empty: the shipped default per language"},
     )
+    multi_token: bool = field(
+        default=True, metadata={"help": "offer multi-token completions (os.path.join(), found by beam search"}
+    )
     device: str = field(
         default="auto",
         metadata={"choices": ("auto", "cpu", "cuda"), "help": "where the model runs; auto: CUDA when present"},
@@ -40,7 +43,7 @@ class Options:
 
 def _check(value: Any, default: Any, meta: dict[str, Any]) -> str | None:
     """Why ``value`` is not valid for a setting, or None."""
-    if isinstance(default, int) and type(value) is not int:  # JSON true is not a number of items
+    if isinstance(default, int) and not isinstance(default, bool) and type(value) is not int:  # JSON true is not a number
         return "must be an integer"
     if type(value) is not type(default):
         return f"must be a {type(default).__name__}"

@@ -20,7 +20,7 @@ from pygls.lsp.server import LanguageServer
 
 from . import __version__
 from .engines.registry import Registry
-from .items import completion_list, resolve
+from .items import ClientSupport, completion_list, resolve
 from .options import SECTION, Options, parse_options
 from .protocol import TreecompleteProtocol
 from .service import CompletionService, UnknownDocument
@@ -48,6 +48,7 @@ class TreecompleteServer(LanguageServer):
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treecomplete-worker")
         self.versions: dict[str, int] = {}  # latest version received, per open URI (loop thread)
         self.event_loop: asyncio.AbstractEventLoop | None = None  # for messages from other threads
+        self.client_support = ClientSupport()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         future = self.worker.submit(fn, *args)
@@ -83,6 +84,8 @@ class TreecompleteServer(LanguageServer):
     def _configure_service(self, options: Options) -> None:
         self.models.configure(options.model, None if options.device == "auto" else options.device)
         self.service.max_file_size = options.max_file_size
+        if self.service.neural is not None:
+            self.service.neural.multi_token = options.multi_token
         for doc in self.service.documents.values():
             doc.max_bytes = options.max_file_size
 
@@ -91,7 +94,7 @@ class TreecompleteServer(LanguageServer):
         if self.versions.get(uri) != version:
             raise Stale(uri)
         completion = self.service.complete(uri, line, character, limit)
-        return completion_list(self.service.get(uri), completion, limit)
+        return completion_list(self.service.get(uri), completion, limit, self.client_support)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # Errors are logged, not shown in a message box: the user cannot act on them, and a
@@ -120,6 +123,7 @@ def create_server() -> TreecompleteServer:
     @server.feature(types.INITIALIZE)
     def initialize(ls: TreecompleteServer, params: types.InitializeParams) -> None:
         ls.service.encoding = str(getattr(ls.workspace.position_encoding, "value", ls.workspace.position_encoding))
+        ls.client_support = ClientSupport.of(params.capabilities)
         log.info("treecomplete %s; position encoding %s", __version__, ls.service.encoding)
         ls.apply_settings(params.initialization_options, "initializationOptions")
 

@@ -94,6 +94,8 @@ class CompletionService:
         if self.documents.pop(uri, None) is None:
             log.warning("%s: didClose for a document that is not open", uri)
         self.fallback.forget(uri)
+        if self.models is not None:
+            self.models.forget(uri)
 
     def complete(self, uri: str, line: int, character: int, limit: int) -> Completion | None:
         """Ranked candidates at a position, or None where nothing can be offered (unsupported

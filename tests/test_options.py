@@ -43,3 +43,11 @@ def test_device_takes_one_of_its_choices():
     options, problems = parse_options({"device": "tpu"})
     assert options.device == "auto"
     assert problems and "must be one of auto, cpu, cuda" in problems[0]
+
+
+def test_multi_token_is_a_boolean():
+    options, problems = parse_options({"multiToken": False})
+    assert options.multi_token is False and problems == []
+    options, problems = parse_options({"multiToken": "no", "maxItems": True})
+    assert options.multi_token is True and options.max_items == 50
+    assert len(problems) == 2 and any("multiToken must be a bool" in p for p in problems)

@@ -19,6 +19,7 @@ class Kind(str, Enum):
     CLASS = "class"
     MODULE = "module"
     KEYWORD = "keyword"
+    SNIPPET = "snippet"
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class Candidate:
     kind: Kind = Kind.VARIABLE
     score: float = 0.0  # engine-specific; only the order of candidates matters
     detail: str = ""  # shown on completionItem/resolve
+    documentation: str = ""  # markdown, shown on completionItem/resolve
+    snippet: str | None = None  # a structure template's body (server/snippets.py); ``text`` is its keyword
 
 
 class Engine(Protocol):

@@ -1,6 +1,7 @@
 """The neural engine: the language model's candidates and the fallback engine's, ranked
-together. Only identifier-like values are offered (the predicted node is an identifier). Knows
-nothing of torch: predictions come from a ``predictor.Predictor``.
+together, with structure completions (snippets for the statement or expression the model
+expects at the cursor) and multi-token completions (engines/chains.py). Knows nothing of torch:
+answers come from a ``predictor.Predictor``.
 """
 
 from __future__ import annotations
@@ -8,13 +9,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext
+from ..languages import BLOCKS
 from ..models.flatten import EMPTY
 from .base import Candidate, Engine, Kind
 
 MODEL_WEIGHT = 0.5  # how much the model's log-probability counts against the fallback's rank
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
 FALLBACK_ABSENT = 100  # rank given to a model candidate the fallback engine did not list
+CHAIN_BUDGET = 0.006  # seconds of beam search per new context
+CHAIN_ITEMS = 3  # multi-token items per list
+SNIPPET_MIN = 0.002  # a structure the model gives less than this is not offered
+AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the model
 
 
 class NeuralEngine:
@@ -23,43 +30,156 @@ class NeuralEngine:
     A candidate's score is MODEL_WEIGHT * log p + log(1 / (r + 1)): p the model's probability
     among the candidates that match the typed prefix (at least FLOOR), r its rank in the
     fallback engine's list (recency, frequency, members after the same receiver). Both signals
-    matter: the model knows the structure, the fallback engine knows this buffer."""
+    matter: the model knows the structure, the fallback engine knows this buffer. The model's p
+    for an identifier is the mean of its next-value prediction at the cursor and, where the
+    beam search ran, the probability of the identifier as the chain's first free leaf summed
+    over the structures searched (the cursor's own parse lacks the nodes that finished code
+    would put above it, such as the call around ``os.path.join``)."""
 
     def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
         self.fallback = fallback
         self.predictor_for = predictor_for  # language name -> Predictor | None
         self.name = "neural"
+        self.multi_token = True
+        self.chain_budget = CHAIN_BUDGET
 
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
         others = self.fallback.complete(context, max(limit, 50))
         predictor = self.predictor_for(context.language.name) if context.category in (ATTRIBUTE, NAME) else None
         if predictor is None:
             return others[:limit]
+        answer = predictor.answer(context, self.chain_budget)
         prefix = context.prefix.lower()
         identifier = context.language.identifier
         keywords = context.language.keyword_set
-        model: dict[str, tuple[float, bool]] = {}
-        for p in predictor.predict(context):
-            text = p.value
-            if text in model or text == EMPTY or not identifier.fullmatch(text) or not text.lower().startswith(prefix):
-                continue
-            if text in keywords and context.category == ATTRIBUTE:
-                continue
-            model[text] = (p.probability, p.copied)
-        total = sum(p for p, _ in model.values()) or 1.0
+
+        def matching(pairs) -> dict[str, float]:
+            out: dict[str, float] = {}
+            for text, p in pairs:
+                if text in out or text == EMPTY or not identifier.fullmatch(text) or not text.lower().startswith(prefix):
+                    continue
+                if text in keywords:
+                    continue
+                out[text] = p
+            total = sum(out.values()) or 1.0
+            return {t: p / total for t, p in out.items()}
+
+        direct = matching((p.value, p.probability) for p in answer.predictions)
+        first = matching(answer.first.items())
+        copied = {p.value: p for p in answer.predictions if p.copied}
+        model = {t: (direct.get(t, 0.0) + first.get(t, 0.0)) / 2 for t in direct.keys() | first.keys()} if first else direct
+        templates = self._templates(context, answer) if context.category == NAME else []
+        share = 1.0 - sum(p for _, p in templates)  # what the model leaves to an identifier here
+        labels = {t.label for t, _ in templates}
         listed = {c.text: (r, c) for r, c in enumerate(others)}
         scored: list[Candidate] = []
         for text in model.keys() | listed.keys():
-            p, copied = model.get(text, (0.0, False))
-            p /= total
+            if text in labels:
+                continue  # the keyword comes as its snippet
+            p = model.get(text, 0.0) * max(share, 0.05)
             rank, fallback = listed.get(text, (FALLBACK_ABSENT, None))
             score = MODEL_WEIGHT * math.log(max(p, FLOOR)) - math.log(rank + 1)
             kind = fallback.kind if fallback else Kind.KEYWORD if text in keywords else Kind.VARIABLE
+            documentation = ""
             if text in model:
-                detail = f"{p:.1%} ({'copied from the context' if copied else 'model vocabulary'})"
+                source = copied.get(text)
+                if source is not None and source.origin is not None:
+                    line = context.data.count(b"\n", 0, source.origin) + 1
+                    detail = f"{model[text]:.1%} (copied from line {line})"
+                    documentation = _source_line(context, source.origin, line)
+                else:
+                    detail = f"{model[text]:.1%} (model vocabulary)"
             else:
                 detail = fallback.detail
-            scored.append(Candidate(text, kind, score, detail))
+            scored.append(Candidate(text, kind, score, detail, documentation))
+        for template, p in templates:
+            rank, _ = listed.get(template.label, (FALLBACK_ABSENT, None))
+            score = MODEL_WEIGHT * math.log(max(p, FLOOR)) - math.log(rank + 1)
+            scored.append(Candidate(template.label, Kind.SNIPPET, score, f"{p:.1%} {template.node} (model)",
+                                    f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
+                                    snippet=template.body))
         scored.sort(key=lambda c: (-c.score, c.text))
+        if self.multi_token:
+            scored = self._with_chains(scored, answer.chains, prefix)
         return scored[:limit]
 
+    def _templates(self, context: CompletionContext, answer) -> list[tuple[snippets.Template, float]]:
+        """Structure templates matching the prefix, with the model's probability of their node
+        type where the statement (or expression) at the cursor starts."""
+        prefix = context.prefix.lower()
+        statement = _statement(context)
+        ancestors = set()
+        node = context.target
+        while node is not None:
+            ancestors.add(node.type)
+            node = node.parent
+        previous = statement.prev_named_sibling if statement is not None else None
+        out: list[tuple[snippets.Template, float]] = []
+        seen: set[str] = set()
+        for template in snippets.TEMPLATES.get(context.language.name, ()):
+            if not template.label.lower().startswith(prefix) or template.label in seen and not template.inside:
+                continue
+            if template.inside and template.inside not in ancestors:
+                continue
+            if template.after:
+                if previous is None or previous.type != template.after or previous.child_by_field_name("alternative"):
+                    continue
+                p = AFTER_IF
+            elif template.where == "statement":
+                if statement is None:
+                    continue
+                p = answer.statement.get(template.node, 0.0)
+            else:
+                p = answer.expression.get(template.node, 0.0)
+            if p >= SNIPPET_MIN and template.label not in seen:
+                seen.add(template.label)
+                out.append((template, p))
+        return out
+
+    def _with_chains(self, scored: list[Candidate], chains, prefix: str) -> list[Candidate]:
+        """Multi-token items, each right after the item of the identifier it starts with."""
+        if not chains:
+            return scored
+        best = chains[0].probability
+        kept = [c for c in chains if c.probability >= 0.2 * best and c.text.lower().startswith(prefix)][:CHAIN_ITEMS]
+        after: dict[str, list] = {}
+        for chain in kept:
+            after.setdefault(chain.first, []).append(chain)
+        out: list[Candidate] = []
+        placed = set()
+        for position, candidate in enumerate(scored):
+            out.append(candidate)
+            for chain in after.get(candidate.text, ()) if position < 5 else ():
+                out.append(_chain_candidate(chain, candidate.score))
+                placed.add(chain.text)
+        # a call of a name the list ranks low is a guess; a member chain says more
+        rest = [c for c in kept if c.text not in placed and "." in c.text]
+        out.extend(_chain_candidate(c, MODEL_WEIGHT * math.log(max(c.probability, FLOOR)) - math.log(FALLBACK_ABSENT + 1))
+                   for c in rest)
+        return out
+
+
+def _chain_candidate(chain, score: float) -> Candidate:
+    kind = Kind.FUNCTION if chain.text.endswith("(") else Kind.VARIABLE
+    detail = f"{chain.probability:.1%} (multi-token, model)"
+    return Candidate(chain.text, kind, score, detail, f"Predicted continuation: `{chain.text}`")
+
+
+def _statement(context: CompletionContext):
+    """The statement that starts where the cursor's identifier starts, if one does."""
+    blocks = BLOCKS.get(context.language.name, ())
+    node = context.target
+    found = None
+    while node is not None and node.start_byte == context.target.start_byte:
+        if node.parent is not None and node.parent.type in blocks:
+            found = node
+        node = node.parent
+    return found
+
+
+def _source_line(context: CompletionContext, origin: int, line: int) -> str:
+    """Markdown: the line a copied identifier was copied from."""
+    start = context.data.rfind(b"\n", 0, origin) + 1
+    end = context.data.find(b"\n", origin)
+    text = context.data[start:end if end >= 0 else len(context.data)].decode("utf-8", "replace").strip()
+    return f"Copied from line {line}:\n```{context.language.name}\n{text[:200]}\n```"

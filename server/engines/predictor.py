@@ -1,13 +1,14 @@
 """A model at a completion context: the next-value distribution of a pointer-mixture LSTM or a
-tree-transformer.
+tree-transformer, the node types it expects where the statement and the expression at the
+cursor start, and multi-token continuations (engines/chains.py).
 
-The context is the last ``CONTEXT`` elements before the predicted node, flattened by the same
-rules as training (``models.flatten.flatten_before``, O(CONTEXT) whatever the file size), with
-their tree positions and the predicted node's (``models.tree_positions.context_codes``) for a
-model that reads them. The model reads them from an empty state and its last step gives the
-distribution over the next value:
-the vocabulary's share plus the pointer's, whose window slots are read as the identifiers they
-hold, so an identifier the vocabulary has never seen is offered when it occurs nearby.
+The context is the document's elements before the predicted node, flattened by the same rules
+as training (``models.flatten.flatten_before``, at most ``incremental.LIMIT`` of them whatever
+the file size), with their tree positions and the predicted node's for a model that reads them.
+The model reads them incrementally, per document (engines/incremental.py): after an edit, only
+from the first element that changed. Values come from the vocabulary's share plus the
+pointer's, whose window slots are read as the identifiers they hold, so an identifier the
+vocabulary has never seen is offered when it occurs nearby.
 
 Imports torch: only the registry's loading thread imports this module.
 """
@@ -15,20 +16,24 @@ Imports torch: only the registry's loading thread imports this module.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
+import tree_sitter
 
 from ..context import CompletionContext
+from ..languages import BLOCKS, CHAINS
 from ..models import checkpoint
 from ..models.architectures import tree_positions
 from ..models.flatten import flatten_before
 from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
+from . import chains
+from .incremental import EVERY, LIMIT, Session, Sessions, Snapshot, anchor_index
 
-CONTEXT = 400  # elements the model reads before the cursor
 RECENT = 32  # contexts whose answers are kept
+TOP_VALUES = 200  # vocabulary values considered per prediction
 
 
 @dataclass(frozen=True)
@@ -36,82 +41,247 @@ class Prediction:
     value: str
     probability: float
     copied: bool  # offered by the pointer, not the vocabulary
+    origin: int | None = None  # for a copy: the byte offset of the occurrence it was copied from
+
+
+@dataclass
+class Answer:
+    """What the model says at a cursor."""
+
+    predictions: list[Prediction]
+    statement: dict[str, float] = field(default_factory=dict)  # statement type -> P, where one starts at the cursor
+    expression: dict[str, float] = field(default_factory=dict)  # expression type -> P at the expression's start
+    chains: list[chains.Chain] = field(default_factory=list)
+    first: dict[str, float] = field(default_factory=dict)  # the identifier at the cursor, over the chains searched
+
+
+@dataclass
+class Cuts:
+    """Where, among the elements read, the statement and the expression at the cursor start."""
+
+    statement: int | None = None
+    chain: int | None = None
+    chain_root: tree_sitter.Node | None = None
 
 
 class Predictor:
-    """A loaded checkpoint, turned into next-value predictions at a completion context."""
+    """A loaded checkpoint, turned into predictions at a completion context."""
 
     def __init__(self, loaded: checkpoint.Loaded, device: torch.device):
         self.model = loaded.model
         self.language = loaded.language
+        self.types = loaded.types
         self.values = loaded.values
         self.type_ids = {s: i for i, s in enumerate(loaded.types)}
         self.value_ids = {s: i for i, s in enumerate(loaded.values)}
         self.device = device
         self.tree = tree_positions(self.model.config)
+        self.sessions = Sessions()
         # the last contexts' answers: typing an identifier leaves the context before it
         # unchanged, so every keystroke after its first is answered without the model
-        self._recent: OrderedDict[tuple, list[Prediction]] = OrderedDict()
+        self._recent: OrderedDict[tuple, Answer] = OrderedDict()
 
     @classmethod
     def load(cls, path: Path, device: str | None = None) -> Predictor:
         chosen = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         return cls(checkpoint.load(path, chosen), chosen)
 
-    @torch.no_grad()
+    def forget(self, uri: str) -> None:
+        """The document is closed: drop its state."""
+        self.sessions.forget(uri)
+
     def predict(self, context: CompletionContext) -> list[Prediction]:
         """Next-value candidates at the cursor, most probable first."""
+        return self.answer(context).predictions
+
+    @torch.no_grad()
+    def answer(self, context: CompletionContext, chain_budget: float = 0.0) -> Answer:
+        """Values at the cursor, statement and expression types, and (with a budget in seconds)
+        multi-token continuations."""
         if context.target is None:
-            return []
-        flat, target_parent = flatten_before(context.target, CONTEXT)
+            return Answer([])
+        flat, target_parent = flatten_before(context.target, LIMIT)
         n = len(flat)
         if n == 0:
-            return []
+            return Answer([])
+        session = self.sessions.get(context.uri)
+        a = anchor_index(flat.starts, flat.types, flat.values, session)
+        anchor = None if a == 0 and n < LIMIT else (flat.starts[a], flat.types[a], flat.values[a])
+        if session is None or session.anchor != anchor:
+            session = Session(anchor, snapshots={0: Snapshot(self.model.initial_state(1, self.device))})
+        keys = self._keys(flat, a, target_parent, context.target)
+        cuts = self._cuts(context, flat, a)
+        constraint = context.prefix[:1].lower()
+        cache_key = (context.uri, anchor, tuple(keys), cuts.statement, cuts.chain, constraint, chain_budget > 0)
+        if cache_key in self._recent:
+            self._recent.move_to_end(cache_key)
+            return self._recent[cache_key]
+
+        last = self._read(session, keys, [c for c in (cuts.statement, cuts.chain) if c is not None])
+        self.sessions.put(context.uri, session)
+        window = flat.values[a:]
+        answer = Answer(self._values(last, window, flat.starts[a:]))
+        if cuts.statement is not None and (snap := session.snapshots.get(cuts.statement)) is not None:
+            answer.statement = self._types(snap)
+        if cuts.chain is not None and (snap := session.snapshots.get(cuts.chain)) is not None:
+            answer.expression = self._types(snap)
+            if chain_budget > 0 and snap.type_logits is not None:
+                found = chains.search(self, self._chain_start(context, flat, a, keys, cuts, snap), chain_budget)
+                answer.chains, answer.first = found.chains, found.first
+        self._recent[cache_key] = answer
+        if len(self._recent) > RECENT:
+            self._recent.popitem(last=False)
+        return answer
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _keys(self, flat, a: int, target_parent: int, target: tree_sitter.Node) -> list[tuple]:
+        """One input per element from the anchor: type, value, the distance from the node it
+        predicts to that node's parent, the parent's type, and the tree positions of the element
+        and of the node it predicts (0 for a model without them)."""
+        n = len(flat)
         types = [self.type_ids.get(t, UNK_ID) for t in flat.annotated_types()]
         values = [self.value_ids.get(v, UNK_ID) for v in flat.values]
         # the parent of the node after input i is element i + 1's parent; after the last input,
         # the predicted node's
-        distance = flat.parents[1:] + [target_parent]
-        distance = [d if d > 0 else 1 for d in distance]
-        parent_type = [types[i + 1 - d] if 0 <= i + 1 - d < n else PAD_ID for i, d in enumerate(distance)]
-        dev = self.device
-
-        def row(xs: list[int]) -> torch.Tensor:
-            return torch.tensor([xs], dtype=torch.long, device=dev)
-
-        model = self.model
-        extra = {}
-        codes: tuple = ()
+        distance = [d if d > 0 else 1 for d in (*flat.parents[1:], target_parent)]
+        # a parent before the anchor is "the element before the anchor", whatever it is: the
+        # same input however far back the flattened tail happened to start
+        distance = [d if i + 1 - d >= a else i + 2 - a for i, d in enumerate(distance)]
+        parent_type = [types[i + 1 - d] if a <= i + 1 - d < n else PAD_ID for i, d in enumerate(distance)]
         if self.tree is not None:
-            here, predicted = context_codes(flat, context.target, target_parent, self.tree)
-            codes = (*here, predicted)
-            extra = {"positions": row(here), "next_positions": row([*here[1:], predicted])}
-        key = (tuple(types), tuple(flat.values), tuple(distance), codes)
-        if key in self._recent:
-            self._recent.move_to_end(key)
-            return self._recent[key]
-        state = model.initial_state(1, dev)
-        out = model(row(types), row(values), row([0] * n), row(distance), row(parent_type), state, **extra)
-        g = out.g[:, -1]  # (1, H)
-        probs = model.value_log_probs(g.float()).exp()[0]  # (V,)
+            here, predicted = context_codes(flat, target, target_parent, self.tree)
+            nxt = [*here[1:], predicted]
+        else:
+            here = nxt = [0] * n
+        return [(types[i], values[i], distance[i], parent_type[i], here[i], nxt[i]) for i in range(a, n)]
+
+    def run(self, state, rows: list[list[tuple]]):
+        """The model over input rows of equal length (one per lane of ``state``)."""
+        batch = torch.tensor(rows, dtype=torch.long, device=self.device)  # (B, T, 6)
+        types, values, distance, parent_type, here, nxt = batch.unbind(-1)
+        extra = {"positions": here, "next_positions": nxt} if self.tree is not None else {}
+        return self.model(types, values, torch.zeros_like(types), distance, parent_type, state, **extra)
+
+    def _read(self, session: Session, keys: list[tuple], cuts: list[int]) -> Snapshot:
+        """Bring the session to ``keys``, keeping snapshots at the EVERY grid, at ``cuts`` and at
+        the end; the snapshot at the end."""
+        m = len(keys)
+        start = session.resume_point(keys)
+        for cut in cuts:  # a cut point without its snapshot is read again
+            if cut not in session.snapshots and cut < start:
+                start = max(i for i in session.snapshots if i <= cut)
+        session.truncate(keys, start)
+        stops = sorted({*range((start // EVERY + 1) * EVERY, m, EVERY), *(c for c in cuts if start < c <= m), m})
+        state = session.snapshots[start].state
+        at = start
+        snapshot = session.snapshots[start]
+        for stop in stops:
+            out = self.run(state, [keys[at:stop]])
+            state = out.state
+            snapshot = Snapshot(
+                state,
+                out.type_logits[0, -1].float(),
+                out.g[0, -1].float(),
+                out.alpha[0, -1].float() if out.alpha is not None else None,
+                float(out.switch[0, -1]) if out.switch is not None else None,
+            )
+            session.keep(stop, snapshot)
+            at = stop
+        return snapshot
+
+    def _cuts(self, context: CompletionContext, flat, a: int) -> Cuts:
+        """The statement that starts at the cursor (for structure completions) and the expression
+        the cursor's member chain starts (for multi-token ones), as indexes from the anchor."""
+        target = context.target
+        n = len(flat)
+        cuts = Cuts()
+        blocks = BLOCKS.get(context.language.name, ())
+        i = n - 1
+        while i >= a and flat.starts[i] == target.start_byte:
+            node = flat.nodes[i]
+            if node.parent is not None and node.parent.type in blocks:
+                cuts.statement = i - a
+            i -= 1
+        grammar = CHAINS.get(context.language.name)
+        if grammar is None:
+            return cuts
+        root = target
+        while root.parent is not None and root.parent.type in (grammar.call, grammar.member):
+            root = root.parent
+        cuts.chain_root = root
+        if root == target:
+            cuts.chain = n - a
+        else:
+            for j in range(n - 1, a - 1, -1):
+                if flat.nodes[j] == root:
+                    cuts.chain = j - a
+                    break
+        return cuts
+
+    # -- outputs -------------------------------------------------------------------------
+
+    def _types(self, snapshot: Snapshot) -> dict[str, float]:
+        """Node types (without their two bits) and their probabilities for the next element."""
+        if snapshot.type_logits is None:
+            return {}
+        probs = torch.softmax(snapshot.type_logits, -1).tolist()
+        out: dict[str, float] = {}
+        for name, p in zip(self.types, probs):
+            base = name.split("|", 1)[0]
+            out[base] = out.get(base, 0.0) + p
+        return out
+
+    def value_scores(self, g: torch.Tensor, alpha: torch.Tensor | None, switch: float | None,
+                     window: list[str], starts: list[int] | None = None, top: int = TOP_VALUES) -> dict[str, list]:
+        """value -> [probability, copied, origin byte] from the vocabulary's share and the
+        pointer's over the last inputs ``window`` (their start bytes: ``starts``)."""
+        probs = self.model.value_log_probs(g.unsqueeze(0)).exp()[0]
         scores: dict[str, list] = {}
-        if out.switch is not None and out.alpha is not None:
-            s = float(out.switch[0, -1])
-            probs = probs * s
-            L = model.config.window
-            alpha = (out.alpha[0, -1].float() * (1 - s)).tolist()
-            for slot, mass in enumerate(alpha):
+        if switch is not None and alpha is not None:
+            probs = probs * switch
+            L = alpha.numel()
+            n = len(window)
+            best: dict[str, float] = {}
+            for slot, mass in enumerate((alpha * (1 - switch)).tolist()):
                 i = n - L + slot
-                if i >= 0 and mass > 0:
-                    entry = scores.setdefault(flat.values[i], [0.0, True])
-                    entry[0] += mass
-        top = torch.topk(probs, min(200, probs.numel()))
-        for p, index in zip(top.values.tolist(), top.indices.tolist()):
-            entry = scores.setdefault(self.values[index], [0.0, False])
+                if i < 0 or mass <= 0:
+                    continue
+                value = window[i]
+                entry = scores.setdefault(value, [0.0, True, None])
+                entry[0] += mass
+                if mass > best.get(value, 0.0) and starts is not None:
+                    best[value] = mass
+                    entry[2] = starts[i]
+        found = torch.topk(probs, min(top, probs.numel()))
+        for p, index in zip(found.values.tolist(), found.indices.tolist()):
+            entry = scores.setdefault(self.values[index], [0.0, False, None])
             entry[0] += p
+        return scores
+
+    def _values(self, last: Snapshot, window: list[str], starts: list[int]) -> list[Prediction]:
+        scores = self.value_scores(last.g, last.alpha, last.switch, window, starts)
         ranked = sorted(scores.items(), key=lambda kv: -kv[1][0])
-        predictions = [Prediction(v, p, copied) for v, (p, copied) in ranked]
-        self._recent[key] = predictions
-        if len(self._recent) > RECENT:
-            self._recent.popitem(last=False)
-        return predictions
+        return [Prediction(v, p, copied, origin if copied else None) for v, (p, copied, origin) in ranked]
+
+    def _chain_start(self, context: CompletionContext, flat, a: int, keys: list[tuple], cuts: Cuts,
+                     snap: Snapshot) -> chains.Start:
+        cut = cuts.chain
+        grammar = CHAINS[context.language.name]
+        root = cuts.chain_root
+        leaves = [flat.values[a + j] for j in range(cut, len(keys)) if flat.types[a + j] in grammar.leaves]
+        typed = context.data[root.start_byte:context.prefix_start].decode("utf-8", "replace")
+        before = keys[cut - 1]  # the input whose prediction the cut element is
+        return chains.Start(
+            snapshot=snap,
+            index=cut,
+            parent_index=cut - before[2],
+            parent_type=before[3],
+            code=before[5],
+            window=flat.values[a:a + cut],
+            forced=leaves,
+            prefix=context.prefix[:1].lower(),
+            typed=typed,
+            grammar=grammar,
+            identifier=context.language.identifier,
+        )

@@ -106,6 +106,11 @@ class Registry:
             return self._models.get(language)
         return None
 
+    def forget(self, uri: str) -> None:
+        """A document closed: every loaded model drops its state for it."""
+        for predictor in list(self._models.values()):
+            predictor.forget(uri)
+
     def _load(self, language: str, name: str) -> None:
         try:
             from .predictor import Predictor  # imports torch: seconds, so only here

@@ -44,7 +44,7 @@ def _fields(params) -> dict:
 async def _until_neural(client: LanguageClient, line: int, col: int) -> types.CompletionList:
     for _ in range(300):  # the model loads in the background; fallback answers meanwhile
         result = await complete(client, URI, line, col)
-        if any("copied from the context" in (item.data or {}).get("detail", "") for item in result.items):
+        if any("copied from line" in (item.data or {}).get("detail", "") for item in result.items):
             return result
         await asyncio.sleep(0.1)
     raise AssertionError("the neural engine never answered")
@@ -70,7 +70,7 @@ async def test_pointer_offers_an_identifier_outside_the_vocabulary(lsp: Language
     top = sorted(result.items, key=lambda i: i.sort_text or i.label)[0]
     assert top.label == "zibble_total"
     resolved = await lsp.completion_item_resolve_async(top)
-    assert "copied from the context" in (resolved.detail or "")
+    assert "copied from line" in (resolved.detail or "")
     assert not lsp.messages  # nothing went wrong
 
 

@@ -56,7 +56,7 @@ for _ = 1, 200 do -- the model loads in the background; the fallback answers mea
   for _, response in pairs(responses) do
     local items = response.result and (response.result.items or response.result) or {}
     for _, item in ipairs(items) do
-      if item.label == %(expected)s and item.data and (item.data.detail or ''):find('copied from the context') then
+      if item.label == %(expected)s and item.data and (item.data.detail or ''):find('copied from line') then
         found = item
       end
     end

@@ -1,7 +1,7 @@
 """The extension in real VS Code: code-server with the .vsix installed, driven by Playwright in
 Debian's chromium. A Python file is opened, code typed at its end, and the suggest widget lists
 an identifier that only the model's pointer can offer (made up, defined earlier in the buffer;
-its detail says it was copied from the context). The screenshot is saved to
+its detail says which line it was copied from). The screenshot is saved to
 ``bench-out/screenshots/vscode-suggest.png`` (or $TREECOMPLETE_SCREENSHOTS).
 
 Needs what editors/vscode/e2e/install.sh installs (code-server runs on Node 24); skipped

@@ -31,7 +31,7 @@ async function main() {
       const details = await page.locator(".suggest-details").innerText().catch(() => "");
       result.detail = focused + " | " + details;
       // the model's copy: the item and its detail, once the model has loaded
-      if (labels.some((l) => l.includes(expected)) && /copied from the context/.test(result.detail)) {
+      if (labels.some((l) => l.includes(expected)) && /copied from line \d+/.test(result.detail)) {
         result.found = true;
         break;
       }

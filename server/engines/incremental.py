@@ -1,0 +1,154 @@
+"""Per-document model state along the node sequence: after an edit, the model reads again only
+from the first element that changed.
+
+What the model reads at a cursor (its *context*) is the document's elements from an *anchor* up
+to the predicted node, from an empty state:
+- with fewer than LIMIT elements before the cursor, from the document's first element, as in
+  training (a file is read from its start);
+- otherwise from the anchor element the document's session keeps, while it lies among the last
+  LIMIT elements and at least CONTEXT before the cursor; else a new anchor, CONTEXT elements
+  before the cursor.
+So one request reads at most LIMIT elements whatever the file size, and typing on moves the
+anchor once every LIMIT - CONTEXT elements.
+
+A session keeps, per document, the inputs read from its anchor (one key per element) and
+snapshots of the model after some of them: every EVERY elements, at the cut points a request
+names (where the statement and the expression at the cursor start), and at the end. A request
+compares its inputs with the session's, resumes from the last snapshot at or before the first
+difference, and reads only the rest. The answer is the from-scratch reading of the same context
+(tests/test_incremental.py), to float rounding. Sessions are dropped on didClose and, least
+recently used first, when all of them together pass a memory cap.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+CONTEXT = 400  # elements read at least, where the document has them
+LIMIT = 600  # elements read at most
+EVERY = 64  # a snapshot every EVERY elements from the anchor
+EXTRA = 6  # snapshots kept besides those (cut points, ends), most recent first
+MEMORY_CAP = 96 << 20  # bytes of snapshots across all documents, per model
+
+
+@dataclass
+class Snapshot:
+    """The model after reading ``index`` elements of a session, and its output at the last one
+    (what it predicts for the element at ``index``); no output at 0."""
+
+    state: Any  # pointer_lstm.State or tree_transformer.Memory
+    type_logits: torch.Tensor | None = None  # (n_types,)
+    g: torch.Tensor | None = None  # (width,)
+    alpha: torch.Tensor | None = None  # (L,)
+    switch: float | None = None
+
+    def nbytes(self) -> int:
+        extra = sum(t.element_size() * t.nelement() for t in (self.type_logits, self.g, self.alpha) if t is not None)
+        return self.state.nbytes() + extra
+
+
+@dataclass
+class Session:
+    """What a document's model has read: the anchor, the inputs since, snapshots along them."""
+
+    anchor: tuple[int, str, str] | None  # start byte, type, value of the first element; None: the file's start
+    keys: list[tuple] = field(default_factory=list)
+    snapshots: dict[int, Snapshot] = field(default_factory=dict)
+    recent: list[int] = field(default_factory=list)  # snapshot indexes off the EVERY grid, newest last
+
+    def resume_point(self, keys: list[tuple]) -> int:
+        """The last snapshot at or before the first input that differs from ``keys``, and before
+        the last input (whose output is needed)."""
+        same = 0
+        for old, new in zip(self.keys, keys):
+            if old != new:
+                break
+            same += 1
+        limit = min(same, len(keys) - 1)
+        return max((i for i in self.snapshots if i <= limit), default=0)
+
+    def keep(self, index: int, snapshot: Snapshot) -> None:
+        self.snapshots[index] = snapshot
+        if index % EVERY:
+            if index in self.recent:
+                self.recent.remove(index)
+            self.recent.append(index)
+            while len(self.recent) > EXTRA:
+                self.snapshots.pop(self.recent.pop(0), None)
+
+    def truncate(self, keys: list[tuple], valid: int) -> None:
+        """The session now reads ``keys``; snapshots past the first ``valid`` inputs are stale."""
+        self.keys = keys
+        for i in [i for i in self.snapshots if i > valid]:
+            del self.snapshots[i]
+        self.recent = [i for i in self.recent if i <= valid]
+
+    def nbytes(self) -> int:
+        return sum(s.nbytes() for s in self.snapshots.values())
+
+
+class Sessions:
+    """Sessions by document URI, least recently used first, under a memory cap."""
+
+    def __init__(self, cap: int = MEMORY_CAP):
+        self.cap = cap
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self._sizes: dict[str, int] = {}
+
+    def get(self, uri: str) -> Session | None:
+        session = self._sessions.get(uri)
+        if session is not None:
+            self._sessions.move_to_end(uri)
+        return session
+
+    def put(self, uri: str, session: Session) -> None:
+        """Store (or re-measure) a session, then evict others while over the cap; the newest
+        one always stays."""
+        self._sessions[uri] = session
+        self._sessions.move_to_end(uri)
+        self._sizes[uri] = session.nbytes()
+        while self.total() > self.cap and len(self._sessions) > 1:
+            old, _ = self._sessions.popitem(last=False)
+            self._sizes.pop(old, None)
+
+    def forget(self, uri: str) -> None:
+        self._sessions.pop(uri, None)
+        self._sizes.pop(uri, None)
+
+    def total(self) -> int:
+        return sum(self._sizes.values())
+
+    def __contains__(self, uri: str) -> bool:
+        return uri in self._sessions
+
+    def uris(self) -> Iterable[str]:
+        return list(self._sessions)
+
+
+def anchor_index(starts: list[int], types: list[str], values: list[str], session: Session | None) -> int:
+    """Where the context starts among the last elements before the cursor (``starts``, ``types``,
+    ``values``: at most LIMIT of them, oldest first)."""
+    n = len(starts)
+    if n < LIMIT:
+        return 0  # the whole document before the cursor
+    if session is not None and session.anchor is not None:
+        start, kind, value = session.anchor
+        # the anchor element by its start byte (pre-order starts never decrease), then its content
+        lo, hi = 0, n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if starts[mid] < start:
+                lo = mid + 1
+            else:
+                hi = mid
+        for i in range(lo, min(n, lo + 8)):
+            if starts[i] != start:
+                break
+            if types[i] == kind and values[i] == value and n - i >= CONTEXT:
+                return i
+    return n - CONTEXT

@@ -1,0 +1,105 @@
+"""Multi-token completions: rendering generated nodes back to source, and the beam search's
+time bound."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from treecomplete.context import context_at
+from treecomplete.document import Document
+from treecomplete.engines import chains
+from treecomplete.engines.chains import Node, render
+from treecomplete.engines.predictor import Predictor
+from treecomplete.engines.registry import resolve
+from treecomplete.languages import CHAINS, PYTHON
+
+PY = CHAINS["python"]
+JS = CHAINS["javascript"]
+
+
+def _tree(spec: list[tuple[str, str, int | None]]) -> list[Node]:
+    """Nodes from (type, value, parent index) in pre-order."""
+    nodes = []
+    for i, (kind, value, parent) in enumerate(spec):
+        nodes.append(Node(kind, value, False, False, parent, 0))
+        if parent is not None:
+            nodes[parent].children.append(i)
+    return nodes
+
+
+def test_render_an_attribute_chain_up_to_the_call():
+    # os.path.join(...): call(attribute(attribute(os, path), join), argument_list)
+    nodes = _tree([("call", "EMPTY", None), ("attribute", "EMPTY", 0), ("attribute", "EMPTY", 1),
+                   ("identifier", "os", 2), ("identifier", "path", 2), ("identifier", "join", 1),
+                   ("argument_list", "EMPTY", 0)])
+    assert render(nodes, PY) == "os.path.join("
+    unfinished = _tree([("call", "EMPTY", None), ("attribute", "EMPTY", 0), ("identifier", "os", 1),
+                        ("identifier", "sep", 1)])
+    assert render(unfinished, PY) is None  # a call without its arguments is no chain
+
+
+def test_render_javascript_members_and_refuse_other_shapes():
+    nodes = _tree([("call_expression", "EMPTY", None), ("member_expression", "EMPTY", 0),
+                   ("identifier", "document", 1), ("property_identifier", "getElementById", 1),
+                   ("arguments", "EMPTY", 0)])
+    assert render(nodes, JS) == "document.getElementById("
+    assert render(_tree([("member_expression", "EMPTY", None), ("identifier", "a", 0)]), JS) is None
+    assert render(_tree([("binary_expression", "EMPTY", None), ("identifier", "a", 0)]), JS) is None
+
+
+def test_beam_search_stops_at_its_time_bound():
+    # the shipped model (loaded, not trained: the toy corpus has no calls or attributes to search)
+    predictor = Predictor.load(resolve("python-pointer-lstm"), "cpu")
+    text = "import os\n\n\ndef make(base):\n    return os.pa"
+    doc = Document("file:///t.py", text, 1, PYTHON)
+    context = context_at(doc, len(text.encode()))
+    predictor.answer(context)  # the context is read; what follows is the search alone
+    steps = []
+    run = predictor.run
+
+    def slow(state, rows):
+        if len(rows) > 1 or len(rows[0]) == 1:  # a beam step (batched single inputs)
+            steps.append(time.perf_counter())
+            time.sleep(0.02)
+        return run(state, rows)
+
+    predictor.run = slow
+    predictor._recent.clear()
+    began = time.perf_counter()
+    predictor.answer(context, chain_budget=0.05)
+    elapsed = time.perf_counter() - began
+    assert 1 <= len(steps) <= 4  # 0.05 s of budget at 0.02 s a step: no step starts after the deadline
+    assert all(t - began <= 0.05 + 0.01 for t in steps)
+    assert elapsed < 1.0
+    steps.clear()
+    predictor._recent.clear()
+    predictor.run = run
+    assert predictor.answer(context, chain_budget=1.0).chains  # given time, it finds continuations
+    predictor.run = slow
+    steps.clear()
+    predictor._recent.clear()
+    predictor.answer(context, chain_budget=0.0)
+    assert steps == []  # no budget: no search
+
+
+def test_the_setting_turns_multi_token_items_off(toy_checkpoint):
+    from treecomplete.engines.registry import Registry
+    from treecomplete.service import CompletionService
+
+    service = CompletionService(models=Registry(), wait_for_models=True)
+    service.models.configure(str(toy_checkpoint))
+    predictor = service.models.get("python", wait=True)
+    fake = [chains.Chain("zibble_total.lower(", 0.9, "zibble_total")]
+    answer = predictor.answer
+    predictor.answer = lambda context, budget=0.0: (lambda a: (setattr(a, "chains", fake), a)[1])(answer(context, budget))
+    text = "def blend_quorx(left_vhal, right_vhal):\n    zibble_total = left_vhal + right_vhal\n    return zib"
+    service.open("file:///t.py", "python", 1, text)
+    lines = text.split("\n")
+    on = [c.text for c in service.complete("file:///t.py", 2, len(lines[2]), 20).candidates]
+    assert "zibble_total.lower(" in on
+    assert on.index("zibble_total.lower(") == on.index("zibble_total") + 1  # right after its first token
+    service.neural.multi_token = False
+    off = [c.text for c in service.complete("file:///t.py", 2, len(lines[2]), 20).candidates]
+    assert "zibble_total.lower(" not in off and "zibble_total" in off

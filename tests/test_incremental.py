@@ -1,0 +1,167 @@
+"""Incremental inference: after any sequence of edits, what a document's session answers equals
+a from-scratch reading of the same context, for both architectures; it reads less; one request
+reads a bounded number of elements whatever the file size; state is dropped on close and kept
+under a memory cap."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from treecomplete.context import context_at
+from treecomplete.document import Document
+from treecomplete.engines import incremental
+from treecomplete.engines.incremental import Session, Sessions, Snapshot
+from treecomplete.engines.predictor import Predictor
+from treecomplete.languages import PYTHON
+
+from .toy import toy_source
+
+URI = "file:///work/edit.py"
+MODELS = ["toy_checkpoint", "toy_transformer"]
+
+
+def _counting(predictor: Predictor) -> list[int]:
+    """Elements the model reads, per call."""
+    calls: list[int] = []
+    forward = predictor.model.forward
+
+    def counted(types, *args, **kwargs):
+        calls.append(types.shape[0] * types.shape[1])
+        return forward(types, *args, **kwargs)
+
+    predictor.model.forward = counted
+    return calls
+
+
+def _fresh(predictor: Predictor, anchor=None) -> Predictor:
+    """A predictor on the same model with no session and no remembered answers: it reads the
+    context from an empty state (from ``anchor``, when given)."""
+    other = Predictor.__new__(Predictor)
+    other.__dict__.update(predictor.__dict__)
+    other.sessions = Sessions()
+    other._recent = type(predictor._recent)()
+    if anchor is not None:
+        other.sessions.put(URI, Session(anchor, snapshots={0: Snapshot(predictor.model.initial_state(1, predictor.device))}))
+    return other
+
+
+def _identifier_ends(text: str) -> list[int]:
+    return [i + 1 for i in range(len(text) - 1) if (text[i].isalnum() or text[i] == "_") and not (text[i + 1].isalnum() or text[i + 1] == "_")]
+
+
+def _same(a, b) -> None:
+    assert [p.value for p in a[:10]] == [p.value for p in b[:10]]
+    for x, y in zip(a[:10], b[:10]):
+        assert x.probability == pytest.approx(y.probability, abs=1e-4)
+
+
+def _edit(rng: random.Random, text: str) -> str:
+    at = rng.randrange(len(text) + 1)
+    kind = rng.random()
+    if kind < 0.4:  # typing at a point
+        return text[:at] + rng.choice(["x", "ab", " + 1", "\n    y = 2", "(q)", "total_vhal"]) + text[at:]
+    if kind < 0.7:  # deleting a span
+        return text[:at] + text[at + rng.randrange(1, 12):]
+    return text + rng.choice(["\n", "z", "def ", "    return "])  # typing at the end
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_answers_after_random_edits_equal_a_reading_from_scratch(model: str, request: pytest.FixtureRequest):
+    predictor = Predictor.load(request.getfixturevalue(model), "cpu")
+    rng = random.Random(7)
+    text = toy_source(rng)
+    doc = Document(URI, text, 1, PYTHON)
+    read_incrementally = 0
+    read_from_scratch = 0
+    for step in range(40):
+        new = _edit(rng, doc.text)
+        doc.replace_all(new)
+        ends = _identifier_ends(new)
+        if not ends:
+            continue
+        offset = len(new[: rng.choice(ends)].encode())
+        context = context_at(doc, offset)
+        if context is None or context.target is None:
+            continue
+        calls = _counting(predictor)
+        incremental_answer = predictor.answer(context)
+        read_incrementally += sum(calls)
+        fresh = _fresh(predictor)
+        calls = _counting(fresh)
+        scratch_answer = fresh.answer(context)
+        read_from_scratch += sum(calls)
+        predictor.model.forward = fresh.model.forward = type(predictor.model).forward.__get__(predictor.model)
+        _same(incremental_answer.predictions, scratch_answer.predictions)
+        assert incremental_answer.statement.keys() == scratch_answer.statement.keys()
+        for name, p in incremental_answer.statement.items():
+            assert p == pytest.approx(scratch_answer.statement[name], abs=1e-4)
+    assert 0 < read_incrementally < read_from_scratch  # edits and cursors anywhere: some reuse
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_long_file_reads_a_bounded_context_from_its_anchor(model: str, request: pytest.FixtureRequest):
+    predictor = Predictor.load(request.getfixturevalue(model), "cpu")
+    rng = random.Random(3)
+    text = "".join(toy_source(rng) for _ in range(40))  # thousands of elements
+    doc = Document(URI, text, 1, PYTHON)
+    calls = _counting(predictor)
+    ends = _identifier_ends(text)
+    for step, end in enumerate(ends[len(ends) // 2 :: 97][:8]):
+        del calls[:]
+        context = context_at(doc, len(text[:end].encode()))
+        answer = predictor.answer(context)
+        assert sum(calls) <= incremental.LIMIT
+        session = predictor.sessions.get(URI)
+        assert session.anchor is not None and incremental.CONTEXT <= len(session.keys) <= incremental.LIMIT
+        fresh = _fresh(predictor, session.anchor)
+        predictor.model.forward = type(predictor.model).forward.__get__(predictor.model)
+        _same(answer.predictions, fresh.answer(context).predictions)
+        calls = _counting(predictor)
+    # typing on at the end moves the anchor only now and then: most keystrokes read a few elements
+    doc = Document(URI, text, 1, PYTHON)
+    predictor.forget(URI)
+    typed = text
+    reads = []
+    for piece in ["def tail_fn(a_x, b_y):\n", "    c_z = a_x", " + b_y\n", "    return c_z\n", "tail_fn(1, 2)\n"]:
+        typed += piece
+        doc.replace_all(typed)
+        del calls[:]
+        predictor.answer(context_at(doc, len(typed.encode())))
+        reads.append(sum(calls))
+    assert max(reads[1:]) < incremental.CONTEXT / 4
+
+
+def test_closing_a_document_drops_its_state(toy_checkpoint):
+    from treecomplete.engines.registry import Registry
+    from treecomplete.service import CompletionService
+
+    service = CompletionService(models=Registry(), wait_for_models=True)
+    service.models.configure(str(toy_checkpoint))
+    text = toy_source(random.Random(1)) + "x"
+    service.open(URI, "python", 1, text)
+    lines = text.split("\n")
+    assert service.complete(URI, len(lines) - 1, len(lines[-1]), 10) is not None
+    predictor = service.models.get("python")
+    assert URI in predictor.sessions
+    service.close(URI)
+    assert URI not in predictor.sessions
+
+
+def test_sessions_stay_under_their_memory_cap(toy_checkpoint):
+    predictor = Predictor.load(toy_checkpoint, "cpu")
+    rng = random.Random(5)
+    texts = [toy_source(rng) for _ in range(6)]
+    for i, text in enumerate(texts):
+        doc = Document(f"file:///work/m{i}.py", text, 1, PYTHON)
+        predictor.answer(context_at(doc, len(text.encode()) - 1))
+    one = max(predictor.sessions.get(u).nbytes() for u in predictor.sessions.uris())
+    capped = Predictor.load(toy_checkpoint, "cpu")
+    capped.sessions = Sessions(cap=int(one * 2.5))
+    for i, text in enumerate(texts):
+        doc = Document(f"file:///work/m{i}.py", text, 1, PYTHON)
+        capped.answer(context_at(doc, len(text.encode()) - 1))
+        assert capped.sessions.total() <= capped.sessions.cap
+    kept = list(capped.sessions.uris())
+    assert 1 <= len(kept) < len(texts) and kept[-1] == "file:///work/m5.py"  # the most recent stays
