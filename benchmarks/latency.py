@@ -3,7 +3,8 @@
 Open a large real file holding its first part, then type the next characters one by one with
 incremental didChange edits, requesting completion after every identifier character, as an
 editor does. Prints p50/p95/p99/max request-to-response time, time to answer initialize and the
-server's peak RSS, for treecomplete and for jedi-language-server on the same trace.
+server's peak RSS (with the Python and the JavaScript model loaded), for treecomplete and for
+jedi-language-server on the same trace.
 
     python -m benchmarks.latency            # the standard library's inspect.py (3,000+ lines)
 """
@@ -34,10 +35,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-async def run_trace(session: Session, text: str, split: int, chars: int, lang: str, neural: bool = False) -> dict:
+async def run_trace(session: Session, text: str, split: int, chars: int, lang: str, neural: bool = False,
+                    both: bool = False) -> dict:
     await session.start()
     # from the start of initialize to the first answer that came from the model
     first_neural = session.initialize_seconds + await session.wait_for_model(lang) if neural else None
+    if neural and both:  # the other language's model loaded too, as in a mixed workspace
+        await session.wait_for_model("javascript" if lang == "python" else "python")
     uri = Path("/tmp/treecomplete-latency" + (".py" if lang == "python" else ".js")).as_uri()
     typed = text[split : split + chars]
     buffer = text[:split]
@@ -79,7 +83,8 @@ async def main_async(args: argparse.Namespace) -> dict:
     results = {}
     for label, model in (("treecomplete (fallback)", "fallback"), ("treecomplete (model)", args.model)):
         session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model}})
-        results[label] = await run_trace(session, text, split, args.chars, args.lang, neural=model != "fallback")
+        results[label] = await run_trace(session, text, split, args.chars, args.lang, neural=model != "fallback",
+                                         both=not args.one_model)
     peer = None if args.no_peer else peer_command(args.lang)
     if peer is not None:
         name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
@@ -104,6 +109,7 @@ def main() -> None:
     parser.add_argument("--chars", type=int, default=1500, help="characters typed")
     parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio")
     parser.add_argument("--no-peer", action="store_true")
+    parser.add_argument("--one-model", action="store_true", help="load only the file's language model (default: both)")
     parser.add_argument("--model", default="", help="treecomplete.model for our server (default: the shipped one)")
     parser.add_argument("--out", help="write the results as JSON here")
     run_benchmark(main_async, parser.parse_args())
