@@ -50,12 +50,13 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
     start = types.Position(*doc.position_at(context.prefix_start))
     end = types.Position(*doc.position_at(context.cursor))
     edit_range = types.Range(start=start, end=end)
-    line_indent, unit = snippets.indentation(context.data, context.prefix_start)
+    indent = None  # read from the buffer only when a snippet is listed: this runs on every keystroke
     items = []
     for rank, candidate in enumerate(completion.candidates):
         text, text_format, mode = candidate.text, None, None
         if candidate.snippet is not None:
-            body = snippets.expand(candidate.snippet, line_indent, unit, absolute=client.as_is)
+            indent = indent or snippets.indentation(context.data, context.prefix_start)
+            body = snippets.expand(candidate.snippet, *indent, absolute=client.as_is)
             if client.snippets:
                 text, text_format = body, types.InsertTextFormat.Snippet
             else:
