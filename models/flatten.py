@@ -206,11 +206,38 @@ def flatten_before(target: tree_sitter.Node, limit: int) -> tuple[Flat, int]:
         flat.starts.append(node.start_byte)
         flat.nodes.append(node)
         flat.parents.append(0 if owner_id is None else i - index.get(owner_id, -1))
-        flat.has_child.append(value == EMPTY and _element_children(node))
-        flat.has_sibling.append(_has_element_sibling(node))
     owner_id = owners[0] if ancestors else None
     target_parent = 0 if owner_id is None else len(backwards) - index.get(owner_id, -1)
+    # the predicted node follows the sequence if flatten would reach it: all its ancestors are
+    # elements it descends into (an operator token counts as not reached: the tree is asked)
+    target_is_element = all(e is not None and e[2] for e in elements) and _element(
+        target, bool(ancestors) and ancestors[0].type in STRING_TYPES, False) is not None
+    _set_bits_before(flat, backwards, owner_id if target_is_element else None,
+                     {a.id for a, e in zip(ancestors, elements) if e is not None})
     return flat, target_parent
+
+
+def _set_bits_before(flat: Flat, backwards: list[tuple], target_owner: int | None, ancestor_ids: set[int]) -> None:
+    """The two bits of ``flatten_before``'s elements. An element's children and right siblings
+    follow it in pre-order, so the sequence (and the predicted node after it) shows them, except
+    where they lie after the cursor: for the cursor's ancestors and their children the tree is
+    asked."""
+    n = len(backwards)
+    later_owners = {target_owner} if target_owner is not None else set()
+    has_child = [False] * n
+    has_sibling = [False] * n
+    for i in range(n - 1, -1, -1):
+        _, value, node, owner_id = backwards[i]
+        following = backwards[i + 1][3] if i + 1 < n else target_owner
+        has_child[i] = following is not None and following == node.id
+        has_sibling[i] = owner_id is not None and owner_id in later_owners
+        later_owners.add(owner_id)
+        if node.id in ancestor_ids:
+            has_child[i] = has_child[i] or (value == EMPTY and _element_children(node))
+            has_sibling[i] = has_sibling[i] or _has_element_sibling(node)
+        elif not has_sibling[i] and owner_id in ancestor_ids:
+            has_sibling[i] = _has_element_sibling(node)
+    flat.has_child, flat.has_sibling = has_child, has_sibling
 
 
 def previous_elements(node: tree_sitter.Node, limit: int) -> list[tree_sitter.Node]:

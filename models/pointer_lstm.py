@@ -34,6 +34,7 @@ from .settings import from_dict
 
 ARCHS = ("vanilla", "attention", "pointer", "pointer-random")
 PARENTS = ("none", "hidden", "type")
+SHORT = 8  # inference on the CPU steps the LSTM by hand up to this many inputs (_stepwise)
 
 
 @dataclass
@@ -156,7 +157,10 @@ class PointerLSTM(ValueScores, nn.Module):
         B, T = types.shape
         L = self.config.window
         x = torch.cat([self.type_embedding(types), self.value_embedding(values)], dim=-1)
-        h, (h_n, c_n) = self.lstm(x, (state.h, state.c))  # (B, T, H)
+        if not self.training and T <= SHORT and x.device.type == "cpu":
+            h, (h_n, c_n) = _stepwise(self.lstm, x, state.h, state.c)
+        else:
+            h, (h_n, c_n) = self.lstm(x, (state.h, state.c))  # (B, T, H)
         keys = torch.cat([state.memory, h], dim=1)  # (B, L + T, H)
         key_files = torch.cat([state.memory_file, files], dim=1)  # (B, L + T)
         parts = [h]
@@ -188,6 +192,22 @@ class PointerLSTM(ValueScores, nn.Module):
                 alpha = _random_pointer(alpha)
         new_state = State(h_n, c_n, keys[:, -L:], key_files[:, -L:])
         return Output(self.type_head(g), g, alpha, switch, new_state)
+
+
+def _stepwise(lstm: nn.LSTM, x: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, tuple]:
+    """``lstm(x, (h, c))`` one step at a time: for the few inputs of a keystroke on a CPU,
+    where the fused kernel's set-up costs several times the arithmetic (0.6 ms against 0.1 ms
+    for one input here)."""
+    xw = nn.functional.linear(x, lstm.weight_ih_l0, lstm.bias_ih_l0 + lstm.bias_hh_l0)  # (B, T, 4H)
+    h, c = h[0], c[0]
+    w_hh = lstm.weight_hh_l0.t()
+    out = []
+    for t in range(x.shape[1]):
+        i, f, g, o = torch.addmm(xw[:, t], h, w_hh).chunk(4, 1)
+        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+        h = torch.sigmoid(o) * torch.tanh(c)
+        out.append(h)
+    return torch.stack(out, 1), (h.unsqueeze(0), c.unsqueeze(0))
 
 
 def _random_pointer(alpha: torch.Tensor) -> torch.Tensor:

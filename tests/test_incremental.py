@@ -41,7 +41,7 @@ def _fresh(predictor: Predictor, anchor=None) -> Predictor:
     other = Predictor.__new__(Predictor)
     other.__dict__.update(predictor.__dict__)
     other.sessions = Sessions()
-    other._recent = type(predictor._recent)()
+    other._recent, other._texts = type(predictor._recent)(), type(predictor._texts)()
     if anchor is not None:
         other.sessions.put(URI, Session(anchor, snapshots={0: Snapshot(predictor.model.initial_state(1, predictor.device))}))
     return other
@@ -131,6 +131,32 @@ def test_a_long_file_reads_a_bounded_context_from_its_anchor(model: str, request
         predictor.answer(context_at(doc, len(typed.encode())))
         reads.append(sum(calls))
     assert max(reads[1:]) < incremental.CONTEXT / 4
+
+
+def test_typing_an_identifier_reuses_the_answer_without_reading_the_tree(toy_checkpoint, monkeypatch):
+    from treecomplete.engines import predictor as module
+
+    predictor = Predictor.load(toy_checkpoint, "cpu")
+    flattened = []
+    flatten_before = module.flatten_before
+    monkeypatch.setattr(module, "flatten_before", lambda *a: flattened.append(1) or flatten_before(*a))
+    head = toy_source(random.Random(5)) + "result = "
+    tail = "\nprint(result)\n"
+    doc = Document(URI, head + "tot" + tail, 1, PYTHON)
+    first = predictor.answer(context_at(doc, len((head + "tot").encode())))
+    assert len(flattened) == 1
+    doc.replace_all(head + "total" + tail)  # two more characters of the same identifier
+    context = context_at(doc, len((head + "total").encode()))
+    again = predictor.answer(context)
+    assert again is first and len(flattened) == 1  # the text around the prefix is the same
+    _same(again.predictions, _fresh(predictor).answer(context).predictions)  # and so is what the model says
+    flattened.clear()
+    doc.replace_all(head + "total" + tail.replace("result", "other"))  # code after the cursor changed
+    predictor.answer(context_at(doc, len((head + "total").encode())))
+    assert len(flattened) == 1
+    doc.replace_all(head + "X" + tail)  # another first character: other candidates
+    predictor.answer(context_at(doc, len((head + "X").encode())))
+    assert len(flattened) == 2
 
 
 def test_closing_a_document_drops_its_state(toy_checkpoint):

@@ -65,6 +65,24 @@ def test_state_carries_the_memory_into_the_next_segment():
     torch.testing.assert_close(torch.cat([first.alpha, second.alpha], 1), whole.alpha)
 
 
+@torch.no_grad()
+def test_stepping_the_lstm_by_hand_equals_the_fused_kernel():
+    """Inference on a few inputs steps the LSTM by hand (pointer_lstm._stepwise); training and
+    longer inputs use nn.LSTM. Both give the same outputs and the same carried state."""
+    from treecomplete.models.pointer_lstm import SHORT
+
+    model = _model()
+    inputs = _inputs()
+    assert T <= SHORT
+    stepped = model(*inputs, model.initial_state(B))  # eval mode: by hand
+    fused = model.train()(*inputs, model.initial_state(B))
+    model.eval()
+    for a, b in ((stepped.type_logits, fused.type_logits), (stepped.g, fused.g), (stepped.alpha, fused.alpha),
+                 (stepped.state.h, fused.state.h), (stepped.state.c, fused.state.c), (stepped.state.memory, fused.state.memory)):
+        torch.testing.assert_close(a, b)
+    assert not torch.equal(stepped.state.c, model.initial_state(B).c)  # the cell state moved
+
+
 def test_parent_hidden_reads_the_parents_state():
     model = _model(parent="hidden")
     types, values, files, distance, parent_type = _inputs()

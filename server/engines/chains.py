@@ -162,10 +162,9 @@ def search(predictor, start: Start, budget: float) -> Found:
     grammar = start.grammar
     model = predictor.model
     snap = start.snapshot
-    allowed = [i for i, name in enumerate(predictor.types) if _allowed(name, grammar)]
+    allowed, allowed_ids = _allowed_types(predictor, grammar)
     if not allowed:
         return Found([], {})
-    allowed_ids = torch.tensor(allowed, device=snap.type_logits.device)
     state = snap.state
     type_logp = torch.log_softmax(snap.type_logits, -1).unsqueeze(0)
     g = snap.g.unsqueeze(0)
@@ -174,12 +173,15 @@ def search(predictor, start: Start, budget: float) -> Found:
     live = [Hypothesis(0.0, [], [], 0, 0, list(start.window))]
     finished: dict[str, tuple[float, str]] = {}
     first: dict[str, float] = {}
+    step = 0.0  # what the last step cost: the model and the values of its hypotheses
+    began = time.perf_counter()
     for _ in range(MAX_NODES):
         grown: list[Hypothesis] = []
+        tops = None
         for h in live:
             scores = type_logp[h.lane].index_select(0, allowed_ids)
             top = torch.topk(scores, min(TYPES_PER_STEP, len(allowed)))
-            values = None
+            values = None  # this hypothesis' candidate values, read once
             for lp, i in zip(top.values.tolist(), top.indices.tolist()):
                 name = predictor.types[allowed[i]]
                 base, bits = name.split("|")
@@ -196,7 +198,9 @@ def search(predictor, start: Start, budget: float) -> Found:
                         options = [(start.forced[h.forced], 0.0, 1)]
                     else:
                         if values is None:
-                            values = _values(predictor, h, g, alpha, switch, start)
+                            if tops is None:  # the vocabulary's share, for every lane at once
+                                tops = predictor.vocabulary_top(g, 30)
+                            values = _values(predictor, h, g, alpha, switch, start, tops[h.lane])
                         options = [(v, math.log(p), 0) for v, p in values
                                    if h.free or v.lower().startswith(start.prefix)][:VALUES_PER_STEP]
                     for value, vlp, used in options:
@@ -219,7 +223,9 @@ def search(predictor, start: Start, budget: float) -> Found:
             else:
                 live.append(h)
                 keys.append(key)
-        if not live or time.perf_counter() > deadline:
+        now = time.perf_counter()
+        step, began = now - began, now  # this step: its model run and the values it read
+        if not live or now + step > deadline:  # no step that would end past the deadline
             break
         lanes = torch.tensor([h.lane for h in live], device=predictor.device)
         out = predictor.run(state.select(lanes), [[k] for k in keys])
@@ -235,6 +241,15 @@ def search(predictor, start: Start, budget: float) -> Found:
     return Found([Chain(text, math.exp(lp), head) for text, (lp, head) in ranked], first)
 
 
+def _allowed_types(predictor, grammar: Grammar) -> tuple[list[int], torch.Tensor]:
+    """The type ids a chain is made of (leaves, members, calls, argument lists), once per model."""
+    cache = predictor.chain_types
+    if grammar not in cache:
+        allowed = [i for i, name in enumerate(predictor.types) if _allowed(name, grammar)]
+        cache[grammar] = allowed, torch.tensor(allowed, device=predictor.device)
+    return cache[grammar]
+
+
 def _allowed(name: str, grammar: Grammar) -> bool:
     base, _, bits = name.partition("|")
     if base in grammar.leaves:
@@ -244,9 +259,9 @@ def _allowed(name: str, grammar: Grammar) -> bool:
     return base == grammar.args
 
 
-def _values(predictor, h: Hypothesis, g, alpha, switch, start: Start) -> list[tuple[str, float]]:
+def _values(predictor, h: Hypothesis, g, alpha, switch, start: Start, vocabulary) -> list[tuple[str, float]]:
     scores = predictor.value_scores(g[h.lane], alpha[h.lane] if alpha is not None else None, switch[h.lane],
-                                    h.window, top=30)
+                                    h.window, vocabulary=vocabulary)
     ranked = sorted(((v, s[0]) for v, s in scores.items() if s[0] > 0 and start.identifier.fullmatch(v)),
                     key=lambda vp: -vp[1])
     return ranked[:50]

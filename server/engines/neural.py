@@ -18,7 +18,7 @@ from .base import Candidate, Engine, Kind
 MODEL_WEIGHT = 0.5  # how much the model's log-probability counts against the fallback's rank
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
 FALLBACK_ABSENT = 100  # rank given to a model candidate the fallback engine did not list
-CHAIN_BUDGET = 0.006  # seconds of beam search per new context
+CHAIN_BUDGET = 0.004  # seconds of beam search per new context
 CHAIN_ITEMS = 3  # multi-token items per list
 SNIPPET_MIN = 0.002  # a structure the model gives less than this is not offered
 AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the model

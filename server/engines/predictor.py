@@ -15,6 +15,7 @@ Imports torch: only the registry's loading thread imports this module.
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,9 +78,11 @@ class Predictor:
         self.device = device
         self.tree = tree_positions(self.model.config)
         self.sessions = Sessions()
+        self.chain_types: dict = {}  # grammar -> the type ids a member chain is made of (chains.py)
         # the last contexts' answers: typing an identifier leaves the context before it
         # unchanged, so every keystroke after its first is answered without the model
-        self._recent: OrderedDict[tuple, Answer] = OrderedDict()
+        self._recent: OrderedDict[tuple, Answer] = OrderedDict()  # by what the model reads
+        self._texts: OrderedDict[tuple, Answer] = OrderedDict()  # by the text around the prefix
 
     @classmethod
     def load(cls, path: Path, device: str | None = None) -> Predictor:
@@ -89,6 +92,11 @@ class Predictor:
     def forget(self, uri: str) -> None:
         """The document is closed: drop its state."""
         self.sessions.forget(uri)
+
+    def forget_answers(self) -> None:
+        """Drop the remembered answers (sessions stay): the next request reads the model."""
+        self._recent.clear()
+        self._texts.clear()
 
     def predict(self, context: CompletionContext) -> list[Prediction]:
         """Next-value candidates at the cursor, most probable first."""
@@ -100,11 +108,19 @@ class Predictor:
         multi-token continuations."""
         if context.target is None:
             return Answer([])
+        session = self.sessions.get(context.uri)
+        # What the model reads is a function of the text around the typed prefix (the prefix is
+        # a placeholder in the tree read) and of the session's anchor: while one types an
+        # identifier, both stay the same, and the answer is reused without flattening.
+        text_key = (context.uri, session.anchor if session is not None else None, _digest(context.data, 0, context.prefix_start),
+                    _digest(context.data, context.cursor, len(context.data)), context.prefix[:1].lower(), chain_budget > 0)
+        if text_key in self._texts:
+            self._texts.move_to_end(text_key)
+            return self._texts[text_key]
         flat, target_parent = flatten_before(context.target, LIMIT)
         n = len(flat)
         if n == 0:
             return Answer([])
-        session = self.sessions.get(context.uri)
         a = anchor_index(flat.starts, flat.types, flat.values, session)
         anchor = None if a == 0 and n < LIMIT else (flat.starts[a], flat.types[a], flat.values[a])
         if session is None or session.anchor != anchor:
@@ -115,7 +131,7 @@ class Predictor:
         cache_key = (context.uri, anchor, tuple(keys), cuts.statement, cuts.chain, constraint, chain_budget > 0)
         if cache_key in self._recent:
             self._recent.move_to_end(cache_key)
-            return self._recent[cache_key]
+            return _remember(self._texts, text_key, self._recent[cache_key])
 
         last = self._read(session, keys, [c for c in (cuts.statement, cuts.chain) if c is not None])
         self.sessions.put(context.uri, session)
@@ -128,10 +144,8 @@ class Predictor:
             if chain_budget > 0 and snap.type_logits is not None:
                 found = chains.search(self, self._chain_start(context, flat, a, keys, cuts, snap), chain_budget)
                 answer.chains, answer.first = found.chains, found.first
-        self._recent[cache_key] = answer
-        if len(self._recent) > RECENT:
-            self._recent.popitem(last=False)
-        return answer
+        _remember(self._recent, cache_key, answer)
+        return _remember(self._texts, text_key, answer)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -232,14 +246,24 @@ class Predictor:
             out[base] = out.get(base, 0.0) + p
         return out
 
+    def vocabulary_top(self, g: torch.Tensor, top: int = TOP_VALUES) -> list[list[tuple[int, float]]]:
+        """Per row of ``g`` (B, width): the ``top`` vocabulary values and their probabilities."""
+        probs = self.model.value_log_probs(g).exp()
+        found = torch.topk(probs, min(top, probs.shape[-1]))
+        return [list(zip(i, p)) for i, p in zip(found.indices.tolist(), found.values.tolist())]
+
     def value_scores(self, g: torch.Tensor, alpha: torch.Tensor | None, switch: float | None,
-                     window: list[str], starts: list[int] | None = None, top: int = TOP_VALUES) -> dict[str, list]:
+                     window: list[str], starts: list[int] | None = None, top: int = TOP_VALUES,
+                     vocabulary: list[tuple[int, float]] | None = None) -> dict[str, list]:
         """value -> [probability, copied, origin byte] from the vocabulary's share and the
-        pointer's over the last inputs ``window`` (their start bytes: ``starts``)."""
-        probs = self.model.value_log_probs(g.unsqueeze(0)).exp()[0]
+        pointer's over the last inputs ``window`` (their start bytes: ``starts``).
+        ``vocabulary``: ``vocabulary_top``'s row for ``g``, when already computed."""
+        if vocabulary is None:
+            vocabulary = self.vocabulary_top(g.unsqueeze(0), top)[0]
         scores: dict[str, list] = {}
+        share = 1.0
         if switch is not None and alpha is not None:
-            probs = probs * switch
+            share = switch
             L = alpha.numel()
             n = len(window)
             best: dict[str, float] = {}
@@ -253,10 +277,9 @@ class Predictor:
                 if mass > best.get(value, 0.0) and starts is not None:
                     best[value] = mass
                     entry[2] = starts[i]
-        found = torch.topk(probs, min(top, probs.numel()))
-        for p, index in zip(found.values.tolist(), found.indices.tolist()):
+        for index, p in vocabulary:
             entry = scores.setdefault(self.values[index], [0.0, False, None])
-            entry[0] += p
+            entry[0] += p * share
         return scores
 
     def _values(self, last: Snapshot, window: list[str], starts: list[int]) -> list[Prediction]:
@@ -285,3 +308,15 @@ class Predictor:
             grammar=grammar,
             identifier=context.language.identifier,
         )
+
+
+def _remember(cache: OrderedDict, key: tuple, answer: Answer) -> Answer:
+    cache[key] = answer
+    cache.move_to_end(key)
+    if len(cache) > RECENT:
+        cache.popitem(last=False)
+    return answer
+
+
+def _digest(data: bytes, start: int, end: int) -> bytes:
+    return hashlib.blake2b(memoryview(data)[start:end], digest_size=16).digest()
