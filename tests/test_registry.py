@@ -68,3 +68,29 @@ def test_the_shipped_models_load_by_name_and_stay_small(name: str):
     loaded = checkpoint.load(path)
     assert loaded.language == name.split("-")[0]
     assert loaded.model.config.arch == ("tree-transformer" if name.endswith("tree-transformer") else "pointer")
+
+
+def test_a_model_on_the_cpu_runs_on_one_thread(toy_checkpoint: Path):
+    import threading
+
+    import torch
+
+    from treecomplete.context import context_at
+    from treecomplete.document import Document
+    from treecomplete.languages import PYTHON
+
+    models = Registry()
+    models.configure(str(toy_checkpoint), "cpu")
+    predictor = models.get("python", wait=True)
+    seen = []
+
+    def worker():  # as the server's worker thread: torch's thread count is per thread
+        torch.set_num_threads(2)
+        doc = Document("file:///t.py", "value = 1\nresult = va", 1, PYTHON)
+        predictor.answer(context_at(doc, len(doc.data)))
+        seen.append(torch.get_num_threads())
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert seen == [registry.INFERENCE_THREADS] == [1]

@@ -68,7 +68,7 @@ class Cuts:
 class Predictor:
     """A loaded checkpoint, turned into predictions at a completion context."""
 
-    def __init__(self, loaded: checkpoint.Loaded, device: torch.device):
+    def __init__(self, loaded: checkpoint.Loaded, device: torch.device, threads: int | None = None):
         self.model = loaded.model
         self.language = loaded.language
         self.types = loaded.types
@@ -76,6 +76,8 @@ class Predictor:
         self.type_ids = {s: i for i, s in enumerate(loaded.types)}
         self.value_ids = {s: i for i, s in enumerate(loaded.values)}
         self.device = device
+        # torch's intra-op threads for the thread that asks (a per-thread setting), on a CPU
+        self.threads = threads if device.type == "cpu" else None
         self.tree = tree_positions(self.model.config)
         self.sessions = Sessions()
         self.chain_types: dict = {}  # grammar -> the type ids a member chain is made of (chains.py)
@@ -85,9 +87,9 @@ class Predictor:
         self._texts: OrderedDict[tuple, Answer] = OrderedDict()  # by the text around the prefix
 
     @classmethod
-    def load(cls, path: Path, device: str | None = None) -> Predictor:
+    def load(cls, path: Path, device: str | None = None, threads: int | None = None) -> Predictor:
         chosen = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
-        return cls(checkpoint.load(path, chosen), chosen)
+        return cls(checkpoint.load(path, chosen), chosen, threads)
 
     def forget(self, uri: str) -> None:
         """The document is closed: drop its state."""
@@ -108,6 +110,8 @@ class Predictor:
         multi-token continuations."""
         if context.target is None:
             return Answer([])
+        if self.threads is not None and torch.get_num_threads() != self.threads:
+            torch.set_num_threads(self.threads)
         session = self.sessions.get(context.uri)
         # What the model reads is a function of the text around the typed prefix (the prefix is
         # a placeholder in the tree read) and of the session's anchor: while one types an

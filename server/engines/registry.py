@@ -27,6 +27,10 @@ log = logging.getLogger(__name__)
 DEFAULTS = {"python": "python-pointer-lstm", "javascript": "javascript-pointer-lstm"}
 SHIPPED = Path(shipped_models.__file__).resolve().parent / "checkpoints"
 OFF = "fallback"
+# torch threads for a model on the CPU. A keystroke's tensors are small: a second thread saves
+# nothing on an idle CPU and, while another process holds a core, makes every parallel op wait
+# for it (a 64-element read: 41 ms with two threads beside a busy process, 7.8 ms with one).
+INFERENCE_THREADS = 1
 
 
 def user_models() -> Path:
@@ -117,7 +121,7 @@ class Registry:
             from .predictor import Predictor  # imports torch: seconds, so only here
 
             path = resolve(name)
-            predictor = Predictor.load(path, self.device)
+            predictor = Predictor.load(path, self.device, threads=INFERENCE_THREADS)
             if predictor.language and predictor.language != language:
                 raise ValueError(f"{path} is a {predictor.language} model, not {language}")
             # torch's modules and the model make hundreds of thousands of long-lived objects:
