@@ -15,9 +15,11 @@ from ..languages import BLOCKS
 from ..models.flatten import EMPTY
 from .base import Candidate, Engine, Kind
 
-MODEL_WEIGHT = 0.5  # how much the model's log-probability counts against the fallback's rank
+MODEL_WEIGHT = 0.5  # how much the model's log-probability counts
+RANK_WEIGHT = 0.5  # how much the log of the fallback engine's rank counts
+SCORE_WEIGHT = 1.0  # how much the fallback engine's score counts
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
-FALLBACK_ABSENT = 100  # rank given to a model candidate the fallback engine did not list
+FALLBACK_ABSENT = 100  # rank given to a model candidate the fallback engine did not list (its score: 0)
 CHAIN_BUDGET = 0.004  # seconds of beam search per new context
 CHAIN_ITEMS = 3  # multi-token items per list
 SNIPPET_MIN = 0.002  # a structure the model gives less than this is not offered
@@ -27,14 +29,19 @@ AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the mode
 class NeuralEngine:
     """The model's candidates and the fallback engine's, ranked together.
 
-    A candidate's score is MODEL_WEIGHT * log p + log(1 / (r + 1)): p the model's probability
-    among the candidates that match the typed prefix (at least FLOOR), r its rank in the
-    fallback engine's list (recency, frequency, members after the same receiver). Both signals
-    matter: the model knows the structure, the fallback engine knows this buffer. The model's p
-    for an identifier is the mean of its next-value prediction at the cursor and, where the
-    beam search ran, the probability of the identifier as the chain's first free leaf summed
-    over the structures searched (the cursor's own parse lacks the nodes that finished code
-    would put above it, such as the call around ``os.path.join``)."""
+    A candidate's score is MODEL_WEIGHT * log p - RANK_WEIGHT * log(r + 1) + SCORE_WEIGHT * f:
+    p the model's probability among the candidates that match the typed prefix (at least
+    FLOOR), r its rank in the fallback engine's list and f that engine's score (recency,
+    frequency, members after the same receiver; engines/fallback.py). Both signals matter: the
+    model knows the structure, the fallback engine knows this buffer, and its score says by how
+    much one word leads another where the rank only orders them. A structure snippet, which the
+    fallback engine knows nothing of, takes the best f of the list, so that the model's p and
+    the keyword's rank place it among the identifiers. The constants were chosen on files of
+    valid-split packages, not the benchmarks' held-out ones (benchmarks/ranking.py). The
+    model's p for an identifier is the mean of its next-value prediction at the cursor and,
+    where the beam search ran, the probability of the identifier as the chain's first free leaf
+    summed over the structures searched (the cursor's own parse lacks the nodes that finished
+    code would put above it, such as the call around ``os.path.join``)."""
 
     def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
         self.fallback = fallback
@@ -72,13 +79,14 @@ class NeuralEngine:
         share = 1.0 - sum(p for _, p in templates)  # what the model leaves to an identifier here
         labels = {t.label for t, _ in templates}
         listed = {c.text: (r, c) for r, c in enumerate(others)}
+        best = max((c.score for c in others), default=0.0)
         scored: list[Candidate] = []
         for text in model.keys() | listed.keys():
             if text in labels:
                 continue  # the keyword comes as its snippet
             p = model.get(text, 0.0) * max(share, 0.05)
             rank, fallback = listed.get(text, (FALLBACK_ABSENT, None))
-            score = MODEL_WEIGHT * math.log(max(p, FLOOR)) - math.log(rank + 1)
+            score = _score(p, rank, fallback.score if fallback else 0.0)
             kind = fallback.kind if fallback else Kind.KEYWORD if text in keywords else Kind.VARIABLE
             documentation = ""
             if text in model:
@@ -94,7 +102,7 @@ class NeuralEngine:
             scored.append(Candidate(text, kind, score, detail, documentation))
         for template, p in templates:
             rank, _ = listed.get(template.label, (FALLBACK_ABSENT, None))
-            score = MODEL_WEIGHT * math.log(max(p, FLOOR)) - math.log(rank + 1)
+            score = _score(p, rank, best)
             scored.append(Candidate(template.label, Kind.SNIPPET, score, f"{p:.1%} {template.node} (model)",
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body))
@@ -154,9 +162,12 @@ class NeuralEngine:
                 placed.add(chain.text)
         # a call of a name the list ranks low is a guess; a member chain says more
         rest = [c for c in kept if c.text not in placed and "." in c.text]
-        out.extend(_chain_candidate(c, MODEL_WEIGHT * math.log(max(c.probability, FLOOR)) - math.log(FALLBACK_ABSENT + 1))
-                   for c in rest)
+        out.extend(_chain_candidate(c, _score(c.probability, FALLBACK_ABSENT, 0.0)) for c in rest)
         return out
+
+
+def _score(p: float, rank: int, fallback_score: float) -> float:
+    return MODEL_WEIGHT * math.log(max(p, FLOOR)) - RANK_WEIGHT * math.log(rank + 1) + SCORE_WEIGHT * fallback_score
 
 
 def _chain_candidate(chain, score: float) -> Candidate:

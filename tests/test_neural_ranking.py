@@ -1,0 +1,71 @@
+"""How the neural engine ranks the model's candidates together with the fallback engine's,
+with a stub predictor whose answer is fixed, so each case checks the blend and nothing else."""
+
+from __future__ import annotations
+
+from treecomplete.engines.predictor import Answer, Prediction
+from treecomplete.service import CompletionService
+
+
+class StubPredictor:
+    """Stands in for the registry and for every language's predictor: a fixed answer."""
+
+    def __init__(self, answer: Answer):
+        self.fixed = answer
+
+    def get(self, language: str, wait: bool = False) -> StubPredictor:
+        return self
+
+    def forget(self, uri: str) -> None:
+        pass
+
+    def answer(self, context, budget: float) -> Answer:
+        return self.fixed
+
+
+def complete(answer: Answer, text: str) -> list:
+    service = CompletionService(models=StubPredictor(answer))  # type: ignore[arg-type]
+    service.open("file:///t.py", "python", 1, text)
+    lines = text.split("\n")
+    result = service.complete("file:///t.py", len(lines) - 1, len(lines[-1]), 50)
+    assert result is not None and result.engine == "neural"
+    return result.candidates
+
+
+# `far` at the top, 30 other words, `near` on the line before the cursor.
+FILLER = "\n".join(f"w{i} = {i}" for i in range(30))
+TEXT = f"far = 1\n{FILLER}\nnear = 2\n"
+
+
+def test_equal_model_probabilities_leave_the_buffer_to_decide():
+    ranked = [c.text for c in complete(Answer([Prediction("near", 0.3, False), Prediction("far", 0.3, False)]), TEXT)]
+    assert ranked.index("near") < ranked.index("far")
+
+
+def test_the_model_lifts_a_word_the_buffer_ranks_low():
+    words = [c.text for c in complete(Answer([]), TEXT)]
+    low = words[8]  # a word the fallback engine alone ranks ninth
+    ranked = [c.text for c in complete(Answer([Prediction(low, 0.9, False)]), TEXT)]
+    assert ranked.index(low) < 8
+
+
+def test_how_far_the_fallback_engine_scores_apart_matters_not_only_its_order():
+    """The model prefers beta 19:1; the buffer ranks alpha above it. When the fallback
+    engine scores the two alike (both in code, one line apart) the model decides; when it
+    scores them far apart (alpha in code, beta only inside a string) the buffer does."""
+    answer = Answer([Prediction("beta", 0.95, False), Prediction("alpha", 0.05, False)])
+    alike = [c.text for c in complete(answer, "beta = 2\nalpha = 1\n")]
+    assert alike.index("beta") < alike.index("alpha")
+    apart = [c.text for c in complete(answer, "x = 'beta'\nalpha = 1\n")]
+    assert apart.index("alpha") < apart.index("beta")
+
+
+def test_a_structure_the_model_expects_stays_in_a_list_full_of_buffer_words():
+    """A snippet takes the best fallback score, so the model's probability places it among the
+    identifiers rather than behind every word of the buffer."""
+    answer = Answer([Prediction(f"w{i}", 0.01, False) for i in range(30)], statement={"for_statement": 0.6})
+    text = f"{FILLER}\ndef f(items):\n    "
+    ranked = complete(answer, text)
+    snippets = [c for c in ranked if c.snippet is not None]
+    assert snippets and snippets[0].text == "for"
+    assert ranked.index(snippets[0]) < 5
