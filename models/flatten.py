@@ -240,6 +240,21 @@ def _set_bits_before(flat: Flat, backwards: list[tuple], target_owner: int | Non
     flat.has_child, flat.has_sibling = has_child, has_sibling
 
 
+def parent_element(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The syntax node of ``node``'s parent element: its nearest ancestor that is an element
+    (the syntax parent, except above the cursor, where error recovery may put non-elements)."""
+    parent = node.parent
+    while parent is not None and _element(parent, parent.parent is not None and parent.parent.type in STRING_TYPES, False) is None:
+        parent = parent.parent
+    return parent
+
+
+def parent_annotated_type(parent: tree_sitter.Node) -> str:
+    """The annotated type (``type|bits``) of ``parent`` as a parent element, read from the tree:
+    for an element whose parent lies before a flattened tail. It has a child by definition."""
+    return f"{parent.type}|1{int(_has_element_sibling(parent))}"
+
+
 def previous_elements(node: tree_sitter.Node, limit: int) -> list[tree_sitter.Node]:
     """Up to ``limit`` element siblings before ``node``, nearest first (an element's parent
     element is its syntax parent: ``flatten`` descends through elements only)."""

@@ -19,6 +19,15 @@ def toy_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def toy_parent_type(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The toy pointer LSTM whose parent input is the parent's type embedding (the shipped
+    models' setting) rather than its hidden state."""
+    from .toy import toy_model
+
+    return toy_model(tmp_path_factory.mktemp("toy-parent-type"), parent="type")
+
+
+@pytest.fixture(scope="session")
 def toy_transformer(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny tree-transformer trained in seconds on the toy corpus."""
     from .toy import TRANSFORMER, toy_model

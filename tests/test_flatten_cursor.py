@@ -50,12 +50,12 @@ def test_a_statement_boundary_agrees_exactly():
 def test_backward_flattening_equals_the_forward_one(language, name):
     """What the server reads before a node (flatten_before, O(limit)) is exactly the training
     sequence before it: types with both bits, values and parent offsets."""
-    from treecomplete.models.flatten import flatten_before
+    from treecomplete.models.flatten import flatten_before, parent_annotated_type, parent_element
 
     tree = language.parser().parse((FIXTURES / name).read_bytes())
     full = flatten(tree)
     annotated = full.annotated_types()
-    checked = 0
+    checked = far = 0
     for node in identifier_leaves(tree.root_node):
         before, parent = flatten_before(node, 1 << 30)
         k = len(before)
@@ -65,10 +65,16 @@ def test_backward_flattening_equals_the_forward_one(language, name):
         assert parent == full.parents[k]
         tail, tail_parent = flatten_before(node, 25)
         assert tail.annotated_types() == annotated[max(0, k - 25):k] and tail.values == full.values[max(0, k - 25):k]
-        # parents inside the tail keep their offsets; those before it point before its start
+        # parents inside the tail keep their offsets; those before it point before its start,
+        # and the tree gives their annotated types as the full sequence has them
         for i, offset in enumerate(tail.parents):
             j = max(0, k - 25) + i
             assert offset == full.parents[j] or (offset > i and full.parents[j] > i)
+            if offset > i:
+                assert parent_annotated_type(parent_element(tail.nodes[i])) == annotated[j - full.parents[j]]
+                far += 1
         assert tail_parent == parent or (tail_parent > len(tail) and parent > len(tail))
+        if tail_parent > len(tail):
+            assert parent_annotated_type(parent_element(node)) == annotated[k - parent]
         checked += 1
-    assert checked > 40
+    assert checked > 40 and far > 40

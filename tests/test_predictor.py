@@ -31,3 +31,35 @@ def test_an_unchanged_context_does_not_run_the_model_again(model: str, request: 
     assert len(calls) == 1
     other = predict(SOURCE.replace("right_vhal)", "right_vhal, extra_qoz)") + "z")
     assert len(calls) == 2 and other != first
+
+
+def test_parent_types_before_the_read_tail_are_those_training_sees(toy_checkpoint):
+    """In a long file the tail read (LIMIT elements) starts inside bodies whose parents lie
+    before it: their types come from the tree, as in the full file's sequence, not padding."""
+    import random
+
+    from treecomplete.engines.incremental import LIMIT
+    from treecomplete.models.flatten import flatten, flatten_before
+    from treecomplete.models.vocab import UNK_ID
+
+    from .syntax import identifier_leaves
+    from .toy import toy_source
+
+    predictor = Predictor.load(toy_checkpoint, "cpu")
+    rng = random.Random(5)
+    text = "class Holder:\n" + "".join("    " + line + "\n" for s in (toy_source(rng) for _ in range(30)) for line in s.splitlines())
+    tree = PYTHON.parser().parse(text.encode())
+    full = flatten(tree)
+    ids = [predictor.type_ids.get(t, UNK_ID) for t in full.annotated_types()]
+    leaf = list(identifier_leaves(tree.root_node))[-5]
+    k = full.starts.index(leaf.start_byte)
+    assert k > 2 * LIMIT
+    flat, target_parent = flatten_before(leaf, LIMIT)
+    keys = predictor._keys(flat, 0, target_parent, leaf)
+    first = k - len(flat)  # the tail's first element in the full sequence
+    far = 0
+    for i, key in enumerate(keys):
+        j = first + i + 1  # the node input i predicts
+        assert key[3] == ids[j - full.parents[j]], i
+        far += j - full.parents[j] < first
+    assert far >= 1  # the class body's statements: the class lies before the tail
