@@ -100,31 +100,6 @@ def test_answers_after_random_edits_equal_a_reading_from_scratch(model: str, req
     assert 0 < read_incrementally < read_from_scratch  # edits and cursors anywhere: some reuse
 
 
-
-@pytest.mark.parametrize("model", MODELS)
-def test_a_tree_that_flips_back_resumes_its_earlier_session(model: str, request: pytest.FixtureRequest):
-    """Error recovery can change the first elements from one keystroke to the next and back:
-    the document's earlier session is resumed, not its whole context read again."""
-    predictor = Predictor.load(request.getfixturevalue(model), "cpu")
-    body = "".join(toy_source(random.Random(11)) for _ in range(3))
-    one, two = "import os\n" + body, "from os import path\n" + body  # differ from the first element
-    typed = one + "new_v = 1\nnew_v"
-    reads = []
-    for text in (one, two, typed):
-        doc = Document(URI, text, 1, PYTHON)
-        context = context_at(doc, len(text.encode()))
-        calls = _counting(predictor)
-        answer = predictor.answer(context)
-        predictor.model.forward = type(predictor.model).forward.__get__(predictor.model)
-        reads.append(sum(calls))
-        # the same probabilities (order may swap between near ties after a different read path)
-        fresh = {p.value: p.probability for p in _fresh(predictor).answer(context).predictions}
-        for p in answer.predictions[:10]:
-            assert p.probability == pytest.approx(fresh.get(p.value, 0.0), abs=1e-4)
-    assert reads[1] >= reads[0] > 100  # the second text is read from its start
-    assert 0 < reads[2] < 20  # the third resumes the first text's session, not the second's
-    assert len(predictor.sessions.variants(URI)) == 2  # one per shape
-
 @pytest.mark.parametrize("model", MODELS)
 def test_a_long_file_reads_a_bounded_context_from_its_anchor(model: str, request: pytest.FixtureRequest):
     predictor = Predictor.load(request.getfixturevalue(model), "cpu")

@@ -18,12 +18,6 @@ compares its inputs with the session's, resumes from the last snapshot at or bef
 difference, and reads only the rest. The answer is the from-scratch reading of the same context
 (tests/test_incremental.py), to float rounding. Sessions are dropped on didClose and, least
 recently used first, when all of them together pass a memory cap.
-
-A document keeps up to VARIANTS sessions, most recent first, and a request resumes the one that
-shares most of its inputs. While a statement is half typed, tree-sitter's error recovery can
-flip the shape of the enclosing tree from one keystroke to the next and back; that changes the
-first inputs (for the tree-transformer, every element's tree position), so a single session
-would read its whole context again at each flip.
 """
 
 from __future__ import annotations
@@ -40,7 +34,6 @@ LIMIT = 600  # elements read at most
 EVERY = 64  # a snapshot every EVERY elements from the anchor
 EXTRA = 6  # snapshots kept besides those (cut points, ends), most recent first
 MEMORY_CAP = 96 << 20  # bytes of snapshots across all documents, per model
-VARIANTS = 4  # sessions kept per document
 
 
 @dataclass
@@ -100,41 +93,28 @@ class Session:
 
 
 class Sessions:
-    """Sessions by document URI (up to VARIANTS each, most recent first), least recently used
-    document first, under a memory cap."""
+    """Sessions by document URI, least recently used first, under a memory cap."""
 
-    def __init__(self, cap: int = MEMORY_CAP, variants: int = VARIANTS):
+    def __init__(self, cap: int = MEMORY_CAP):
         self.cap = cap
-        self.variants_kept = variants
-        self._sessions: OrderedDict[str, list[Session]] = OrderedDict()
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._sizes: dict[str, int] = {}
 
     def get(self, uri: str) -> Session | None:
-        """The document's most recently used session."""
-        found = self.variants(uri)
-        return found[0] if found else None
-
-    def variants(self, uri: str) -> list[Session]:
-        found = self._sessions.get(uri)
-        if found is None:
-            return []
-        self._sessions.move_to_end(uri)
-        return list(found)
+        session = self._sessions.get(uri)
+        if session is not None:
+            self._sessions.move_to_end(uri)
+        return session
 
     def put(self, uri: str, session: Session) -> None:
-        """Store (or re-measure) a session as its document's most recent, then evict other
-        documents, and then the document's older variants, while over the cap; the newest
-        session always stays."""
-        kept = [session, *(s for s in self._sessions.get(uri, []) if s is not session)][: self.variants_kept]
-        self._sessions[uri] = kept
+        """Store (or re-measure) a session, then evict others while over the cap; the newest
+        one always stays."""
+        self._sessions[uri] = session
         self._sessions.move_to_end(uri)
-        self._sizes[uri] = sum(s.nbytes() for s in kept)
+        self._sizes[uri] = session.nbytes()
         while self.total() > self.cap and len(self._sessions) > 1:
             old, _ = self._sessions.popitem(last=False)
             self._sizes.pop(old, None)
-        while self.total() > self.cap and len(kept) > 1:  # then the document's oldest variants
-            kept.pop()
-            self._sizes[uri] = sum(s.nbytes() for s in kept)
 
     def forget(self, uri: str) -> None:
         self._sessions.pop(uri, None)

@@ -127,13 +127,9 @@ class Predictor:
             return Answer([])
         a = anchor_index(flat.starts, flat.types, flat.values, session)
         anchor = None if a == 0 and n < LIMIT else (flat.starts[a], flat.types[a], flat.values[a])
-        keys = self._keys(flat, a, target_parent, context.target)
-        # the document's session (of its variants) that shares most of these inputs; a new one
-        # where none shares any, so that the others stay for when the tree flips back
-        variants = [s for s in self.sessions.variants(context.uri) if s.anchor == anchor]
-        session = max(variants, key=lambda s: s.resume_point(keys), default=None)
-        if session is None or session.resume_point(keys) == 0:
+        if session is None or session.anchor != anchor:
             session = Session(anchor, snapshots={0: Snapshot(self.model.initial_state(1, self.device))})
+        keys = self._keys(flat, a, target_parent, context.target)
         cuts = self._cuts(context, flat, a)
         constraint = context.prefix[:1].lower()
         cache_key = (context.uri, anchor, tuple(keys), cuts.statement, cuts.chain, constraint, chain_budget > 0)
