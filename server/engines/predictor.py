@@ -162,23 +162,18 @@ class Predictor:
         values = [self.value_ids.get(v, UNK_ID) for v in flat.values]
         # the parent of the node after input i is element i + 1's parent; after the last input,
         # the predicted node's
-        offsets = (*flat.parents[1:], target_parent)
-        distance = [d if d > 0 else 1 for d in offsets]
+        distance = [d if d > 0 else 1 for d in (*flat.parents[1:], target_parent)]
         # the parent's type is the one training saw: from the sequence, or from the tree for a
         # parent before the flattened tail (a statement of a long body, the module)
         parent_type = [PAD_ID] * n
         far: dict[int, int] = {}  # such parents are ancestors of the tail's first element: a few
         for i in range(a, n):
-            if (d := offsets[i]) > 0:
-                if i + 1 - d >= 0:
-                    parent_type[i] = types[i + 1 - d]
-                else:
-                    parent = parent_element(flat.nodes[i + 1] if i + 1 < n else target)
-                    if parent is None:
-                        continue
-                    if parent.id not in far:
-                        far[parent.id] = self.type_ids.get(parent_annotated_type(parent), UNK_ID)
-                    parent_type[i] = far[parent.id]
+            if (j := i + 1 - distance[i]) >= 0:
+                parent_type[i] = types[j]
+            elif (parent := parent_element(flat.nodes[i + 1] if i + 1 < n else target)) is not None:
+                if parent.id not in far:
+                    far[parent.id] = self.type_ids.get(parent_annotated_type(parent), UNK_ID)
+                parent_type[i] = far[parent.id]
         # a parent before the anchor is "the element before the anchor", whatever it is: the
         # same input however far back the flattened tail happened to start
         distance = [d if i + 1 - d >= a else i + 2 - a for i, d in enumerate(distance)]
