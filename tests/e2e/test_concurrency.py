@@ -22,7 +22,7 @@ def server():
     raw.open(SLOW, "def f(a, b):\n    return a.b(c, [1, 2])\n" * 80_000)
     raw.open(URI, "alpha = 1\nal")
     yield raw
-    assert raw.close() == 0
+    assert raw.close() == 0, b"".join(raw.stderr).decode()[-3000:]
 
 
 def _send_request(server: RawServer, msg_id: int, method: str, params) -> None:
