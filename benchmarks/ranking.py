@@ -1,7 +1,8 @@
 """Choose the neural engine's ranking constants on files of valid-split packages.
 
 The editing benchmark's held-out packages must not tune anything. This sweeps the constants of
-engines/neural.py (MODEL_WEIGHT, RANK_WEIGHT, SCORE_WEIGHT) in-process, with the shipped model,
+engines/neural.py (MODEL_WEIGHT, RANK_WEIGHT, SCORE_WEIGHT, CACHE_WEIGHT) and the cache n-gram
+model's order (engines/ngram.py ORDER) in-process, with the shipped model,
 at sampled identifiers of packages that the corpus build put in the valid split, as the editing
 benchmark does (the file up to the identifier plus its first k characters), and prints top-1 /
 top-5 / MRR@10 per k for each setting. Each position is answered once; the other settings only
@@ -21,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from treecomplete.engines import neural
+from treecomplete.engines import neural, ngram
 from treecomplete.engines.registry import Registry
 from treecomplete.languages import JAVASCRIPT, PYTHON
 from treecomplete.models.corpus import archive_files
@@ -69,8 +70,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--packages", required=True, help="comma-separated valid-split packages")
     parser.add_argument("--samples", type=int, default=600)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--grid", nargs="+", default=["0.5:1:0", "0.5:0.5:1"],
-                        help="settings MODEL_WEIGHT:RANK_WEIGHT:SCORE_WEIGHT")
+    parser.add_argument("--grid", nargs="+", default=["0.5:0.5:1:0:6", "0.5:0.5:1:1.25:6"],
+                        help="settings MODEL_WEIGHT:RANK_WEIGHT:SCORE_WEIGHT:CACHE_WEIGHT:ORDER")
     args = parser.parse_args(argv)
     language, suffix = (PYTHON, ".py") if args.lang == "python" else (JAVASCRIPT, ".js")
     grid = [tuple(float(x) for x in setting.split(":")) for setting in args.grid]
@@ -89,12 +90,13 @@ def main(argv: list[str] | None = None) -> None:
                 uri = f"file:///ranking/{i}_{k}{suffix}"
                 service.open(uri, args.lang, 1, text)
                 for setting in grid:
-                    neural.MODEL_WEIGHT, neural.RANK_WEIGHT, neural.SCORE_WEIGHT = setting
+                    neural.MODEL_WEIGHT, neural.RANK_WEIGHT, neural.SCORE_WEIGHT, neural.CACHE_WEIGHT, order = setting
+                    ngram.ORDER = int(order)
                     result = service.complete(uri, *end_position(text), 50)
                     rank = rank_of(result.candidates if result else [], sample.name[:k], sample.name)
                     scores[setting].add(k, sample.category, rank)
                 service.close(uri)
-    print("model:rank:score     " + "".join(f"{f'k={k} top-1 / top-5 / MRR':>30}" for k in KS))
+    print("model:rank:score:cache:order" + "".join(f"{f'k={k} top-1 / top-5 / MRR':>30}" for k in KS))
     for setting, score in scores.items():
         summary = score.summary()
         cells = [summary.get(f"k={k} all") for k in KS]

@@ -69,3 +69,13 @@ def test_a_structure_the_model_expects_stays_in_a_list_full_of_buffer_words():
     snippets = [c for c in ranked if c.snippet is not None]
     assert snippets and snippets[0].text == "for"
     assert ranked.index(snippets[0]) < 5
+
+
+def test_what_followed_the_same_tokens_before_decides_between_words_otherwise_alike():
+    """The model gives alpha and beta the same probability and the fallback engine ranks the
+    more recent beta first; but the buffer's own `f(` was followed by alpha (engines/ngram.py)."""
+    answer = Answer([Prediction("beta", 0.3, False), Prediction("alpha", 0.3, False)])
+    ranked = [c.text for c in complete(answer, "def f(x):\n    pass\nf(alpha)\nbeta = 2\nf(")]
+    assert ranked.index("alpha") < ranked.index("beta")
+    plain = [c.text for c in complete(answer, "def f(x):\n    pass\nalpha = 1\nbeta = 2\nf(")]
+    assert plain.index("beta") < plain.index("alpha")

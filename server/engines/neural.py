@@ -14,10 +14,13 @@ from ..context import ATTRIBUTE, NAME, CompletionContext
 from ..languages import BLOCKS
 from ..models.flatten import EMPTY
 from .base import Candidate, Engine, Kind
+from . import ngram
+from .ngram import Continuations
 
 MODEL_WEIGHT = 0.5  # how much the model's log-probability counts
 RANK_WEIGHT = 0.5  # how much the log of the fallback engine's rank counts
 SCORE_WEIGHT = 1.0  # how much the fallback engine's score counts
+CACHE_WEIGHT = 1.25  # how much the log-probability of the buffer's cache n-gram model counts
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
 FALLBACK_ABSENT = 100  # rank given to a model candidate the fallback engine did not list (its score: 0)
 CHAIN_BUDGET = 0.004  # seconds of beam search per new context
@@ -29,12 +32,14 @@ AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the mode
 class NeuralEngine:
     """The model's candidates and the fallback engine's, ranked together.
 
-    A candidate's score is MODEL_WEIGHT * log p - RANK_WEIGHT * log(r + 1) + SCORE_WEIGHT * f:
-    p the model's probability among the candidates that match the typed prefix (at least
-    FLOOR), r its rank in the fallback engine's list and f that engine's score (recency,
-    frequency, members after the same receiver; engines/fallback.py). Both signals matter: the
-    model knows the structure, the fallback engine knows this buffer, and its score says by how
-    much one word leads another where the rank only orders them. A structure snippet, which the
+    A candidate's score is MODEL_WEIGHT * log p - RANK_WEIGHT * log(r + 1) + SCORE_WEIGHT * f
+    + CACHE_WEIGHT * log c: p the model's probability among the candidates that match the typed
+    prefix (at least FLOOR), r its rank in the fallback engine's list, f that engine's score
+    (recency, frequency, members after the same receiver; engines/fallback.py) and c the
+    probability that the buffer's cache n-gram model gives the word after the tokens before the
+    cursor (engines/ngram.py). The signals complement each other: the model knows the
+    structure, the fallback engine knows which words this buffer uses and how recently, and the
+    n-gram model what came after these very tokens in it. A structure snippet, which the
     fallback engine knows nothing of, takes the best f of the list, so that the model's p and
     the keyword's rank place it among the identifiers. The constants were chosen on files of
     valid-split packages, not the benchmarks' held-out ones (benchmarks/ranking.py). The
@@ -49,6 +54,9 @@ class NeuralEngine:
         self.name = "neural"
         self.multi_token = True
         self.chain_budget = CHAIN_BUDGET
+        self._tokenizers: dict[str, ngram.Tokenizer] = {}  # by identifier characters
+        # the last n-gram model and what it read: typing an identifier reads the same bytes
+        self._cache: tuple[bytes, str, Continuations] | None = None
 
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
         others = self.fallback.complete(context, max(limit, 50))
@@ -80,13 +88,14 @@ class NeuralEngine:
         labels = {t.label for t, _ in templates}
         listed = {c.text: (r, c) for r, c in enumerate(others)}
         best = max((c.score for c in others), default=0.0)
+        cache = self._continuations(context)
         scored: list[Candidate] = []
         for text in model.keys() | listed.keys():
             if text in labels:
                 continue  # the keyword comes as its snippet
             p = model.get(text, 0.0) * max(share, 0.05)
             rank, fallback = listed.get(text, (FALLBACK_ABSENT, None))
-            score = _score(p, rank, fallback.score if fallback else 0.0)
+            score = _score(p, rank, fallback.score if fallback else 0.0, cache.log_probability(text))
             kind = fallback.kind if fallback else Kind.KEYWORD if text in keywords else Kind.VARIABLE
             documentation = ""
             if text in model:
@@ -102,14 +111,21 @@ class NeuralEngine:
             scored.append(Candidate(text, kind, score, detail, documentation))
         for template, p in templates:
             rank, _ = listed.get(template.label, (FALLBACK_ABSENT, None))
-            score = _score(p, rank, best)
+            score = _score(p, rank, best, cache.log_probability(template.label))
             scored.append(Candidate(template.label, Kind.SNIPPET, score, f"{p:.1%} {template.node} (model)",
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body))
         scored.sort(key=lambda c: (-c.score, c.text))
         if self.multi_token:
-            scored = self._with_chains(scored, answer.chains, prefix)
+            scored = self._with_chains(scored, answer.chains, prefix, cache)
         return scored[:limit]
+
+    def _continuations(self, context: CompletionContext) -> Continuations:
+        window, chars = ngram.window(context), context.language.identifier_chars
+        if self._cache is None or self._cache[0] != window or self._cache[1] != chars:
+            tokenizer = self._tokenizers.get(chars) or self._tokenizers.setdefault(chars, ngram.Tokenizer(chars))
+            self._cache = (window, chars, Continuations(tokenizer.tokens(window)))
+        return self._cache[2]
 
     def _templates(self, context: CompletionContext, answer) -> list[tuple[snippets.Template, float]]:
         """Structure templates matching the prefix, with the model's probability of their node
@@ -144,7 +160,7 @@ class NeuralEngine:
                 out.append((template, p))
         return out
 
-    def _with_chains(self, scored: list[Candidate], chains, prefix: str) -> list[Candidate]:
+    def _with_chains(self, scored: list[Candidate], chains, prefix: str, cache: Continuations) -> list[Candidate]:
         """Multi-token items, each right after the item of the identifier it starts with."""
         if not chains:
             return scored
@@ -162,12 +178,14 @@ class NeuralEngine:
                 placed.add(chain.text)
         # a call of a name the list ranks low is a guess; a member chain says more
         rest = [c for c in kept if c.text not in placed and "." in c.text]
-        out.extend(_chain_candidate(c, _score(c.probability, FALLBACK_ABSENT, 0.0)) for c in rest)
+        out.extend(_chain_candidate(c, _score(c.probability, FALLBACK_ABSENT, 0.0, cache.log_probability(c.first)))
+                   for c in rest)
         return out
 
 
-def _score(p: float, rank: int, fallback_score: float) -> float:
-    return MODEL_WEIGHT * math.log(max(p, FLOOR)) - RANK_WEIGHT * math.log(rank + 1) + SCORE_WEIGHT * fallback_score
+def _score(p: float, rank: int, fallback_score: float, cache_log_p: float) -> float:
+    return (MODEL_WEIGHT * math.log(max(p, FLOOR)) - RANK_WEIGHT * math.log(rank + 1) + SCORE_WEIGHT * fallback_score
+            + CACHE_WEIGHT * cache_log_p)
 
 
 def _chain_candidate(chain, score: float) -> Candidate:
