@@ -13,8 +13,8 @@ from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext
 from ..languages import BLOCKS
 from ..models.flatten import EMPTY
-from .base import Candidate, Engine, Kind
 from . import ngram
+from .base import Candidate, Engine, Kind
 from .ngram import Continuations
 
 MODEL_WEIGHT = 0.5  # how much the model's log-probability counts
@@ -54,9 +54,10 @@ class NeuralEngine:
         self.name = "neural"
         self.multi_token = True
         self.chain_budget = CHAIN_BUDGET
-        self._tokenizers: dict[str, ngram.Tokenizer] = {}  # by identifier characters
-        # the last n-gram model and what it read: typing an identifier reads the same bytes
-        self._cache: tuple[bytes, str, Continuations] | None = None
+        self._tokenizers: dict[str, ngram.Tokenizer] = {}  # by language name
+        # the last n-gram model, by language and the bytes it read: typing an identifier reads
+        # the same bytes again
+        self._cache: tuple[str, bytes, Continuations] | None = None
 
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
         others = self.fallback.complete(context, max(limit, 50))
@@ -121,10 +122,12 @@ class NeuralEngine:
         return scored[:limit]
 
     def _continuations(self, context: CompletionContext) -> Continuations:
-        window, chars = ngram.window(context), context.language.identifier_chars
-        if self._cache is None or self._cache[0] != window or self._cache[1] != chars:
-            tokenizer = self._tokenizers.get(chars) or self._tokenizers.setdefault(chars, ngram.Tokenizer(chars))
-            self._cache = (window, chars, Continuations(tokenizer.tokens(window)))
+        language, window = context.language.name, ngram.window(context)
+        if self._cache is None or self._cache[:2] != (language, window):
+            tokenizer = self._tokenizers.get(language)
+            if tokenizer is None:
+                tokenizer = self._tokenizers[language] = ngram.Tokenizer(context.language.identifier_chars)
+            self._cache = (language, window, Continuations(tokenizer.tokens(window)))
         return self._cache[2]
 
     def _templates(self, context: CompletionContext, answer) -> list[tuple[snippets.Template, float]]:

@@ -25,10 +25,8 @@ from ..context import CompletionContext
 
 ORDER = 6  # the longest context, in tokens
 CONTEXT = 16 * 1024  # bytes read before the cursor's identifier: 32 KB scored no better
-
-
 SEP = "\x00"  # between tokens in the joined string that the scans read; never inside one
-MEMO_LINES = 10_000  # lines whose tokens are remembered, per identifier syntax (a window holds ~400)
+MEMO_LINES = 10_000  # lines whose tokens are remembered, per language (a window holds ~400)
 
 
 class Continuations:
