@@ -9,6 +9,8 @@ import sys
 
 from . import __version__
 
+EXIT_WAIT = 10.0  # seconds the process waits at exit for a model still loading (one takes ~1.5 s)
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
@@ -55,6 +57,7 @@ def main(argv: list[str] | None = None) -> None:
         server.start_tcp(args.host, args.port)
     else:
         server.start_io()
+    server.models.finish_loading(timeout=EXIT_WAIT)
 
 
 if __name__ == "__main__":

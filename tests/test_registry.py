@@ -94,3 +94,27 @@ def test_a_model_on_the_cpu_runs_on_one_thread(toy_checkpoint: Path):
     thread.start()
     thread.join()
     assert seen == [registry.INFERENCE_THREADS] == [1]
+
+
+def test_finish_loading_waits_for_a_model_still_loading(monkeypatch: pytest.MonkeyPatch, toy_checkpoint: Path):
+    """The server waits for loader threads before it exits: one inside torch at exit aborts."""
+    import threading
+
+    from treecomplete.engines import predictor
+
+    release = threading.Event()
+    load = predictor.Predictor.load
+
+    def slow_load(*args, **kwargs):
+        release.wait(5)
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(predictor.Predictor, "load", staticmethod(slow_load))
+    r = Registry()
+    r.configure(str(toy_checkpoint))
+    assert r.get("python") is None and r.status("python") == "loading"
+    r.finish_loading(timeout=0.05)  # bounded: returns while the load still waits
+    assert r.status("python") == "loading"
+    release.set()
+    r.finish_loading(timeout=30)
+    assert r.status("python") == "ready"

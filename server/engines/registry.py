@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import logging
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -110,6 +111,16 @@ class Registry:
             loading.join()
             return self._models.get(language)
         return None
+
+    def finish_loading(self, timeout: float) -> None:
+        """Wait, up to ``timeout`` seconds in all, for the models still loading. The process
+        must not exit while a loader thread is inside torch's C++ code: it then aborts
+        ("terminate called without an active exception"), which a client sees as a crash."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            loading = list(self._loading.values())
+        for thread in loading:
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def forget(self, uri: str) -> None:
         """A document closed: every loaded model drops its state for it."""
