@@ -1,15 +1,24 @@
-"""Choose the neural engine's ranking constants on files of valid-split packages.
+"""Fit the neural engine's ranking weights on files of valid-split packages.
 
-The editing benchmark's held-out packages must not tune anything. This sweeps the constants of
-engines/neural.py (MODEL_WEIGHT, RANK_WEIGHT, SCORE_WEIGHT, CACHE_WEIGHT) and the cache n-gram
-model's order (engines/ngram.py ORDER) in-process, with the shipped model,
-at sampled identifiers of packages that the corpus build put in the valid split, as the editing
-benchmark does (the file up to the identifier plus its first k characters), and prints top-1 /
-top-5 / MRR@10 per k for each setting. Each position is answered once; the other settings only
-re-rank (the predictor remembers the answer).
+The editing benchmark's held-out packages must not tune anything. This completes, in-process
+with the shipped model, at sampled identifiers of packages that the corpus build put in the
+valid split, as the editing benchmark does (the file up to the identifier plus its first k
+characters), records every candidate's features (engines/ranker.py), and fits the weights of
+each case (after a dot or not, k = 0 or not) by minimising the cross-entropy of a softmax over
+each list's candidates at the true identifier (listwise learning to rank), pulled towards the
+hand-set weights (ranker.DEFAULT) by an L2 term. It prints top-1 / top-5 / MRR@10 per k for the
+weights in use, for the hand-set ones, and for weights fitted on one half of the files and
+measured on the other (two folds, split by package: code of other projects, as in use); then
+the weights fitted on all the files, which ``--write`` stores in engines/ranking_weights.py.
+Each package gives the same number of identifiers, so that no large one decides the weights.
 
     python -m benchmarks.ranking --lang python --corpus bench-out/corpus2/python \\
-        --packages fastapi,gitpython,isort,oauthlib,beautifulsoup4,poetry
+        --packages fastapi,gitpython,isort,oauthlib,beautifulsoup4,poetry --seed 1 --lists py1.pt
+    python -m benchmarks.ranking ... --seed 2 --lists py2.pt
+    python -m benchmarks.ranking ... --lists py1.pt py2.pt --write
+
+The lists are collected as the server builds them (the fallback engine's best
+neural.FALLBACK_LIST words with the model's), so the weights see what they will rank.
 """
 
 from __future__ import annotations
@@ -20,9 +29,12 @@ import random
 import re
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 
-from treecomplete.engines import neural, ngram
+import torch
+
+from treecomplete.engines import ranker, ranking_weights
 from treecomplete.engines.registry import Registry
 from treecomplete.languages import JAVASCRIPT, PYTHON
 from treecomplete.models.corpus import archive_files
@@ -30,7 +42,8 @@ from treecomplete.service import CompletionService
 
 from .editing import KS, Scores, collect, end_position
 
-SKIPPED_DIRS = re.compile(r"(^|/)(tests?|docs?|docs_src|examples?|dist|build|node_modules|vendor)/")
+SKIPPED_DIRS = re.compile(r"(^|/)(tests?|docs?|docs_src|examples?|dist|build|node_modules|_?vendor(ed)?)/")
+WEIGHTS_FILE = Path(ranking_weights.__file__)
 
 
 def extract(corpus: Path, packages: list[str], suffix: str, out: Path) -> list[Path]:
@@ -41,8 +54,9 @@ def extract(corpus: Path, packages: list[str], suffix: str, out: Path) -> list[P
         if splits.get(package) != "valid":
             sys.exit(f"{package}: not a valid-split package of {corpus} (split: {splits.get(package)})")
         stem = package.replace("/", "_")
+        name = "[-_.]".join(map(re.escape, re.split(r"[-_.]", stem)))  # archives normalise - _ .
         archives = [a for a in (corpus / "downloads").iterdir()
-                    if re.match(rf"{re.escape(stem)}-\d", a.name, re.IGNORECASE) and not a.name.endswith(".fetched")]
+                    if re.match(name + r"-\d", a.name, re.IGNORECASE) and not a.name.endswith(".fetched")]
         if not archives:
             sys.exit(f"{package}: no archive under {corpus / 'downloads'}")
         for source in archive_files(sorted(archives)[-1], package):
@@ -63,45 +77,152 @@ def rank_of(candidates: list, prefix: str, truth: str) -> int | None:
     return None
 
 
+class Lists:
+    """Per case: each completion list's features (candidates x features) and the truth's row."""
+
+    def __init__(self):
+        self.rows: list[tuple[int, int, int, torch.Tensor, int | None]] = []  # (fold, k, case, X, truth)
+
+    def add(self, fold: int, k: int, block: int, x: list[tuple[float, ...]], truth: int | None) -> None:
+        self.rows.append((fold, k, block, torch.tensor(x, dtype=torch.float64), truth))
+
+
+def fit(rows, l2: float, steps: int = 200) -> list[float]:
+    """Weights (all cases, flat) minimising the mean listwise cross-entropy plus l2 * |w - DEFAULT|^2."""
+    weights = []
+    for block in range(len(ranker.CASES)):
+        start = torch.tensor(ranker.DEFAULT[block * ranker.SIZE:(block + 1) * ranker.SIZE], dtype=torch.float64)
+        lists = [(x, t) for _, _, b, x, t in rows if b == block and t is not None and len(x) > 1]
+        w = start.clone().requires_grad_(True)
+        if lists:
+            optimiser = torch.optim.LBFGS([w], max_iter=steps, line_search_fn="strong_wolfe")
+
+            def closure():
+                optimiser.zero_grad()
+                loss = sum(-torch.log_softmax(x @ w, 0)[t] for x, t in lists) / len(lists) + l2 * ((w - start) ** 2).sum()
+                loss.backward()
+                return loss
+
+            optimiser.step(closure)
+        weights.extend(w.detach().tolist())
+    return weights
+
+
+def score(rows, weights: list[float]) -> Scores:
+    scores = Scores()
+    w = torch.tensor(weights, dtype=torch.float64).view(len(ranker.CASES), ranker.SIZE)
+    for _, k, block, x, truth in rows:
+        rank = None
+        if truth is not None:
+            s = x @ w[block]
+            rank = int((s > s[truth]).sum()) + 1
+        scores.add(k, "all", rank)
+    return scores
+
+
+def show(label: str, scores: Scores) -> None:
+    summary = scores.summary()
+    cells = [summary.get(f"k={k} all") for k in KS]
+    print(f"{label:<28}" + "".join(f"{c['top1']:>12.1%} {c['top5']:>6.1%} {c['mrr10']:>6.3f}   " if c else f"{'-':>30}"
+                                   for c in cells))
+
+
+def write(language: str, weights: list[float]) -> None:
+    table = dict(ranking_weights.WEIGHTS)
+    table[language] = tuple(round(v, 4) for v in weights)
+    lines = [WEIGHTS_FILE.read_text().split("WEIGHTS")[0].rstrip() + "\n", "", "WEIGHTS: dict[str, tuple[float, ...]] = {"]
+    for name in sorted(table):
+        lines.append(f"    {name!r}: (")
+        for block, case in enumerate(ranker.CASES):
+            chunk = table[name][block * ranker.SIZE:(block + 1) * ranker.SIZE]
+            lines.append(f"        # {case}")
+            lines.append("        " + ", ".join(f"{v:g}" for v in chunk) + ",")
+        lines.append("    ),")
+    lines.append("}")
+    WEIGHTS_FILE.write_text("\n".join(lines) + "\n")
+
+
+def gather(args, language, suffix: str) -> list:
+    """Complete at the sampled identifiers and keep each list's candidates' features."""
+    service = CompletionService(models=Registry(), wait_for_models=True)
+    lists = Lists()
+    with tempfile.TemporaryDirectory() as tmp:
+        packages = args.packages.split(",")
+        files = extract(args.corpus, packages, suffix, Path(tmp))
+        by_package: dict[str, list] = {}
+        for sample in collect(files, language, args.lang):
+            package = max((p for p in packages if sample.path.name.startswith(p.replace("/", "_") + "_")), key=len)
+            by_package.setdefault(package, []).append(sample)
+        rng = random.Random(args.seed)
+        each = args.samples // len(by_package)
+        samples = [(package, sample) for package, found in sorted(by_package.items())
+                   for sample in rng.sample(found, min(each, len(found)))]
+        print(f"{args.lang}: {len(samples)} identifiers (seed {args.seed}, at most {each} per package) "
+              f"from {sum(map(len, by_package.values()))} in {len(files)} files of {len(by_package)} packages")
+        for i, (package, sample) in enumerate(samples):
+            fold = zlib.crc32(package.encode()) % 2
+            for k in KS:
+                if len(sample.name) <= k:
+                    continue
+                prefix = sample.name[:k]
+                text = sample.data[: sample.start].decode("utf-8", "replace") + prefix
+                uri = f"file:///ranking/{i}_{k}{suffix}"
+                service.open(uri, args.lang, 1, text)
+                result = service.complete(uri, *end_position(text), 1000)
+                service.close(uri)
+                if result is None or result.engine != "neural":
+                    continue
+                kept = [c for c in result.candidates if c.snippet is None and c.features is not None
+                        and c.text.lower().startswith(prefix.lower())]
+                truth = next((j for j, c in enumerate(kept) if c.text == sample.name), None)
+                lists.add(fold, k, ranker.case(result.context.category, result.context.prefix), [c.features for c in kept], truth)
+    return lists.rows
+
+
+def report(args, rows) -> None:
+    show("in use", score(rows, list(ranking_weights.WEIGHTS.get(args.lang, ranker.DEFAULT))))
+    show("hand-set (DEFAULT)", score(rows, list(ranker.DEFAULT)))
+    held = Scores()
+    for fold in (0, 1):
+        weights = fit([r for r in rows if r[0] != fold], args.l2)
+        for key, ranks in score([r for r in rows if r[0] == fold], weights).rows.items():
+            held.rows[key].extend(ranks)
+    show(f"fitted, l2 {args.l2:g}", held)
+    weights = fit(rows, args.l2)
+    for block, case in enumerate(ranker.CASES):
+        chunk = weights[block * ranker.SIZE:(block + 1) * ranker.SIZE]
+        print(f"{case}: " + ", ".join(f"{name} {v:.3f}" for name, v in zip(ranker.NAMES, chunk)))
+    if args.write:
+        write(args.lang, weights)
+        print(f"written to {WEIGHTS_FILE}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", choices=["python", "javascript"], required=True)
     parser.add_argument("--corpus", type=Path, required=True, help="a corpus built by treecomplete corpus build")
     parser.add_argument("--packages", required=True, help="comma-separated valid-split packages")
-    parser.add_argument("--samples", type=int, default=600)
+    parser.add_argument("--samples", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--grid", nargs="+", default=["0.5:0.5:1:0:6", "0.5:0.5:1:1.25:6"],
-                        help="settings MODEL_WEIGHT:RANK_WEIGHT:SCORE_WEIGHT:CACHE_WEIGHT:ORDER")
+    parser.add_argument("--l2", type=float, default=0.001, help="pull towards the hand-set weights (ranker.DEFAULT)")
+    parser.add_argument("--write", action="store_true", help="store the weights fitted on all files")
+    parser.add_argument("--lists", type=Path, nargs="+", default=[],
+                        help="fit on the lists kept in these files; where none exists, collect and keep them in the first")
     args = parser.parse_args(argv)
     language, suffix = (PYTHON, ".py") if args.lang == "python" else (JAVASCRIPT, ".js")
-    grid = [tuple(float(x) for x in setting.split(":")) for setting in args.grid]
-    service = CompletionService(models=Registry(), wait_for_models=True)
-    scores = {setting: Scores() for setting in grid}
-    with tempfile.TemporaryDirectory() as tmp:
-        files = extract(args.corpus, args.packages.split(","), suffix, Path(tmp))
-        population = collect(files, language, args.lang)
-        samples = random.Random(args.seed).sample(population, min(args.samples, len(population)))
-        print(f"{args.lang}: {len(samples)} identifiers (seed {args.seed}) from {len(population)} in {len(files)} files")
-        for i, sample in enumerate(samples):
-            for k in KS:
-                if len(sample.name) <= k:
-                    continue
-                text = sample.data[: sample.start].decode("utf-8", "replace") + sample.name[:k]
-                uri = f"file:///ranking/{i}_{k}{suffix}"
-                service.open(uri, args.lang, 1, text)
-                for setting in grid:
-                    neural.MODEL_WEIGHT, neural.RANK_WEIGHT, neural.SCORE_WEIGHT, neural.CACHE_WEIGHT, order = setting
-                    ngram.ORDER = int(order)
-                    result = service.complete(uri, *end_position(text), 50)
-                    rank = rank_of(result.candidates if result else [], sample.name[:k], sample.name)
-                    scores[setting].add(k, sample.category, rank)
-                service.close(uri)
-    print("model:rank:score:cache:order" + "".join(f"{f'k={k} top-1 / top-5 / MRR':>30}" for k in KS))
-    for setting, score in scores.items():
-        summary = score.summary()
-        cells = [summary.get(f"k={k} all") for k in KS]
-        print(f"{':'.join(f'{x:g}' for x in setting):<20} " + "".join(
-            f"{c['top1']:>12.1%} {c['top5']:>6.1%} {c['mrr10']:>6.3f}   " if c else f"{'-':>30}" for c in cells))
+    kept = [path for path in args.lists if path.exists()]
+    if kept:
+        rows = [row for path in kept for row in torch.load(path)]
+    else:
+        rows = gather(args, language, suffix)
+        if args.lists:
+            torch.save(rows, args.lists[0])
+    listed = Scores()
+    for _, k, _, _, truth in rows:
+        listed.add(k, "all", 1 if truth is not None else None)
+    print("truth among the candidates" + "".join(f"{listed.summary()[f'k={k} all']['top1']:>28.1%}  " for k in KS))
+    print("weights (files not fitted on)" + "".join(f"{f'k={k} top-1 / top-5 / MRR':>30}" for k in KS))
+    report(args, rows)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import PurePosixPath
@@ -76,6 +77,7 @@ class LanguageSpec:
     builtins: tuple[str, ...]
     definitions_query: str
     skip_query: str
+    modules: tuple[str, ...] = ()  # the standard library's modules: offered where an import names one
 
     @cached_property
     def language(self) -> tree_sitter.Language:
@@ -127,6 +129,7 @@ PYTHON = LanguageSpec(
     builtins=tuple(PY_BUILTINS),
     definitions_query=PY_DEFINITIONS,
     skip_query=PY_SKIP,
+    modules=tuple(sorted(m for m in sys.stdlib_module_names if not m.startswith("_") and m not in ("antigravity", "this"))),
 )
 JAVASCRIPT = LanguageSpec(
     name="javascript",
@@ -192,3 +195,9 @@ CHAINS = {
 }
 # Nodes whose children are statements: a statement starts where one of their children starts.
 BLOCKS = {"python": ("module", "block"), "javascript": ("program", "statement_block")}
+# Functions, whose parameters are likely names inside them (engines/ranker.py).
+FUNCTIONS = {
+    "python": ("function_definition", "lambda"),
+    "javascript": ("function_declaration", "function_expression", "arrow_function", "method_definition",
+                   "generator_function_declaration", "generator_function"),
+}

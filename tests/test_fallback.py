@@ -65,3 +65,14 @@ def test_keywords_and_other_open_documents():
 def test_limit_is_respected():
     source = "".join(f"name{i} = {i}\n" for i in range(100)) + "name"
     assert len(_complete(PYTHON, source, limit=7)) == 7
+
+
+def test_where_an_import_names_a_module_the_standard_library_is_offered_not_builtins():
+    for source in ("import os\nimport c", "from c", "import os, c"):
+        names = [c.text for c in _complete(PYTHON, source, limit=100)]
+        assert {"collections", "contextlib", "copy"} <= set(names), (source, names)
+        assert "callable" not in names and "class" not in names  # a builtin, a keyword
+    elsewhere = [c.text for c in _complete(PYTHON, "x = c", limit=100)]
+    assert "collections" not in elsewhere and "callable" in elsewhere
+    imported = [c.text for c in _complete(PYTHON, "from os import pa", limit=100)]  # a name in os, not a module
+    assert "pathlib" not in imported

@@ -30,6 +30,9 @@ class Candidate:
     detail: str = ""  # shown on completionItem/resolve
     documentation: str = ""  # markdown, shown on completionItem/resolve
     snippet: str | None = None  # a structure template's body (server/snippets.py); ``text`` is its keyword
+    # what an engine ranked it by, for the neural engine's ranker and the tool that fits it
+    # (engines/ranker.py): the fallback engine's Signals, the neural engine's feature vector
+    features: tuple[float, ...] | None = None
 
 
 class Engine(Protocol):

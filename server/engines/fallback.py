@@ -12,7 +12,8 @@ the first of these that applies, in this order:
 - seen further back than the window: 3.5 + 0.3 ln(1+c)
 - seen after the cursor: 3 - 0.5 ln(1+d) + 0.5 ln(1+c)
 - seen in other open documents of the language: 2 + 0.3 ln(1+c)
-- the language's common builtins: 1; keywords (not after a dot): 0.5
+- the language's common builtins, or where an import names a module, the standard library's
+  modules: 1; keywords (not after a dot or in an import's module name): 0.5
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
 `obj.` and +2 if seen after any dot, or elsewhere -3 if only ever seen after a dot; and every
 word +2 when it starts with the prefix in the case typed.
@@ -41,6 +42,11 @@ HEAD = 8 * 1024  # the file's head is always read: imports
 FAR = 256 * 1024  # before the window: words only (no tree query, comments not blanked)
 OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
 KINDS = {"function": Kind.FUNCTION, "class": Kind.CLASS, "module": Kind.MODULE}
+# Where a word was found, the first that applies (a candidate's ``features`` say which, for the
+# neural engine's ranker): its tier, then ln(1+d) and ln(1+c) as in the scores above, whether it
+# followed the same receiver / any dot (after a dot), whether only ever after a dot (elsewhere),
+# and whether it starts with the prefix in the case typed.
+CODE, QUOTED, FAR_BACK, AFTER, OTHER, BUILTIN, KEYWORD = range(7)
 
 
 def _scan(tree: tree_sitter.Tree, language: LanguageSpec, lo: int, hi: int) -> tuple[list[tuple[int, int]], dict[bytes, Kind]]:
@@ -76,6 +82,25 @@ def _blank(data: bytes, spans: list[tuple[int, int]], lo: int, hi: int) -> bytes
             pos = end
     pieces.append(data[pos:hi])
     return b" ".join(pieces)
+
+
+def _module_position(context: CompletionContext) -> bool:
+    """Whether the identifier at the cursor starts the module path of an import (Python):
+    ``import o``, ``from o``, ``import a, o``, ``import o as p``."""
+    target = context.target
+    parent = target.parent if target is not None else None
+    if parent is None or not context.language.modules:
+        return False
+    if parent.type == "ERROR":  # `from o` with no `import` yet
+        before = target.prev_sibling
+        return before is not None and before.type in ("import", "from")
+    if parent.type != "dotted_name" or parent.start_byte != target.start_byte or parent.parent is None:
+        return False
+    statement = parent.parent.parent if parent.parent.type == "aliased_import" else parent.parent
+    if statement.type == "import_statement":
+        return True
+    module = statement.child_by_field_name("module_name") if statement.type == "import_from_statement" else None
+    return module is not None and module.start_byte == parent.start_byte
 
 
 class FallbackEngine:
@@ -121,24 +146,29 @@ class FallbackEngine:
             return word.lower().startswith(prefix) and word not in keywords
 
         scores: dict[str, float] = {}
+        signals: dict[str, list[float]] = {}  # word -> [tier, ln(1+d), ln(1+c), same, member, only member, case]
         words_before = pattern.findall(before)
         n = len(words_before)
         last = {w: i for i, w in enumerate(words_before)}
         count = Counter(words_before)
         for word in matching(last):
             if (name := text(word)) not in keywords:
-                scores[name] = 10 - math.log1p(n - last[word]) + 0.5 * math.log1p(count[word])
+                d, c = math.log1p(n - last[word]), math.log1p(count[word])
+                scores[name] = 10 - d + 0.5 * c
+                signals[name] = [CODE, d, c, 0, 0, 0, 0]
 
         # Comments and docs name identifiers too (`res.sendStatus(200)` in a JSDoc example).
         quoted = Counter(pattern.findall(b" ".join(data[max(a, lo):min(b, context.prefix_start)] for a, b in spans)))
         for word in matching(quoted):
             if (name := text(word)) not in keywords and name not in scores:
                 scores[name] = 3.2 + 0.3 * math.log1p(quoted[word])
+                signals[name] = [QUOTED, 0, math.log1p(quoted[word]), 0, 0, 0, 0]
 
         far_count = self._far_words(context, max(head, lo - FAR), lo)
         for word in matching(far_count):
             if (name := text(word)) not in keywords and name not in scores:
                 scores[name] = 3.5 + 0.3 * math.log1p(far_count[word])
+                signals[name] = [FAR_BACK, 0, math.log1p(far_count[word]), 0, 0, 0, 0]
 
         words_after = pattern.findall(after)
         first_after: dict[bytes, int] = {}
@@ -148,27 +178,34 @@ class FallbackEngine:
         for word in matching(first_after):
             name = text(word)
             if name not in scores and name not in keywords and name != context.prefix:
-                scores[name] = 3 - 0.5 * math.log1p(first_after[word]) + 0.5 * math.log1p(count_after[word])
+                d, c = math.log1p(first_after[word]), math.log1p(count_after[word])
+                scores[name] = 3 - 0.5 * d + 0.5 * c
+                signals[name] = [AFTER, d, c, 0, 0, 0, 0]
 
-        self._adjust_for_dots(context, before, count, scores)
+        self._adjust_for_dots(context, before, count, scores, signals)
 
         for other in self._others(context):
             for word, c in other.items():
                 if word not in scores and wanted(word):
                     scores[word] = 2 + 0.3 * math.log1p(c)
+                    signals[word] = [OTHER, 0, math.log1p(c), 0, 0, 0, 0]
 
-        for word in language.builtins:
+        module = _module_position(context)
+        for word in language.modules if module else language.builtins:
             if word not in scores and wanted(word):
                 scores[word] = 1.0
-        if context.category == NAME:
+                signals[word] = [BUILTIN, 0, 0, 0, 0, 0, 0]
+        if context.category == NAME and not module:
             for word in language.keywords:
                 if word.lower().startswith(prefix) and word not in scores:
                     scores[word] = 0.5
+                    signals[word] = [KEYWORD, 0, 0, 0, 0, 0, 0]
 
         if context.prefix:  # the case the user typed is a strong hint
             for word in scores:
                 if word.startswith(context.prefix):
                     scores[word] += 2
+                    signals[word][6] = 1
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
         return [
             Candidate(
@@ -176,11 +213,13 @@ class FallbackEngine:
                 kind=Kind.KEYWORD if word in keywords else kinds.get(word.encode("utf-8", "surrogatepass"), Kind.VARIABLE),
                 score=score,
                 detail=f"{'keyword' if word in keywords else 'identifier'} · fallback engine",
+                features=tuple(signals[word]),
             )
             for word, score in ranked
         ]
 
-    def _adjust_for_dots(self, context: CompletionContext, before: bytes, count: Counter[bytes], scores: dict[str, float]) -> None:
+    def _adjust_for_dots(self, context: CompletionContext, before: bytes, count: Counter[bytes], scores: dict[str, float],
+                         signals: dict[str, list[float]]) -> None:
         """Member names after a dot, plain names elsewhere (``count``: all occurrences)."""
         chars = context.language.identifier_chars.encode() + rb"\x80-\xff"
         member = rb"\.\s*([" + chars + rb"]+)"
@@ -192,12 +231,18 @@ class FallbackEngine:
                 same_receiver = set(re.findall(rb"(?<![" + chars + rb"])" + receiver + rb"\s*" + member, before))
             for word in scores:
                 raw = word.encode("utf-8", "surrogatepass")
-                scores[word] += 4 if raw in same_receiver else 2 if raw in as_member else 0
+                if raw in same_receiver:
+                    scores[word] += 4
+                    signals[word][3] = 1
+                elif raw in as_member:
+                    scores[word] += 2
+                    signals[word][4] = 1
         else:
             for word in scores:
                 raw = word.encode("utf-8", "surrogatepass")
                 if as_member[raw] and as_member[raw] == count[raw]:
                     scores[word] -= 3
+                    signals[word][5] = 1
 
     def _scan_head(self, context: CompletionContext, tree: tree_sitter.Tree, head: int) -> tuple:
         """The file's head rarely changes while one types further down: reuse its scan."""

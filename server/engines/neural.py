@@ -11,18 +11,14 @@ from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext
-from ..languages import BLOCKS
+from ..languages import BLOCKS, FUNCTIONS
 from ..models.flatten import EMPTY
-from . import ngram
+from . import ngram, ranker
 from .base import Candidate, Engine, Kind
 from .ngram import Continuations
+from .ranker import ABSENT, Ranker
 
-MODEL_WEIGHT = 0.5  # how much the model's log-probability counts
-RANK_WEIGHT = 0.5  # how much the log of the fallback engine's rank counts
-SCORE_WEIGHT = 1.0  # how much the fallback engine's score counts
-CACHE_WEIGHT = 1.25  # how much the log-probability of the buffer's cache n-gram model counts
-FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
-FALLBACK_ABSENT = 100  # rank given to a model candidate the fallback engine did not list (its score: 0)
+FALLBACK_LIST = 50  # the fallback engine's best, blended with the model's (the weights were fitted on such lists)
 CHAIN_BUDGET = 0.004  # seconds of beam search per new context
 CHAIN_ITEMS = 3  # multi-token items per list
 SNIPPET_MIN = 0.002  # a structure the model gives less than this is not offered
@@ -32,21 +28,21 @@ AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the mode
 class NeuralEngine:
     """The model's candidates and the fallback engine's, ranked together.
 
-    A candidate's score is MODEL_WEIGHT * log p - RANK_WEIGHT * log(r + 1) + SCORE_WEIGHT * f
-    + CACHE_WEIGHT * log c: p the model's probability among the candidates that match the typed
-    prefix (at least FLOOR), r its rank in the fallback engine's list, f that engine's score
-    (recency, frequency, members after the same receiver; engines/fallback.py) and c the
-    probability that the buffer's cache n-gram model gives the word after the tokens before the
-    cursor (engines/ngram.py). The signals complement each other: the model knows the
-    structure, the fallback engine knows which words this buffer uses and how recently, and the
-    n-gram model what came after these very tokens in it. A structure snippet, which the
-    fallback engine knows nothing of, takes the best f of the list, so that the model's p and
-    the keyword's rank place it among the identifiers. The constants were chosen on files of
-    valid-split packages, not the benchmarks' held-out ones (benchmarks/ranking.py). The
-    model's p for an identifier is the mean of its next-value prediction at the cursor and,
-    where the beam search ran, the probability of the identifier as the chain's first free leaf
-    summed over the structures searched (the cursor's own parse lacks the nodes that finished
-    code would put above it, such as the call around ``os.path.join``)."""
+    A candidate's score is linear in its features (engines/ranker.py): p the model's probability
+    among the candidates that match the typed prefix, its rank in the fallback engine's list and
+    the signals that placed it there (recency, frequency, members after the same receiver;
+    engines/fallback.py), and the probability that the buffer's cache n-gram model gives the
+    word after the tokens before the cursor (engines/ngram.py). The signals complement each
+    other: the model knows the structure, the fallback engine knows which words this buffer uses
+    and how recently, and the n-gram model what came after these very tokens in it. A structure
+    snippet, which the fallback engine knows nothing of, takes the fallback signals of the best
+    identifier, so that the model's p and the keyword's rank place it among the identifiers.
+    The weights were fitted on files of valid-split packages, not the benchmarks' held-out ones
+    (benchmarks/ranking.py). The model's p for an identifier is the mean of its next-value
+    prediction at the cursor and, where the beam search ran, the probability of the identifier
+    as the chain's first free leaf summed over the structures searched (the cursor's own parse
+    lacks the nodes that finished code would put above it, such as the call around
+    ``os.path.join``)."""
 
     def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
         self.fallback = fallback
@@ -55,12 +51,13 @@ class NeuralEngine:
         self.multi_token = True
         self.chain_budget = CHAIN_BUDGET
         self._tokenizers: dict[str, ngram.Tokenizer] = {}  # by language name
+        self._rankers: dict[str, Ranker] = {}  # by language name
         # the last n-gram model, by language and the bytes it read: typing an identifier reads
         # the same bytes again
         self._cache: tuple[str, bytes, Continuations] | None = None
 
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
-        others = self.fallback.complete(context, max(limit, 50))
+        others = self.fallback.complete(context, FALLBACK_LIST)
         predictor = self.predictor_for(context.language.name) if context.category in (ATTRIBUTE, NAME) else None
         if predictor is None:
             return others[:limit]
@@ -88,15 +85,22 @@ class NeuralEngine:
         share = 1.0 - sum(p for _, p in templates)  # what the model leaves to an identifier here
         labels = {t.label for t, _ in templates}
         listed = {c.text: (r, c) for r, c in enumerate(others)}
-        best = max((c.score for c in others), default=0.0)
         cache = self._continuations(context)
+        rank_by = self._ranker(context.language.name)
+        block = ranker.case(context.category, context.prefix)
+        parameters = _parameters(context) if context.category == NAME else set()
+        best: tuple[float, Candidate | None] = (-math.inf, None)  # the best identifier's score, its fallback candidate
         scored: list[Candidate] = []
         for text in model.keys() | listed.keys():
             if text in labels:
                 continue  # the keyword comes as its snippet
             p = model.get(text, 0.0) * max(share, 0.05)
-            rank, fallback = listed.get(text, (FALLBACK_ABSENT, None))
-            score = _score(p, rank, fallback.score if fallback else 0.0, cache.log_probability(text))
+            rank, fallback = listed.get(text, (ABSENT, None))
+            x = ranker.features(p, text in copied, rank, fallback, cache.log_probability(text), first.get(text, 0.0),
+                                text in parameters)
+            score = rank_by.score(x, block)
+            if fallback is not None and score > best[0]:
+                best = (score, fallback)
             kind = fallback.kind if fallback else Kind.KEYWORD if text in keywords else Kind.VARIABLE
             documentation = ""
             if text in model:
@@ -109,17 +113,23 @@ class NeuralEngine:
                     detail = f"{model[text]:.1%} (model vocabulary)"
             else:
                 detail = fallback.detail
-            scored.append(Candidate(text, kind, score, detail, documentation))
+            scored.append(Candidate(text, kind, score, detail, documentation, features=tuple(x)))
         for template, p in templates:
-            rank, _ = listed.get(template.label, (FALLBACK_ABSENT, None))
-            score = _score(p, rank, best, cache.log_probability(template.label))
-            scored.append(Candidate(template.label, Kind.SNIPPET, score, f"{p:.1%} {template.node} (model)",
+            rank, _ = listed.get(template.label, (ABSENT, None))
+            x = ranker.features(p, False, rank, best[1], cache.log_probability(template.label))
+            scored.append(Candidate(template.label, Kind.SNIPPET, rank_by.score(x, block), f"{p:.1%} {template.node} (model)",
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
-                                    snippet=template.body))
+                                    snippet=template.body, features=tuple(x)))
         scored.sort(key=lambda c: (-c.score, c.text))
         if self.multi_token:
-            scored = self._with_chains(scored, answer.chains, prefix, cache)
+            scored = self._with_chains(scored, answer.chains, prefix, cache, rank_by, block)
         return scored[:limit]
+
+    def _ranker(self, language: str) -> Ranker:
+        found = self._rankers.get(language)
+        if found is None:
+            found = self._rankers[language] = Ranker(language)
+        return found
 
     def _continuations(self, context: CompletionContext) -> Continuations:
         language, window = context.language.name, ngram.window(context)
@@ -163,7 +173,8 @@ class NeuralEngine:
                 out.append((template, p))
         return out
 
-    def _with_chains(self, scored: list[Candidate], chains, prefix: str, cache: Continuations) -> list[Candidate]:
+    def _with_chains(self, scored: list[Candidate], chains, prefix: str, cache: Continuations, rank_by: Ranker,
+                     block: int) -> list[Candidate]:
         """Multi-token items, each right after the item of the identifier it starts with."""
         if not chains:
             return scored
@@ -181,14 +192,10 @@ class NeuralEngine:
                 placed.add(chain.text)
         # a call of a name the list ranks low is a guess; a member chain says more
         rest = [c for c in kept if c.text not in placed and "." in c.text]
-        out.extend(_chain_candidate(c, _score(c.probability, FALLBACK_ABSENT, 0.0, cache.log_probability(c.first)))
+        out.extend(_chain_candidate(c, rank_by.score(ranker.features(c.probability, False, ABSENT, None,
+                                                                      cache.log_probability(c.first)), block))
                    for c in rest)
         return out
-
-
-def _score(p: float, rank: int, fallback_score: float, cache_log_p: float) -> float:
-    return (MODEL_WEIGHT * math.log(max(p, FLOOR)) - RANK_WEIGHT * math.log(rank + 1) + SCORE_WEIGHT * fallback_score
-            + CACHE_WEIGHT * cache_log_p)
 
 
 def _chain_candidate(chain, score: float) -> Candidate:
@@ -207,6 +214,25 @@ def _statement(context: CompletionContext):
             found = node
         node = node.parent
     return found
+
+
+def _parameters(context: CompletionContext) -> set[str]:
+    """The parameter names of the function around the cursor."""
+    kinds = FUNCTIONS.get(context.language.name, ())
+    node = context.target
+    while node is not None and node.type not in kinds:
+        node = node.parent
+    params = node and (node.child_by_field_name("parameters") or node.child_by_field_name("parameter"))
+    if params is None:
+        return set()
+    names = set()
+    for child in [params] if params.type == "identifier" else params.named_children:
+        name = child if child.type == "identifier" else (
+            child.child_by_field_name("name") or child.child_by_field_name("left")
+            or (child.named_children[0] if child.named_child_count else None))
+        if name is not None and name.type == "identifier" and name.text:
+            names.add(name.text.decode("utf-8", "replace"))
+    return names
 
 
 def _source_line(context: CompletionContext, origin: int, line: int) -> str:

@@ -67,10 +67,13 @@ async def test_pointer_offers_an_identifier_outside_the_vocabulary(lsp: Language
     # the status a client's status bar shows: loading, then ready with the device
     assert [s["state"] for s in statuses][:2] == ["loading", "ready"], statuses
     assert statuses[1]["language"] == "python" and statuses[1]["device"] == "cpu"
-    top = sorted(result.items, key=lambda i: i.sort_text or i.label)[0]
-    assert top.label == "zibble_total"
-    resolved = await lsp.completion_item_resolve_async(top)
-    assert "copied from line" in (resolved.detail or "")
+    # the ranking weighs the function's parameters and the local variable against each other
+    # (engines/ranker.py); either way the buffer's made-up names lead the list
+    ranked = [i.label for i in sorted(result.items, key=lambda i: i.sort_text or i.label)]
+    assert set(ranked[:3]) >= {"zibble_total", "left_vhal"}, ranked[:5]
+    local = next(i for i in result.items if i.label == "zibble_total")
+    resolved = await lsp.completion_item_resolve_async(local)
+    assert "copied from line 2" in (resolved.detail or "")
     assert not lsp.messages  # nothing went wrong
 
 

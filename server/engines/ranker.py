@@ -1,0 +1,79 @@
+"""How the neural engine ranks a candidate: a linear score over its features, with weights
+fitted on valid-split files (benchmarks/ranking.py --fit), one set per language.
+
+The features of a candidate: the model's log-probability among the candidates that match the
+prefix (at least FLOOR), whether the model lists it and whether the pointer copied it, the log
+of its rank in the fallback engine's list, where that engine found it (tiers of
+engines/fallback.py: code before the cursor, comments and strings, far back, after the cursor,
+other documents, builtins, keywords, nowhere), its recency and count there, the member signals
+after a dot, whether it starts with the prefix in the case typed, the log-probability of the
+buffer's cache n-gram model (engines/ngram.py) and the fallback engine's own score. Which
+signal matters how much differs after a dot and elsewhere, and with and without a typed
+prefix, so each of those four cases has its own weights: a vector is laid out as four blocks,
+and a candidate fills the block of its case.
+
+A language without fitted weights gets DEFAULT: the hand-set score that came before,
+0.5 log p - 0.5 log(r + 1) + f + 1.25 log c.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+from ..context import ATTRIBUTE
+from . import ranking_weights
+from .base import Candidate, Kind
+from .fallback import KEYWORD
+
+FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
+ABSENT = 100  # the rank of a candidate the fallback engine did not list
+NAMES = (
+    "log p", "model lists it", "pointer copy", "log(rank+1)",
+    "in code before", "in comments/strings", "far back", "after cursor", "other document", "builtin", "keyword",
+    "ln(1+d)", "ln(1+c)", "after same receiver", "after a dot", "only after dots", "case matches", "cache log c",
+    "fallback score", "a function's name", "a class's name", "an imported module's name", "model's first leaf",
+    "a parameter of the function around the cursor",
+)
+SIZE = len(NAMES)
+CASES = ("after a dot, k=0", "after a dot, k>0", "elsewhere, k=0", "elsewhere, k>0")
+DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0, 0, 0, 0, 0, 0]) * len(CASES)
+KINDS = {Kind.FUNCTION: 19, Kind.CLASS: 20, Kind.MODULE: 21}
+
+
+def case(category: str, prefix: str) -> int:
+    """The block of the weight vector for a context."""
+    return (0 if category == ATTRIBUTE else 2) + (1 if prefix else 0)
+
+
+def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cache_log_p: float,
+             first: float = 0.0, parameter: bool = False) -> list[float]:
+    """A candidate's features (NAMES): ``fallback`` is the fallback engine's candidate, if it
+    listed it, whose ``features`` are its signals (engines/fallback.py); ``first`` the model's
+    probability of the word as a multi-token chain's first leaf (engines/chains.py);
+    ``parameter`` whether it is a parameter of the function around the cursor."""
+    x = [math.log(max(p, FLOOR)), 1.0 if p > 0 else 0.0, 1.0 if copied else 0.0, math.log(rank + 1)] + [0.0] * (SIZE - 4)
+    if fallback is not None and fallback.features is not None:
+        tier, recency, count, same, member, only_member, case_matches = fallback.features
+        if tier <= KEYWORD:
+            x[4 + int(tier)] = 1.0
+        x[11:17] = recency, count, same, member, only_member, case_matches
+        x[18] = fallback.score
+        if fallback.kind in KINDS:
+            x[KINDS[fallback.kind]] = 1.0
+    x[17] = cache_log_p
+    x[22] = math.log(max(first, FLOOR))
+    x[23] = 1.0 if parameter else 0.0
+    return x
+
+
+class Ranker:
+    def __init__(self, language: str):
+        self.weights = tuple(ranking_weights.WEIGHTS.get(language, DEFAULT))
+        if len(self.weights) != SIZE * len(CASES):
+            raise ValueError(f"ranking weights for {language}: {len(self.weights)} numbers, expected {SIZE * len(CASES)}")
+
+        self.blocks = [self.weights[i * SIZE:(i + 1) * SIZE] for i in range(len(CASES))]
+
+    def score(self, x: list[float], block: int) -> float:
+        return sum(map(operator.mul, self.blocks[block], x))

@@ -1,0 +1,91 @@
+"""The neural engine's ranker: the features a candidate brings, the default weights, and the
+listwise fit of benchmarks/ranking.py on lists where one feature decides."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+import torch
+
+from benchmarks.ranking import fit, score
+from treecomplete.context import context_at
+from treecomplete.document import Document
+from treecomplete.engines import fallback, neural, ranker
+from treecomplete.engines.base import Candidate, Kind
+from treecomplete.engines.fallback import FallbackEngine
+from treecomplete.languages import JAVASCRIPT, PYTHON
+
+
+def _fallback(language, source):
+    doc = Document("file:///main", source, 1, language)
+    return {c.text: c for c in FallbackEngine(lambda: [doc]).complete(context_at(doc, len(doc.data)), 50)}
+
+
+def test_the_fallback_engine_says_where_it_found_each_word():
+    found = _fallback(PYTHON, "import os\nalpha = 1\nx = 'beta'\nos.getcwd()\nos.")
+    tier, recency, count, same, member, only_member, case = found["getcwd"].features
+    assert (tier, same, member) == (fallback.CODE, 1, 0)
+    assert found["beta"].features[0] == fallback.QUOTED
+    # seven words before the cursor (keywords count), alpha the third: d = 7 - 2
+    assert found["alpha"].features[:5] == (fallback.CODE, math.log1p(5), math.log1p(1), 0, 0)
+    assert found["len"].features[0] == fallback.BUILTIN
+    names = _fallback(PYTHON, "os.getcwd()\nalpha = 1\nGe")
+    assert names["getcwd"].features[5] == 1 and names["getcwd"].features[6] == 0  # only after dots; case differs
+
+
+def test_without_fitted_weights_the_score_is_the_hand_set_one():
+    blend = ranker.Ranker("no such language")
+    listed = Candidate("alpha", Kind.FUNCTION, 7.5, features=(fallback.CODE, 1.0, 2.0, 0, 0, 0, 1))
+    x = ranker.features(0.2, False, 3, listed, -1.5)
+    assert x[ranker.KINDS[Kind.FUNCTION]] == 1.0 and x[4 + fallback.CODE] == 1.0
+    expected = 0.5 * math.log(0.2) - 0.5 * math.log(4) + 7.5 + 1.25 * -1.5
+    for block in range(len(ranker.CASES)):
+        assert blend.score(x, block) == pytest.approx(expected)
+    unlisted = ranker.features(0.0, False, ranker.ABSENT, None, -3.0)
+    assert blend.score(unlisted, 0) == pytest.approx(0.5 * math.log(ranker.FLOOR) - 0.5 * math.log(101) - 3.75)
+
+
+def test_weights_of_the_wrong_size_are_refused(monkeypatch):
+    monkeypatch.setitem(ranker.ranking_weights.WEIGHTS, "python", (1.0, 2.0))
+    with pytest.raises(ValueError, match="python"):
+        ranker.Ranker("python")
+
+
+def test_the_cases_split_after_a_dot_and_a_typed_prefix():
+    assert [ranker.case(c, p) for c in ("attribute", "name") for p in ("", "a")] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("language, source, expected", [
+    (PYTHON, "def f(alpha, beta: int = 3, *gamma, **delta):\n    x = 1\n    ", {"alpha", "beta", "gamma", "delta"}),
+    (JAVASCRIPT, "function f(a, {b}, c = 2, ...d) {\n  return ", {"a", "c", "d"}),
+    (JAVASCRIPT, "const g = item => ", {"item"}),
+    (PYTHON, "x = 1\n", set()),
+])
+def test_parameters_of_the_function_around_the_cursor(language, source, expected):
+    doc = Document("file:///main", source, 1, language)
+    assert neural._parameters(context_at(doc, len(doc.data))) == expected
+
+
+def _lists(n: int, decisive: int, seed: int):
+    """Lists of 6 candidates with random features where feature ``decisive`` is highest at the truth."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        x = torch.tensor([[rng.gauss(0, 1) for _ in range(ranker.SIZE)] for _ in range(6)], dtype=torch.float64)
+        truth = int(x[:, decisive].argmax())
+        rows.append((i % 2, 1, 3, x, truth))
+    return rows
+
+
+def test_the_fit_learns_the_feature_that_decides():
+    decisive = ranker.NAMES.index("ln(1+d)")
+    train, check = _lists(200, decisive, 0), _lists(200, decisive, 1)
+    before = score(check, list(ranker.DEFAULT)).summary()["k=1 all"]["top1"]
+    weights = fit(train, l2=0.001)
+    w = weights[3 * ranker.SIZE:4 * ranker.SIZE]
+    assert max(range(ranker.SIZE), key=lambda i: abs(w[i])) == decisive and w[decisive] > 0
+    assert weights[:3 * ranker.SIZE] == pytest.approx(list(ranker.DEFAULT[:3 * ranker.SIZE]))  # no data: unchanged
+    after = score(check, weights).summary()["k=1 all"]["top1"]
+    assert after > 0.9 > before
