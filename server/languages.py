@@ -195,6 +195,13 @@ CHAINS = {
 }
 # Nodes whose children are statements: a statement starts where one of their children starts.
 BLOCKS = {"python": ("module", "block"), "javascript": ("program", "statement_block")}
+# Names that a function's code binds (assignment targets, loop variables, `as` names,
+# declarations), read from its text before the cursor (engines/ranker.py).
+LOCALS = {
+    "python": re.compile(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)|\bfor[ \t]+([A-Za-z_]\w*)|\bas[ \t]+([A-Za-z_]\w*)",
+                         re.MULTILINE),
+    "javascript": re.compile(rb"\b(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)|^[ \t]*([A-Za-z_$][\w$]*)[ \t]*=(?!=)", re.MULTILINE),
+}
 # Functions, whose parameters are likely names inside them (engines/ranker.py).
 FUNCTIONS = {
     "python": ("function_definition", "lambda"),

@@ -57,15 +57,18 @@ def test_the_cases_split_after_a_dot_and_a_typed_prefix():
     assert [ranker.case(c, p) for c in ("attribute", "name") for p in ("", "a")] == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("language, source, expected", [
-    (PYTHON, "def f(alpha, beta: int = 3, *gamma, **delta):\n    x = 1\n    ", {"alpha", "beta", "gamma", "delta"}),
-    (JAVASCRIPT, "function f(a, {b}, c = 2, ...d) {\n  return ", {"a", "c", "d"}),
-    (JAVASCRIPT, "const g = item => ", {"item"}),
-    (PYTHON, "x = 1\n", set()),
+@pytest.mark.parametrize("language, source, parameters, bound", [
+    (PYTHON, "def f(alpha, beta: int = 3, *gamma, **delta):\n    x = 1\n    y: int = 2\n    for item in x:\n"
+             "        with open(a) as fh:\n            if x == 2:\n                ",
+     {"alpha", "beta", "gamma", "delta"}, {"x", "y", "item", "fh"}),
+    (JAVASCRIPT, "function f(a, {b}, c = 2, ...d) {\n  const e = 1;\n  let g;\n  h = 2;\n  return ",
+     {"a", "c", "d"}, {"e", "g", "h"}),
+    (JAVASCRIPT, "const g = item => ", {"item"}, set()),
+    (PYTHON, "x = 1\n", set(), set()),
 ])
-def test_parameters_of_the_function_around_the_cursor(language, source, expected):
+def test_names_of_the_function_around_the_cursor(language, source, parameters, bound):
     doc = Document("file:///main", source, 1, language)
-    assert neural._parameters(context_at(doc, len(doc.data))) == expected
+    assert neural._locals(context_at(doc, len(doc.data))) == (parameters, bound)
 
 
 def _lists(n: int, decisive: int, seed: int):

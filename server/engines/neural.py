@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext
-from ..languages import BLOCKS, FUNCTIONS
+from ..languages import BLOCKS, FUNCTIONS, LOCALS
 from ..models.flatten import EMPTY
 from . import ngram, ranker
 from .base import Candidate, Engine, Kind
@@ -88,7 +88,7 @@ class NeuralEngine:
         cache = self._continuations(context)
         rank_by = self._ranker(context.language.name)
         block = ranker.case(context.category, context.prefix)
-        parameters = _parameters(context) if context.category == NAME else set()
+        parameters, bound = _locals(context) if context.category == NAME else (set(), set())
         best: tuple[float, Candidate | None] = (-math.inf, None)  # the best identifier's score, its fallback candidate
         scored: list[Candidate] = []
         for text in model.keys() | listed.keys():
@@ -97,7 +97,7 @@ class NeuralEngine:
             p = model.get(text, 0.0) * max(share, 0.05)
             rank, fallback = listed.get(text, (ABSENT, None))
             x = ranker.features(p, text in copied, rank, fallback, cache.log_probability(text), first.get(text, 0.0),
-                                text in parameters)
+                                text in parameters, text in bound)
             score = rank_by.score(x, block)
             if fallback is not None and score > best[0]:
                 best = (score, fallback)
@@ -216,13 +216,30 @@ def _statement(context: CompletionContext):
     return found
 
 
-def _parameters(context: CompletionContext) -> set[str]:
-    """The parameter names of the function around the cursor."""
+LOCALS_READ = 16 * 1024  # bytes of the function before the cursor read for the names it binds
+
+
+def _locals(context: CompletionContext) -> tuple[set[str], set[str]]:
+    """The parameter names of the function around the cursor, and the names its code binds
+    before the cursor (the last LOCALS_READ bytes of it)."""
     kinds = FUNCTIONS.get(context.language.name, ())
     node = context.target
     while node is not None and node.type not in kinds:
         node = node.parent
-    params = node and (node.child_by_field_name("parameters") or node.child_by_field_name("parameter"))
+    if node is None:
+        return set(), set()
+    start = max(node.start_byte, context.prefix_start - LOCALS_READ)
+    pattern = LOCALS.get(context.language.name)
+    bound = set()
+    if pattern is not None:
+        for groups in pattern.findall(context.data, start, context.prefix_start):
+            bound.update(g.decode("utf-8", "replace") for g in groups if g)
+    return _parameters(node), bound
+
+
+def _parameters(node) -> set[str]:
+    """The parameter names of a function node."""
+    params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
     if params is None:
         return set()
     names = set()

@@ -33,11 +33,11 @@ NAMES = (
     "in code before", "in comments/strings", "far back", "after cursor", "other document", "builtin", "keyword",
     "ln(1+d)", "ln(1+c)", "after same receiver", "after a dot", "only after dots", "case matches", "cache log c",
     "fallback score", "a function's name", "a class's name", "an imported module's name", "model's first leaf",
-    "a parameter of the function around the cursor",
+    "a parameter of the function around the cursor", "bound in that function before the cursor",
 )
 SIZE = len(NAMES)
 CASES = ("after a dot, k=0", "after a dot, k>0", "elsewhere, k=0", "elsewhere, k>0")
-DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0, 0, 0, 0, 0, 0]) * len(CASES)
+DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0, 0, 0, 0, 0, 0, 0]) * len(CASES)
 KINDS = {Kind.FUNCTION: 19, Kind.CLASS: 20, Kind.MODULE: 21}
 
 
@@ -47,11 +47,12 @@ def case(category: str, prefix: str) -> int:
 
 
 def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cache_log_p: float,
-             first: float = 0.0, parameter: bool = False) -> list[float]:
+             first: float = 0.0, parameter: bool = False, bound: bool = False) -> list[float]:
     """A candidate's features (NAMES): ``fallback`` is the fallback engine's candidate, if it
     listed it, whose ``features`` are its signals (engines/fallback.py); ``first`` the model's
     probability of the word as a multi-token chain's first leaf (engines/chains.py);
-    ``parameter`` whether it is a parameter of the function around the cursor."""
+    ``parameter`` whether it is a parameter of the function around the cursor, ``bound`` whether
+    that function's code binds it before the cursor."""
     x = [math.log(max(p, FLOOR)), 1.0 if p > 0 else 0.0, 1.0 if copied else 0.0, math.log(rank + 1)] + [0.0] * (SIZE - 4)
     if fallback is not None and fallback.features is not None:
         tier, recency, count, same, member, only_member, case_matches = fallback.features
@@ -64,6 +65,7 @@ def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cach
     x[17] = cache_log_p
     x[22] = math.log(max(first, FLOOR))
     x[23] = 1.0 if parameter else 0.0
+    x[24] = 1.0 if bound else 0.0
     return x
 
 
