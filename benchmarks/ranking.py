@@ -67,16 +67,6 @@ def extract(corpus: Path, packages: list[str], suffix: str, out: Path) -> list[P
     return sorted(files)
 
 
-def rank_of(candidates: list, prefix: str, truth: str) -> int | None:
-    """1-based rank of the true identifier among the candidates that match the prefix (snippets
-    take places; a multi-token item counts for its first identifier only if it is that)."""
-    kept = [c for c in candidates if c.text.lower().startswith(prefix.lower())]
-    for rank, candidate in enumerate(kept, 1):
-        if candidate.snippet is None and re.split(r"[($]", candidate.text, maxsplit=1)[0] == truth:
-            return rank
-    return None
-
-
 class Lists:
     """Per case: each completion list's features (candidates x features) and the truth's row."""
 

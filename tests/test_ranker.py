@@ -68,7 +68,8 @@ def test_the_cases_split_after_a_dot_and_a_typed_prefix():
 ])
 def test_names_of_the_function_around_the_cursor(language, source, parameters, bound):
     doc = Document("file:///main", source, 1, language)
-    assert neural._locals(context_at(doc, len(doc.data))) == (parameters, bound)
+    engine = neural.NeuralEngine(FallbackEngine(), lambda language: None)
+    assert engine._locals(context_at(doc, len(doc.data))) == (parameters, bound)
 
 
 def _lists(n: int, decisive: int, seed: int):

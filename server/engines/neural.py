@@ -51,10 +51,12 @@ class NeuralEngine:
         self.multi_token = True
         self.chain_budget = CHAIN_BUDGET
         self._tokenizers: dict[str, ngram.Tokenizer] = {}  # by language name
-        self._rankers: dict[str, Ranker] = {}  # by language name
         # the last n-gram model, by language and the bytes it read: typing an identifier reads
         # the same bytes again
         self._cache: tuple[str, bytes, Continuations] | None = None
+        # the names the function around the cursor binds, by language and the bytes they were
+        # read from: the same while an identifier is typed
+        self._bound: tuple[str, bytes, set[str]] | None = None
 
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
         others = self.fallback.complete(context, FALLBACK_LIST)
@@ -86,9 +88,9 @@ class NeuralEngine:
         labels = {t.label for t, _ in templates}
         listed = {c.text: (r, c) for r, c in enumerate(others)}
         cache = self._continuations(context)
-        rank_by = self._ranker(context.language.name)
+        rank_by = ranker.for_language(context.language.name)
         block = ranker.case(context.category, context.prefix)
-        parameters, bound = _locals(context) if context.category == NAME else (set(), set())
+        parameters, bound = self._locals(context) if context.category == NAME else (set(), set())
         best: tuple[float, Candidate | None] = (-math.inf, None)  # the best identifier's score, its fallback candidate
         scored: list[Candidate] = []
         for text in model.keys() | listed.keys():
@@ -125,11 +127,20 @@ class NeuralEngine:
             scored = self._with_chains(scored, answer.chains, prefix, cache, rank_by, block)
         return scored[:limit]
 
-    def _ranker(self, language: str) -> Ranker:
-        found = self._rankers.get(language)
-        if found is None:
-            found = self._rankers[language] = Ranker(language)
-        return found
+    def _locals(self, context: CompletionContext) -> tuple[set[str], set[str]]:
+        """The parameter names of the function around the cursor, and the names its code binds
+        before the cursor (the last LOCALS_READ bytes of it)."""
+        node = _function(context)
+        if node is None:
+            return set(), set()
+        language = context.language.name
+        start = max(node.start_byte, context.prefix_start - LOCALS_READ)
+        read = context.data[start:context.prefix_start]
+        if self._bound is None or self._bound[:2] != (language, read):
+            pattern = LOCALS.get(language)
+            groups = pattern.findall(context.data, start, context.prefix_start) if pattern else ()
+            self._bound = (language, read, {g.decode("utf-8", "replace") for found in groups for g in found if g})
+        return _parameters(node), self._bound[2]
 
     def _continuations(self, context: CompletionContext) -> Continuations:
         language, window = context.language.name, ngram.window(context)
@@ -219,22 +230,13 @@ def _statement(context: CompletionContext):
 LOCALS_READ = 16 * 1024  # bytes of the function before the cursor read for the names it binds
 
 
-def _locals(context: CompletionContext) -> tuple[set[str], set[str]]:
-    """The parameter names of the function around the cursor, and the names its code binds
-    before the cursor (the last LOCALS_READ bytes of it)."""
+def _function(context: CompletionContext):
+    """The function node around the cursor, if any."""
     kinds = FUNCTIONS.get(context.language.name, ())
     node = context.target
     while node is not None and node.type not in kinds:
         node = node.parent
-    if node is None:
-        return set(), set()
-    start = max(node.start_byte, context.prefix_start - LOCALS_READ)
-    pattern = LOCALS.get(context.language.name)
-    bound = set()
-    if pattern is not None:
-        for groups in pattern.findall(context.data, start, context.prefix_start):
-            bound.update(g.decode("utf-8", "replace") for g in groups if g)
-    return _parameters(node), bound
+    return node
 
 
 def _parameters(node) -> set[str]:

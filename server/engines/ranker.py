@@ -1,5 +1,5 @@
 """How the neural engine ranks a candidate: a linear score over its features, with weights
-fitted on valid-split files (benchmarks/ranking.py --fit), one set per language.
+fitted on valid-split files (benchmarks/ranking.py --write), one set per language.
 
 The features of a candidate: the model's log-probability among the candidates that match the
 prefix (at least FLOOR), whether the model lists it and whether the pointer copied it, the log
@@ -7,7 +7,10 @@ of its rank in the fallback engine's list, where that engine found it (tiers of
 engines/fallback.py: code before the cursor, comments and strings, far back, after the cursor,
 other documents, builtins, keywords, nowhere), its recency and count there, the member signals
 after a dot, whether it starts with the prefix in the case typed, the log-probability of the
-buffer's cache n-gram model (engines/ngram.py) and the fallback engine's own score. Which
+buffer's cache n-gram model (engines/ngram.py), the fallback engine's own score, the word's
+kind (a function, class or imported module defined in the file), the model's probability of it
+as a multi-token chain's first leaf, and whether it is a parameter of the function around the
+cursor or a name that function binds before the cursor. Which
 signal matters how much differs after a dot and elsewhere, and with and without a typed
 prefix, so each of those four cases has its own weights: a vector is laid out as four blocks,
 and a candidate fills the block of its case.
@@ -18,6 +21,7 @@ A language without fitted weights gets DEFAULT: the hand-set score that came bef
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 
@@ -74,8 +78,12 @@ class Ranker:
         self.weights = tuple(ranking_weights.WEIGHTS.get(language, DEFAULT))
         if len(self.weights) != SIZE * len(CASES):
             raise ValueError(f"ranking weights for {language}: {len(self.weights)} numbers, expected {SIZE * len(CASES)}")
-
         self.blocks = [self.weights[i * SIZE:(i + 1) * SIZE] for i in range(len(CASES))]
 
     def score(self, x: list[float], block: int) -> float:
         return sum(map(operator.mul, self.blocks[block], x))
+
+
+@functools.cache
+def for_language(language: str) -> Ranker:
+    return Ranker(language)
