@@ -3,7 +3,10 @@
 For sampled identifiers of held-out files, open a buffer holding the file up to the identifier
 plus its first k characters, request completion at the end, filter and order the items as a
 client does, and score where the true identifier lands. Ours, the peer language server and a
-recency baseline answer the same positions in the same run.
+recency baseline answer the same positions in the same run. The buffer is opened under the
+file's own name, in a workspace of one folder per held-out package (benchmarks/fetch_heldout.sh
+keeps their trees), as an editor opens a project; treecomplete waits until its project index
+has read them (``--no-project``: without it).
 
     python -m benchmarks.editing --lang python --files bench-out/heldout/python
 """
@@ -11,6 +14,7 @@ recency baseline answer the same positions in the same run.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import re
 import shlex
@@ -118,19 +122,23 @@ class Scores:
         return out
 
 
-async def run_server(session: Session, samples: list[Sample], lang: str, neural: bool = False) -> Scores:
+async def run_server(session: Session, samples: list[Sample], lang: str, neural: bool = False, ours: bool = False) -> Scores:
+    """The buffer is the sampled file, open under its own name, in a workspace of the held-out
+    files: a server may read the project's other files (and must not read the open one's future
+    from disk)."""
     scores = Scores()
     await session.start()
+    if ours:
+        await asyncio.wait_for(session.indexed.wait(), 60)
     if neural:
         await session.wait_for_model(lang)
-    suffix = ".py" if lang == "python" else ".js"
     try:
-        for i, sample in enumerate(samples):
+        for sample in samples:
             for k in KS:
                 if len(sample.name) <= k:
                     continue
                 text = sample.data[: sample.start].decode("utf-8", "replace") + sample.name[:k]
-                uri = (sample.path.parent / f"bench_{i}_{k}{suffix}").as_uri()
+                uri = sample.path.as_uri()
                 session.open(uri, lang, text)
                 items = await session.complete(uri, *end_position(text))
                 session.close(uri)
@@ -155,7 +163,9 @@ def print_table(lang: str, results: dict[str, dict[str, dict[str, float]]]) -> N
 async def main_async(args: argparse.Namespace) -> dict:
     language = PYTHON if args.lang == "python" else JAVASCRIPT
     suffix = ".py" if args.lang == "python" else ".js"
-    files = sorted(p for p in Path(args.files).resolve().rglob(f"*{suffix}") if not p.name.startswith("bench_"))
+    root = Path(args.files).resolve()
+    folders = sorted(p for p in root.iterdir() if p.is_dir()) or [root]  # one workspace folder per package
+    files = sorted(root.rglob(f"*{suffix}"))
     if not files:
         sys.exit(f"no {suffix} files under {args.files}: run benchmarks/fetch_heldout.sh first")
     population = collect(files, language, args.lang)
@@ -164,8 +174,9 @@ async def main_async(args: argparse.Namespace) -> dict:
 
     results: dict[str, dict] = {}
     for label, model in (("treecomplete (fallback)", "fallback"), ("treecomplete (model)", args.model)):
-        session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model}})
-        results[label] = (await run_server(session, samples, args.lang, neural=model != "fallback")).summary()
+        session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model, "projectIndex": not args.no_project}},
+                          root=root, folders=folders)
+        results[label] = (await run_server(session, samples, args.lang, neural=model != "fallback", ours=not args.no_project)).summary()
     baseline = Scores()
     for sample in samples:
         for k in KS:
@@ -175,7 +186,7 @@ async def main_async(args: argparse.Namespace) -> dict:
     peer = None if args.no_peer else peer_command(args.lang)
     if peer is not None:
         name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
-        results[name] = (await run_server(Session(name, peer[0], peer[1]), samples, args.lang)).summary()
+        results[name] = (await run_server(Session(name, peer[0], peer[1], root=root, folders=folders), samples, args.lang)).summary()
     elif not args.no_peer:
         print("peer not installed: pip install jedi-language-server / npm install in bench-out/node", file=sys.stderr)
     print_table(args.lang, results)
@@ -191,6 +202,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peer", action="store_true", help="skip the peer language server")
+    parser.add_argument("--no-project", action="store_true", help="treecomplete without its project index")
     parser.add_argument("--out", help="write the results as JSON here")
     run_benchmark(main_async, parser.parse_args())
 

@@ -10,15 +10,19 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out/python" "$out/javascript" "$tmp/py" "$tmp/js"
 pip download --quiet --no-deps --no-binary :all: -d "$tmp/py" "${python_packages[@]}"
 for archive in "$tmp"/py/*.tar.gz; do tar -xzf "$archive" -C "$tmp/py"; done
-# One flat folder; a file's name keeps its path (pkg_module_file.py) so nothing collides.
-copy_flat() { # root, dest, find-args...
-  local root=$1 dest=$2; shift 2
-  find "$root" "$@" -print0 | while IFS= read -r -d '' f; do cp "$f" "$dest/$(echo "${f#"$root"/}" | tr / _)"; done
+# Each package keeps its folders (bench-out/heldout/python/click-8.1.7/src/click/core.py): a
+# project as an editor opens it, whose imports name its files.
+copy_tree() { # root, dest, find-args...: the matching files under root, at the same paths under dest
+  local root=$1 dest; dest=$(cd "$2" && pwd); shift 2
+  (cd "$root" && find . "$@" -print0 | while IFS= read -r -d '' f; do
+    mkdir -p "$dest/$(dirname "$f")" && cp "$f" "$dest/$f"
+  done)
 }
-copy_flat "$tmp/py" "$out/python" -name '*.py' ! -path '*/tests/*' ! -path '*/docs/*' -size -200k
+rm -rf "$out/python"/* "$out/javascript"/*
+copy_tree "$tmp/py" "$out/python" -name '*.py' ! -path '*/tests/*' ! -path '*/docs/*' -size -200k
 (cd "$tmp/js" && npm pack --silent "${js_packages[@]}" >/dev/null)
 for archive in "$tmp"/js/*.tgz; do
   name=$(basename "$archive" .tgz); mkdir -p "$tmp/js/x/$name" && tar -xzf "$archive" -C "$tmp/js/x/$name"
 done
-copy_flat "$tmp/js/x" "$out/javascript" -name '*.js' ! -name '*.min.js' ! -path '*/test/*' -size -200k
-echo "python: $(ls "$out/python" | wc -l) files, javascript: $(ls "$out/javascript" | wc -l) files in $out"
+copy_tree "$tmp/js/x" "$out/javascript" -name '*.js' ! -name '*.min.js' ! -path '*/test/*' -size -200k
+echo "python: $(find "$out/python" -type f | wc -l) files, javascript: $(find "$out/javascript" -type f | wc -l) files in $out"

@@ -41,12 +41,19 @@ NEURAL_MARK = re.compile(r"\((model vocabulary|copied from line \d+|multi-token,
 class Session:
     """One running server: open a buffer, ask for completion, close it."""
 
-    def __init__(self, name: str, command: list[str], init_options=None, root: Path = ROOT):
+    def __init__(self, name: str, command: list[str], init_options=None, root: Path = ROOT, folders: list[Path] | None = None):
         self.name, self.command, self.init_options, self.root = name, command, init_options, root
+        self.folders = folders  # the workspace folders (default: none but the root)
         self.client = LanguageClient("treecomplete-bench", "1")
         self.client.feature(types.WORKSPACE_CONFIGURATION)(lambda params: [None for _ in params.items])
         self.client.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)(lambda params: None)
+        self.indexed = asyncio.Event()  # treecomplete's project index has read the workspace
+        self.client.feature("treecomplete/status")(lambda params: self._status(params))
         self.initialize_seconds = 0.0
+
+    def _status(self, params) -> None:
+        if getattr(params, "state", None) == "indexed":
+            self.indexed.set()
 
     async def start(self) -> None:
         await self.client.start_io(*self.command, start_new_session=True)
@@ -58,13 +65,14 @@ class Session:
             types.InitializeParams(
                 process_id=None,
                 root_uri=self.root.as_uri(),
+                workspace_folders=[types.WorkspaceFolder(f.as_uri(), f.name) for f in self.folders] if self.folders else None,
                 capabilities=types.ClientCapabilities(
                     text_document=types.TextDocumentClientCapabilities(
                         completion=types.CompletionClientCapabilities(
                             completion_item=types.ClientCompletionItemOptions(snippet_support=True)
                         )
                     ),
-                    workspace=types.WorkspaceClientCapabilities(configuration=True),
+                    workspace=types.WorkspaceClientCapabilities(configuration=True, workspace_folders=True),
                 ),
                 initialization_options=self.init_options,
             )

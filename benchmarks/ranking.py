@@ -18,7 +18,9 @@ Each package gives the same number of identifiers, so that no large one decides 
     python -m benchmarks.ranking ... --lists py1.pt py2.pt --write
 
 The lists are collected as the server builds them (the fallback engine's best
-neural.FALLBACK_LIST words with the model's), so the weights see what they will rank.
+neural.FALLBACK_LIST words with the model's), so the weights see what they will rank: each
+package's files keep their paths, and the project index (server/project.py) reads them as the
+server reads a workspace folder, never the file being completed (``--no-project``: without it).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from treecomplete.engines import ranker, ranking_weights
 from treecomplete.engines.registry import Registry
 from treecomplete.languages import JAVASCRIPT, PYTHON
 from treecomplete.models.corpus import archive_files
+from treecomplete.project import ProjectIndex
 from treecomplete.service import CompletionService
 
 from .editing import KS, Scores, collect, end_position
@@ -47,7 +50,8 @@ WEIGHTS_FILE = Path(ranking_weights.__file__)
 
 
 def extract(corpus: Path, packages: list[str], suffix: str, out: Path) -> list[Path]:
-    """The packages' source files (2-200 KB, no tests, docs or built code), flat under ``out``."""
+    """The packages' source files (2-200 KB, no tests, docs or built code), at their paths in a
+    folder per package under ``out`` (the project the server's index reads)."""
     splits = json.loads((corpus / "build.json").read_text())["packages"]
     files = []
     for package in packages:
@@ -60,8 +64,10 @@ def extract(corpus: Path, packages: list[str], suffix: str, out: Path) -> list[P
         if not archives:
             sys.exit(f"{package}: no archive under {corpus / 'downloads'}")
         for source in archive_files(sorted(archives)[-1], package):
-            if source.path.endswith(suffix) and not SKIPPED_DIRS.search(source.path) and 2048 <= len(source.data) <= 200_000:
-                path = out / (stem + "_" + source.path.replace("/", "_"))
+            if (source.path.endswith(suffix) and not SKIPPED_DIRS.search(source.path) and 2048 <= len(source.data) <= 200_000
+                    and ".." not in source.path.split("/") and not source.path.startswith("/")):
+                path = out / stem / source.path
+                path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(source.data)
                 files.append(path)
     return sorted(files)
@@ -134,29 +140,33 @@ def write(language: str, weights: list[float]) -> None:
 
 def gather(args, language, suffix: str) -> list:
     """Complete at the sampled identifiers and keep each list's candidates' features."""
-    service = CompletionService(models=Registry(), wait_for_models=True)
+    project = None if args.no_project else ProjectIndex()
+    service = CompletionService(models=Registry(), wait_for_models=True, project=project)
     lists = Lists()
     with tempfile.TemporaryDirectory() as tmp:
         packages = args.packages.split(",")
         files = extract(args.corpus, packages, suffix, Path(tmp))
+        if project is not None:
+            for folder in Path(tmp).iterdir():
+                project.add_root(folder)
+            project.wait()
         by_package: dict[str, list] = {}
         for sample in collect(files, language, args.lang):
-            package = max((p for p in packages if sample.path.name.startswith(p.replace("/", "_") + "_")), key=len)
-            by_package.setdefault(package, []).append(sample)
+            by_package.setdefault(sample.path.relative_to(tmp).parts[0], []).append(sample)
         rng = random.Random(args.seed)
         each = args.samples // len(by_package)
         samples = [(package, sample) for package, found in sorted(by_package.items())
                    for sample in rng.sample(found, min(each, len(found)))]
         print(f"{args.lang}: {len(samples)} identifiers (seed {args.seed}, at most {each} per package) "
               f"from {sum(map(len, by_package.values()))} in {len(files)} files of {len(by_package)} packages")
-        for i, (package, sample) in enumerate(samples):
+        for package, sample in samples:
             fold = zlib.crc32(package.encode()) % 2
             for k in KS:
                 if len(sample.name) <= k:
                     continue
                 prefix = sample.name[:k]
                 text = sample.data[: sample.start].decode("utf-8", "replace") + prefix
-                uri = f"file:///ranking/{i}_{k}{suffix}"
+                uri = sample.path.as_uri()  # the index does not count this file: its buffer is what counts
                 service.open(uri, args.lang, 1, text)
                 result = service.complete(uri, *end_position(text), 1000)
                 service.close(uri)
@@ -195,6 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--samples", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--l2", type=float, default=0.001, help="pull towards the hand-set weights (ranker.DEFAULT)")
+    parser.add_argument("--no-project", action="store_true", help="complete without the project index (server/project.py)")
     parser.add_argument("--write", action="store_true", help="store the weights fitted on all files")
     parser.add_argument("--lists", type=Path, nargs="+", default=[],
                         help="fit on the lists kept in these files; where none exists, collect and keep them in the first")

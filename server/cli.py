@@ -15,6 +15,7 @@ import platformdirs
 from . import __version__
 from .positions import UTF32
 from .engines.registry import OFF, Registry
+from .project import ProjectIndex
 from .service import CompletionService
 
 # models.architectures.ARCHS, spelt out: this module must not import torch for --help
@@ -39,8 +40,12 @@ def complete(args: argparse.Namespace) -> int:
     if args.model != OFF:
         models = Registry(on_error=lambda message: print(message, file=sys.stderr))
         models.configure(args.model or "")
-    service = CompletionService(encoding=UTF32, models=models, wait_for_models=True)
+    project = ProjectIndex()
+    if args.project:
+        project.add_root(Path(args.project))
+    service = CompletionService(encoding=UTF32, models=models, wait_for_models=True, project=project)
     doc = service.open(path.resolve().as_uri(), args.language, 0, text)
+    project.wait()
     if doc.language is None:
         print(f"treecomplete: {path} is not a supported language (use --language)", file=sys.stderr)
         return 2
@@ -185,6 +190,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--language", help="language id (default: from the file extension)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--model", default="", help="model name or .pt path ('fallback': none; default: the shipped one)")
+    p.add_argument("--project", help="offer the identifiers of this folder's files (default: the file's own folder)")
     p.set_defaults(run=complete)
     corpus = commands.add_parser("corpus", help="build training corpora and print their statistics")
     corpus_commands = corpus.add_subparsers(dest="corpus_command", required=True)

@@ -39,6 +39,14 @@ JS_DEFINITIONS = """
 (import_specifier name: (identifier) @module)
 """
 
+# What the buffer imports: Python's import statements (every name in them may be a module), and
+# the module strings of JavaScript's imports and require() calls.
+PY_IMPORTS = "[(import_statement) (import_from_statement)] @import"
+JS_IMPORTS = """
+(import_statement source: (string) @source)
+(call_expression function: (identifier) @_require arguments: (arguments . (string) @source) (#eq? @_require "require"))
+"""
+
 # Text that holds no code: identifiers in it are not offered.
 PY_SKIP = "[(comment) (string)] @skip"
 JS_SKIP = "[(comment) (string) (regex)] @skip"
@@ -77,6 +85,7 @@ class LanguageSpec:
     builtins: tuple[str, ...]
     definitions_query: str
     skip_query: str
+    imports_query: str
     modules: tuple[str, ...] = ()  # the standard library's modules: offered where an import names one
 
     @cached_property
@@ -88,6 +97,10 @@ class LanguageSpec:
         """Comments and strings (capture ``skip``) and definitions (captures named by kind), in
         one query: one pass over a range of the tree instead of two."""
         return tree_sitter.Query(self.language, self.skip_query + "\n" + self.definitions_query)
+
+    @cached_property
+    def imports(self) -> tree_sitter.Query:
+        return tree_sitter.Query(self.language, self.imports_query)
 
     @cached_property
     def identifier_pattern(self) -> re.Pattern[bytes]:
@@ -129,6 +142,7 @@ PYTHON = LanguageSpec(
     builtins=tuple(PY_BUILTINS),
     definitions_query=PY_DEFINITIONS,
     skip_query=PY_SKIP,
+    imports_query=PY_IMPORTS,
     modules=tuple(sorted(m for m in sys.stdlib_module_names if not m.startswith("_") and m not in ("antigravity", "this"))),
 )
 JAVASCRIPT = LanguageSpec(
@@ -139,6 +153,7 @@ JAVASCRIPT = LanguageSpec(
     builtins=tuple(JS_BUILTINS),
     definitions_query=JS_DEFINITIONS,
     skip_query=JS_SKIP,
+    imports_query=JS_IMPORTS,
 )
 TYPESCRIPT = replace(
     JAVASCRIPT,

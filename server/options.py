@@ -35,6 +35,10 @@ class Options:
     multi_token: bool = field(
         default=True, metadata={"help": "offer multi-token completions (os.path.join(), found by beam search"}
     )
+    project_index: bool = field(
+        default=True,
+        metadata={"help": "offer identifiers of the workspace's other files (read in the background, at most 5,000 files)"},
+    )
     device: str = field(
         default="auto",
         metadata={"choices": ("auto", "cpu", "cuda"), "help": "where the model runs; auto: CUDA when present"},

@@ -12,22 +12,26 @@ import asyncio
 import json
 import logging
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Callable
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
 
 from . import __version__
 from .engines.registry import Registry
 from .items import ClientSupport, completion_list, resolve
 from .options import SECTION, Options, parse_options
+from .project import ProjectIndex
 from .protocol import TreecompleteProtocol
 from .service import CompletionService, UnknownDocument
 
 log = logging.getLogger(__name__)
 
-STATUS = "treecomplete/status"  # server -> client: a model's state per language (loading, ready, failed, off)
+STATUS = "treecomplete/status"  # server -> client: a model's state per language (loading, ready, failed, off),
+# and the project index's ("indexed", with its file count)
 
 
 class Stale(Exception):
@@ -44,6 +48,8 @@ class TreecompleteServer(LanguageServer):
         )
         self.options = Options()
         self.models = Registry(on_error=self._model_failed, on_status=self._model_status)
+        self.project = ProjectIndex(on_ready=self._project_indexed)
+        self.roots: list[Path] = []  # the workspace folders, indexed once settings allow
         self.service = CompletionService(max_file_size=self.options.max_file_size, models=self.models)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treecomplete-worker")
         self.versions: dict[str, int] = {}  # latest version received, per open URI (loop thread)
@@ -51,9 +57,14 @@ class TreecompleteServer(LanguageServer):
         self.client_support = ClientSupport()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-        future = self.worker.submit(fn, *args)
+        future = self.worker.submit(self._work, fn, *args)
         future.add_done_callback(_log_failure)
         return future
+
+    def _work(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Every job of the worker: the project index waits meanwhile (server/project.py)."""
+        with self.project.paused():
+            return fn(*args)
 
     def apply_settings(self, raw: Any, origin: str) -> None:
         options, problems = parse_options(raw, self.options)
@@ -81,7 +92,15 @@ class TreecompleteServer(LanguageServer):
         """The ``treecomplete/status`` notification, for a client's status bar."""
         self._from_any_thread(self.protocol.notify, STATUS, status)
 
+    def _project_indexed(self, files: int) -> None:
+        self._model_status({"language": "*", "state": "indexed", "files": files})
+
     def _configure_service(self, options: Options) -> None:
+        project = self.project if options.project_index else None
+        self.service.project = self.service.fallback.project = project
+        if project is not None and self.event_loop is not None:  # initialized: its status can be sent
+            for root in self.roots:
+                project.add_root(root)  # once: a root already read is skipped
         self.models.configure(options.model, None if options.device == "auto" else options.device)
         self.service.max_file_size = options.max_file_size
         if self.service.neural is not None:
@@ -124,12 +143,14 @@ def create_server() -> TreecompleteServer:
     def initialize(ls: TreecompleteServer, params: types.InitializeParams) -> None:
         ls.service.encoding = str(getattr(ls.workspace.position_encoding, "value", ls.workspace.position_encoding))
         ls.client_support = ClientSupport.of(params.capabilities)
+        ls.roots = workspace_roots(params)
         log.info("treecomplete %s; position encoding %s", __version__, ls.service.encoding)
         ls.apply_settings(params.initialization_options, "initializationOptions")
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: TreecompleteServer, params: types.InitializedParams) -> None:
         ls.event_loop = asyncio.get_running_loop()
+        ls.submit(ls._configure_service, ls.options)  # starts the project index
         await pull_configuration(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -170,6 +191,10 @@ def create_server() -> TreecompleteServer:
         ls.versions.pop(uri, None)
         ls.submit(ls.service.close, uri)
 
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: TreecompleteServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.submit(ls.service.saved, params.text_document.uri)
+
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
         types.CompletionOptions(trigger_characters=["."], resolve_provider=True),
@@ -180,7 +205,7 @@ def create_server() -> TreecompleteServer:
         if version is None:
             log.warning("%s: completion for a document that is not open", uri)
             return types.CompletionList(is_incomplete=False, items=[])
-        job = ls.worker.submit(ls.complete_current, uri, version, pos.line, pos.character, ls.options.max_items)
+        job = ls.worker.submit(ls._work, ls.complete_current, uri, version, pos.line, pos.character, ls.options.max_items)
         try:
             return await asyncio.wrap_future(job)
         except Stale:
@@ -195,6 +220,15 @@ def create_server() -> TreecompleteServer:
         ls.worker.shutdown(wait=False, cancel_futures=True)
 
     return server
+
+
+def workspace_roots(params: types.InitializeParams) -> list[Path]:
+    """The local folders of the workspace: its folders, else its root."""
+    uris = [folder.uri for folder in params.workspace_folders or ()] or [params.root_uri or ""]
+    paths = [to_fs_path(uri) for uri in uris if uri.startswith("file:")]
+    if not paths and params.root_path:
+        paths = [params.root_path]
+    return [Path(path) for path in paths if path and Path(path).is_dir()]
 
 
 async def pull_configuration(ls: TreecompleteServer) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 
 from .context import CompletionContext, context_at
 from .document import Document
@@ -16,8 +17,10 @@ from .engines.base import Candidate, Engine
 from .engines.fallback import FallbackEngine
 from .engines.neural import NeuralEngine
 from .engines.registry import Registry
+from .engines.fallback import path_of
 from .languages import language_for
 from .positions import UTF16
+from .project import ProjectIndex
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +38,12 @@ class Completion:
 
 class CompletionService:
     def __init__(self, encoding: str = UTF16, max_file_size: int | None = None, models: Registry | None = None,
-                 wait_for_models: bool = False):
+                 wait_for_models: bool = False, project: ProjectIndex | None = None):
         self.encoding = encoding
         self.max_file_size = max_file_size
         self.documents: dict[str, Document] = {}
-        self.fallback = FallbackEngine(lambda: self.documents.values())
+        self.project = project  # the words of the project's files on disk; None: not read
+        self.fallback = FallbackEngine(lambda: self.documents.values(), project)
         self.models = models
         self.wait_for_models = wait_for_models  # the CLI waits; the server answers while loading
         self.neural = NeuralEngine(self.fallback, self._predictor) if models is not None else None
@@ -60,6 +64,8 @@ class CompletionService:
         doc.tree  # noqa: B018 - parse now, while the user reads, not at the first keystroke
         if language is not None and self.models is not None:
             self.models.get(language.name)  # start loading its model
+        if language is not None and self.project is not None and (path := path_of(uri)):
+            self.project.add_document(Path(path))  # its folder, unless a workspace folder holds it
         if language is None:
             log.info("%s: language %r is not supported; no completions", uri, language_id)
         elif doc.too_large:
@@ -96,6 +102,11 @@ class CompletionService:
         self.fallback.forget(uri)
         if self.models is not None:
             self.models.forget(uri)
+
+    def saved(self, uri: str) -> None:
+        """The document's file may have changed on disk: the project index reads it again."""
+        if self.project is not None and (path := path_of(uri)):
+            self.project.refresh(Path(path))
 
     def complete(self, uri: str, line: int, character: int, limit: int) -> Completion | None:
         """Ranked candidates at a position, or None where nothing can be offered (unsupported

@@ -25,8 +25,8 @@ def _fallback(language, source):
 
 def test_the_fallback_engine_says_where_it_found_each_word():
     found = _fallback(PYTHON, "import os\nalpha = 1\nx = 'beta'\nos.getcwd()\nos.")
-    tier, recency, count, same, member, only_member, case = found["getcwd"].features
-    assert (tier, same, member) == (fallback.CODE, 1, 0)
+    tier, recency, count, same, member, only_member, case, project, imported = found["getcwd"].features
+    assert (tier, same, member, project) == (fallback.CODE, 1, 0, 0)  # no project index
     assert found["beta"].features[0] == fallback.QUOTED
     # seven words before the cursor (keywords count), alpha the third: d = 7 - 2
     assert found["alpha"].features[:5] == (fallback.CODE, math.log1p(5), math.log1p(1), 0, 0)
@@ -37,7 +37,7 @@ def test_the_fallback_engine_says_where_it_found_each_word():
 
 def test_without_fitted_weights_the_score_is_the_hand_set_one():
     blend = ranker.Ranker("no such language")
-    listed = Candidate("alpha", Kind.FUNCTION, 7.5, features=(fallback.CODE, 1.0, 2.0, 0, 0, 0, 1))
+    listed = Candidate("alpha", Kind.FUNCTION, 7.5, features=(fallback.CODE, 1.0, 2.0, 0, 0, 0, 1, 0, 0))
     x = ranker.features(0.2, False, 3, listed, -1.5)
     assert x[ranker.KINDS[Kind.FUNCTION]] == 1.0 and x[4 + fallback.CODE] == 1.0
     expected = 0.5 * math.log(0.2) - 0.5 * math.log(4) + 7.5 + 1.25 * -1.5

@@ -12,6 +12,11 @@ the first of these that applies, in this order:
 - seen further back than the window: 3.5 + 0.3 ln(1+c)
 - seen after the cursor: 3 - 0.5 ln(1+d) + 0.5 ln(1+c)
 - seen in other open documents of the language: 2 + 0.3 ln(1+c)
+- used in files of the project on disk that the code before the cursor imports (server/project.py;
+  f = those files using it; the PROJECT_WORDS most used that match the prefix): 2.5 + 0.3 ln(1+f)
+- used in other files of the project (f = files using it; the PROJECT_WORDS most used that match
+  the prefix): 1 + 0.3 ln(1+f)
+  (both: +1 after a dot if the project writes it after a dot, -1 elsewhere if it only ever does)
 - the language's common builtins, or where an import names a module, the standard library's
   modules: 1; keywords (not after a dot or in an import's module name): 0.5
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
@@ -21,17 +26,27 @@ word +2 when it starts with the prefix in the case typed.
 
 from __future__ import annotations
 
+import bisect
+import functools
+import heapq
 import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
 import tree_sitter
+from pygls.uris import to_fs_path
 
 from ..context import ATTRIBUTE, NAME, CompletionContext
 from ..document import Document
 from ..languages import LanguageSpec
 from .base import Candidate, Kind
+
+if TYPE_CHECKING:
+    from ..project import ProjectIndex, Snapshot
 
 # Bytes read around the cursor. Tree queries over a range cost more than linearly in its size
 # (2.7 ms for 96 KB, 0.55 ms for 32 KB here). 16 KB before the cursor (plus regex-only word
@@ -45,8 +60,13 @@ KINDS = {"function": Kind.FUNCTION, "class": Kind.CLASS, "module": Kind.MODULE}
 # Where a word was found, the first that applies (a candidate's ``features`` say which, for the
 # neural engine's ranker): its tier, then ln(1+d) and ln(1+c) as in the scores above, whether it
 # followed the same receiver / any dot (after a dot), whether only ever after a dot (elsewhere),
-# and whether it starts with the prefix in the case typed.
-CODE, QUOTED, FAR_BACK, AFTER, OTHER, BUILTIN, KEYWORD = range(7)
+# whether it starts with the prefix in the case typed, then (whatever its tier) ln(1+f), f the
+# project's other files that use it, and whether a file the buffer imports does.
+# PROJECT (files of the project on disk, server/project.py) ranks between OTHER and BUILTIN; it
+# is numbered last so that the ranker's tier columns of the others stay where they were.
+CODE, QUOTED, FAR_BACK, AFTER, OTHER, BUILTIN, KEYWORD, PROJECT = range(8)
+PROJECT_WORDS = 30  # project words considered per request, most files first (and as many from imported files)
+IMPORTS = 32 * 1024  # imports are read in the file's first 32 KB
 
 
 def _scan(tree: tree_sitter.Tree, language: LanguageSpec, lo: int, hi: int) -> tuple[list[tuple[int, int]], dict[bytes, Kind]]:
@@ -84,6 +104,71 @@ def _blank(data: bytes, spans: list[tuple[int, int]], lo: int, hi: int) -> bytes
     return b" ".join(pieces)
 
 
+def blank_code(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None) -> bytes:
+    """A whole file with its comments and strings blanked (what the project index reads, on its
+    own thread). Parsed from 4 KB pieces, calling ``pause`` before each: tree-sitter holds the
+    GIL while it parses, and each piece lets the server's worker in (a 229 KB file held it 32 ms
+    in one piece; in pieces no thread waited more than 9 ms)."""
+
+    def piece(offset: int, _point) -> bytes:
+        pause()
+        return data[offset:offset + 4096]
+
+    tree = language.parser().parse(piece)
+    return _blank(data, _scan(tree, language, 0, len(data))[0], 0, len(data))
+
+
+@functools.cache
+def _member_pattern(identifier_chars: str) -> re.Pattern[bytes]:
+    chars = identifier_chars.encode() + rb"\x80-\xff"
+    return re.compile(rb"\.\s*([" + chars + rb"]+)")
+
+
+def member_words(code: bytes, language: LanguageSpec) -> list[bytes]:
+    """The words written after a dot in ``code`` (``obj.word``)."""
+    return _member_pattern(language.identifier_chars).findall(code)
+
+
+def imported_modules(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) -> frozenset[str]:
+    """The module names that code before byte ``hi`` imports: every name in Python's import
+    statements, the last part of a JavaScript module path (its folder's for an index file)."""
+    cursor = tree_sitter.QueryCursor(language.imports)
+    cursor.set_byte_range(0, hi)
+    names: set[str] = set()
+    for capture, nodes in cursor.captures(tree.root_node).items():
+        for node in nodes:
+            text = node.text or b""
+            if capture == "import":
+                names.update(w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(text))
+            elif capture == "source":
+                names.add(module_name(PurePosixPath(text.decode("utf-8", "replace").strip("'\"`"))))
+    return frozenset(names - language.keyword_set)
+
+
+def module_name(path: PurePosixPath) -> str:
+    """What an import calls a file: its stem, or its folder's name for __init__.py and index.js."""
+    stem = path.stem if path.suffix in (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", "") else path.name
+    return path.parent.name if stem in ("__init__", "index") else stem
+
+
+class Imported(dict):
+    """The words of the files a buffer imports (word -> files using it), sorted by their lower
+    case too, so that those with a prefix are found by bisection, not by a scan of them all."""
+
+    def __init__(self, counts: Counter[str]):
+        super().__init__(counts)
+        self.keys_sorted = sorted((w.lower(), w) for w in counts)
+
+    def best(self, prefix: str, limit: int) -> list[tuple[str, int]]:
+        """The ``limit`` words used by the most files among those starting with ``prefix`` (lower case)."""
+        start = bisect.bisect_left(self.keys_sorted, (prefix,))
+        end = bisect.bisect_left(self.keys_sorted, (prefix + "\U0010ffff",), start)
+        return heapq.nlargest(limit, ((w, self[w]) for _, w in self.keys_sorted[start:end]), key=lambda item: item[1])
+
+
+EMPTY_IMPORTS = Imported(Counter())
+
+
 def _module_position(context: CompletionContext) -> bool:
     """Whether the identifier at the cursor starts the module path of an import (Python):
     ``import o``, ``from o``, ``import a, o``, ``import o as p``."""
@@ -106,11 +191,13 @@ def _module_position(context: CompletionContext) -> bool:
 class FallbackEngine:
     name = "fallback"
 
-    def __init__(self, open_documents: Callable[[], Iterable[Document]] = lambda: ()):
+    def __init__(self, open_documents: Callable[[], Iterable[Document]] = lambda: (), project: ProjectIndex | None = None):
         self._open_documents = open_documents
+        self.project = project
         self._counts: dict[str, tuple[int, Counter[str]]] = {}  # uri -> (version, counts)
         self._heads: dict[str, tuple[bytes, tuple]] = {}  # uri -> (head bytes, its scan)
         self._far: dict[str, tuple[bytes, Counter[bytes]]] = {}  # uri -> (far bytes, word counts)
+        self._imports: dict[str, tuple] = {}  # uri -> (project snapshot, bytes read, imported modules, their files' words)
 
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
         tree = context.tree
@@ -146,7 +233,7 @@ class FallbackEngine:
             return word.lower().startswith(prefix) and word not in keywords
 
         scores: dict[str, float] = {}
-        signals: dict[str, list[float]] = {}  # word -> [tier, ln(1+d), ln(1+c), same, member, only member, case]
+        signals: dict[str, list[float]] = {}  # word -> [tier, ln(1+d), ln(1+c), same, member, only member, case] (+ project, imported)
         words_before = pattern.findall(before)
         n = len(words_before)
         last = {w: i for i, w in enumerate(words_before)}
@@ -190,6 +277,27 @@ class FallbackEngine:
                     scores[word] = 2 + 0.3 * math.log1p(c)
                     signals[word] = [OTHER, 0, math.log1p(c), 0, 0, 0, 0]
 
+        project = self.project.snapshot(language) if self.project is not None else None
+        imported = EMPTY_IMPORTS
+        if project is not None:
+            path = path_of(context.uri)
+            own = project.files.get(path) if path else None
+            imported = self._imported(context, tree, project, path)
+            found = [(w, f, True) for w, f in imported.best(prefix, PROJECT_WORDS)]
+            found += [(w, f, False) for w, f, _ in project.words(context.prefix, path, PROJECT_WORDS)]
+            for word, files, in_import in found:
+                if word in scores or word in keywords:
+                    continue
+                scores[word] = (2.5 if in_import else 1) + 0.3 * math.log1p(files)
+                signals[word] = [PROJECT, 0, 0, 0, 0, 0, 0]
+                used, members = project.counts(word, own)
+                if context.category == ATTRIBUTE and members:
+                    scores[word] += 1
+                    signals[word][4] = 1
+                elif context.category != ATTRIBUTE and members == used:
+                    scores[word] -= 1
+                    signals[word][5] = 1
+
         module = _module_position(context)
         for word in language.modules if module else language.builtins:
             if word not in scores and wanted(word):
@@ -207,6 +315,9 @@ class FallbackEngine:
                     scores[word] += 2
                     signals[word][6] = 1
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
+        for word, _ in ranked:  # for any tier: in how many of the project's other files, and in an imported one
+            signals[word].append(math.log1p(project.counts(word, own)[0]) if project is not None else 0.0)
+            signals[word].append(1.0 if word in imported else 0.0)
         return [
             Candidate(
                 text=word,
@@ -221,13 +332,13 @@ class FallbackEngine:
     def _adjust_for_dots(self, context: CompletionContext, before: bytes, count: Counter[bytes], scores: dict[str, float],
                          signals: dict[str, list[float]]) -> None:
         """Member names after a dot, plain names elsewhere (``count``: all occurrences)."""
-        chars = context.language.identifier_chars.encode() + rb"\x80-\xff"
-        member = rb"\.\s*([" + chars + rb"]+)"
-        as_member = Counter(re.findall(member, before))
+        as_member = Counter(member_words(before, context.language))
         if context.category == ATTRIBUTE:
             same_receiver: set[bytes] = set()
             if context.receiver:
                 receiver = re.escape(context.receiver.encode("utf-8", "surrogatepass"))
+                chars = context.language.identifier_chars.encode() + rb"\x80-\xff"
+                member = _member_pattern(context.language.identifier_chars).pattern
                 same_receiver = set(re.findall(rb"(?<![" + chars + rb"])" + receiver + rb"\s*" + member, before))
             for word in scores:
                 raw = word.encode("utf-8", "surrogatepass")
@@ -243,6 +354,27 @@ class FallbackEngine:
                 if as_member[raw] and as_member[raw] == count[raw]:
                     scores[word] -= 3
                     signals[word][5] = 1
+
+    def _imported(self, context: CompletionContext, tree: tree_sitter.Tree, project: Snapshot, path: str | None) -> Imported:
+        """The words of the project files that the code before the cursor imports (by module
+        name: ``from .core import x`` reads core.py, ``require('./lib/router')`` router.js or
+        router/index.js), each with the number of those files using it. Read up to the cursor's
+        line, so that typing on a line reuses them; cached while the index stays the same."""
+        hi = min(context.data.rfind(b"\n", 0, context.prefix_start) + 1, IMPORTS)
+        key = context.data[:hi]
+        cached = self._imports.get(context.uri)
+        if cached is not None and cached[0] is project and cached[1] == key:
+            return cached[3]
+        modules = imported_modules(tree, context.language, hi)
+        if cached is not None and cached[0] is project and cached[2] == modules:
+            words = cached[3]
+        else:
+            counts: Counter[str] = Counter()
+            for f in {f for name in modules for f in project.modules.get(name, ()) if f != path}:
+                counts.update(project.files[f].words)
+            words = Imported(counts)
+        self._imports[context.uri] = (project, key, modules, words)
+        return words
 
     def _scan_head(self, context: CompletionContext, tree: tree_sitter.Tree, head: int) -> tuple:
         """The file's head rarely changes while one types further down: reuse its scan."""
@@ -284,3 +416,11 @@ class FallbackEngine:
         self._counts.pop(uri, None)
         self._heads.pop(uri, None)
         self._far.pop(uri, None)
+        self._imports.pop(uri, None)
+
+
+@functools.lru_cache(maxsize=1024)
+def path_of(uri: str) -> str | None:
+    """The file a ``file:`` URI names, as the project index names it."""
+    path = to_fs_path(uri) if uri.startswith("file:") else None
+    return str(Path(path).resolve()) if path else None

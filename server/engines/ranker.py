@@ -5,7 +5,8 @@ The features of a candidate: the model's log-probability among the candidates th
 prefix (at least FLOOR), whether the model lists it and whether the pointer copied it, the log
 of its rank in the fallback engine's list, where that engine found it (tiers of
 engines/fallback.py: code before the cursor, comments and strings, far back, after the cursor,
-other documents, builtins, keywords, nowhere), its recency and count there, the member signals
+other documents, builtins, keywords, other files of the project, nowhere), its recency and
+count there, how many files of the project use it and whether a file the buffer imports does, the member signals
 after a dot, whether it starts with the prefix in the case typed, the log-probability of the
 buffer's cache n-gram model (engines/ngram.py), the fallback engine's own score, the word's
 kind (a function, class or imported module defined in the file), the model's probability of it
@@ -28,7 +29,7 @@ import operator
 from ..context import ATTRIBUTE
 from . import ranking_weights
 from .base import Candidate, Kind
-from .fallback import KEYWORD
+from .fallback import KEYWORD, PROJECT
 
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
 ABSENT = 100  # the rank of a candidate the fallback engine did not list
@@ -38,10 +39,11 @@ NAMES = (
     "ln(1+d)", "ln(1+c)", "after same receiver", "after a dot", "only after dots", "case matches", "cache log c",
     "fallback score", "a function's name", "a class's name", "an imported module's name", "model's first leaf",
     "a parameter of the function around the cursor", "bound in that function before the cursor",
+    "project file", "ln(1+project files)", "in an imported file",
 )
 SIZE = len(NAMES)
 CASES = ("after a dot, k=0", "after a dot, k>0", "elsewhere, k=0", "elsewhere, k>0")
-DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0, 0, 0, 0, 0, 0, 0]) * len(CASES)
+DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 9) * len(CASES)
 KINDS = {Kind.FUNCTION: 19, Kind.CLASS: 20, Kind.MODULE: 21}
 
 
@@ -59,10 +61,13 @@ def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cach
     that function's code binds it before the cursor."""
     x = [math.log(max(p, FLOOR)), 1.0 if p > 0 else 0.0, 1.0 if copied else 0.0, math.log(rank + 1)] + [0.0] * (SIZE - 4)
     if fallback is not None and fallback.features is not None:
-        tier, recency, count, same, member, only_member, case_matches = fallback.features
+        tier, recency, count, same, member, only_member, case_matches, project, imported = fallback.features
         if tier <= KEYWORD:
             x[4 + int(tier)] = 1.0
+        elif tier == PROJECT:
+            x[25] = 1.0
         x[11:17] = recency, count, same, member, only_member, case_matches
+        x[26], x[27] = project, imported
         x[18] = fallback.score
         if fallback.kind in KINDS:
             x[KINDS[fallback.kind]] = 1.0

@@ -16,7 +16,7 @@ CLIENTS = ["visual-studio-code", "neovim"]
 async def client(request, lsp_client: LanguageClient):
     await lsp_client.initialize_session(
         # The protocol tests pin the fallback engine's answers; the neural engine has its own.
-        types.InitializeParams(capabilities=client_capabilities(request.param), root_uri="file:///work",
+        types.InitializeParams(capabilities=client_capabilities(request.param), root_uri=None,
                                initialization_options={"treecomplete": {"model": "fallback"}})
     )
     yield

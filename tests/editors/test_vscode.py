@@ -47,4 +47,4 @@ def test_the_vsix_builds_with_the_bundle_and_manifest(built: Path):
     commands = {c["command"] for c in manifest["contributes"]["commands"]}
     assert commands == {"treecomplete.restartServer", "treecomplete.showLog"}
     assert {"treecomplete.server.path", "treecomplete.model", "treecomplete.device", "treecomplete.maxItems",
-            "treecomplete.multiToken", "treecomplete.trace.server"} <= set(manifest["contributes"]["configuration"]["properties"])
+            "treecomplete.multiToken", "treecomplete.projectIndex", "treecomplete.trace.server"} <= set(manifest["contributes"]["configuration"]["properties"])

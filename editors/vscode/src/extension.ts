@@ -58,6 +58,7 @@ function settings(): object {
     device: config.get("device", "auto"),
     maxItems: config.get("maxItems", 50),
     multiToken: config.get("multiToken", true),
+    projectIndex: config.get("projectIndex", true),
   };
 }
 

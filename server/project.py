@@ -1,0 +1,277 @@
+"""The identifiers of the project's files on disk, for names the buffer has not used yet: the
+function a sibling module defines, the attribute a class elsewhere sets.
+
+A background thread reads the workspace folders the client names at ``initialize`` (and the
+folder of a document opened outside them, not its subfolders), bounded: at most MAX_FILES files
+of MAX_FILE_BYTES each, no hidden, vendored, installed or built folders. A file saved is read
+again. Each file gives its distinct identifiers in code (comments and strings blanked)
+and those it writes after a dot; a word's weight is the number of files that use it. Files are
+also known by the name an import gives them (``core`` for core.py, ``router`` for
+router/index.js), so that the fallback engine can tell the words of the files a buffer imports.
+
+The document being completed never counts by its file on disk: its buffer is what the user
+writes (the fallback engine reads it), and the saved version may hold what the buffer has not
+yet or no longer has.
+
+Queries read an immutable snapshot, swapped in whole by the thread, so they never wait for it
+and cost O(words with the prefix's first two letters), not O(project).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import sys
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from .engines.fallback import blank_code, member_words, module_name
+from .languages import BY_EXTENSION, LanguageSpec
+
+log = logging.getLogger(__name__)
+
+MAX_FILES = 5000  # per project, first found first (breadth-first: the top folders' files first)
+MAX_FILE_BYTES = 512 * 1024
+SKIPPED = frozenset({
+    "node_modules", "__pycache__", "site-packages", "dist-packages", "venv", "env", "build", "dist", "out",
+    "target", "vendor", "third_party", "bower_components", "coverage", "htmlcov",
+})
+BUCKET = 100  # words kept per one-letter prefix (and for no prefix), by file count
+QUIET = 0.05  # seconds without server work before the index reads on
+
+
+@dataclass(frozen=True)
+class FileWords:
+    words: frozenset[str]  # identifiers in code
+    members: frozenset[str]  # those written after a dot
+
+
+@dataclass
+class Snapshot:
+    """One language's words over the indexed files."""
+
+    files: dict[str, FileWords] = field(default_factory=dict)  # path -> its words
+    df: Counter[str] = field(default_factory=Counter)  # word -> files using it
+    member_df: Counter[str] = field(default_factory=Counter)  # word -> files using it after a dot
+    buckets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lower-case prefix (<= 2) -> words, most files first
+    modules: dict[str, tuple[str, ...]] = field(default_factory=dict)  # what an import calls a file -> its paths
+
+    @classmethod
+    def of(cls, files: dict[str, FileWords]) -> Snapshot:
+        df: Counter[str] = Counter()
+        member_df: Counter[str] = Counter()
+        for fw in files.values():
+            df.update(fw.words)
+            member_df.update(fw.members)
+        grouped: dict[str, list[str]] = {}
+        for word in sorted(df, key=lambda w: (-df[w], w)):
+            lower = word.lower()
+            for size in range(3):
+                bucket = grouped.setdefault(lower[:size], [])
+                if size == 2 or len(bucket) < BUCKET:
+                    bucket.append(word)
+        modules: dict[str, list[str]] = {}
+        for path in files:
+            modules.setdefault(module_name(PurePosixPath(path)), []).append(path)
+        return cls(files, df, member_df, {key: tuple(words) for key, words in grouped.items()},
+                   {name: tuple(paths) for name, paths in modules.items()})
+
+    def words(self, prefix: str, exclude: str | None, limit: int) -> list[tuple[str, int, int]]:
+        """Up to ``limit`` words starting with ``prefix`` (any case), most files first: (word,
+        files using it, files using it after a dot), not counting the file ``exclude``."""
+        lower = prefix.lower()
+        own = self.files.get(exclude) if exclude else None
+        out = []
+        for word in self.buckets.get(lower[:2], ()):
+            if len(lower) > 2 and not word.lower().startswith(lower):
+                continue
+            files, members = self.counts(word, own)
+            if files:
+                out.append((word, files, members))
+                if len(out) == limit:
+                    break
+        return out
+
+    def counts(self, word: str, own: FileWords | None) -> tuple[int, int]:
+        files, members = self.df.get(word, 0), self.member_df.get(word, 0)
+        if own is not None:
+            files -= word in own.words
+            members -= word in own.members
+        return files, members
+
+
+EMPTY = Snapshot()
+
+
+class ProjectIndex:
+    """Words of the project's files, per language, kept by a daemon thread."""
+
+    def __init__(self, max_files: int = MAX_FILES, on_ready: Callable[[int], None] = lambda files: None):
+        self.max_files = max_files
+        self.on_ready = on_ready  # called on the index's thread with the file count when its queue empties
+        self._snapshots: dict[str, Snapshot] = {}  # language name -> the latest
+        self._files: dict[str, dict[str, FileWords]] = {}  # the thread's own, per language
+        self._roots: set[Path] = set()  # walked or queued
+        self._tasks: queue.Queue[tuple[str, Path]] = queue.Queue()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()  # roots and thread start
+        self._may_run = threading.Event()  # cleared while the server works: the thread waits
+        self._may_run.set()
+        self._quiet_since = 0.0  # time.monotonic() when the server's last work ended
+
+    # -- queries (any thread) ---------------------------------------------------------------
+
+    def snapshot(self, language: LanguageSpec) -> Snapshot:
+        return self._snapshots.get(language.name, EMPTY)
+
+    @property
+    def file_count(self) -> int:
+        return sum(len(s.files) for s in self._snapshots.values())
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """While the server works on an edit or a request, and QUIET seconds after, the index's
+        thread waits (between files, and between the 4 KB pieces a parse reads): the GIL is the
+        server's, so reading a large project never slows a keystroke down; it reads while the
+        user pauses."""
+        self._may_run.clear()
+        try:
+            yield
+        finally:
+            self._quiet_since = time.monotonic()
+            self._may_run.set()
+
+    def _wait_for_quiet(self) -> None:
+        while True:
+            self._may_run.wait()
+            left = self._quiet_since + QUIET - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(left)
+
+    # -- updates (any thread; the work runs on the index's own) --------------------------------
+
+    def add_root(self, folder: Path, recursive: bool = True) -> None:
+        """Index a folder (and, if ``recursive``, its subfolders); a folder already inside an
+        indexed root adds nothing."""
+        folder = folder.resolve()
+        with self._lock:
+            if any(folder == root or (recursive and root in folder.parents) for root in self._roots):
+                return
+            self._roots.add(folder)
+        self._submit("walk" if recursive else "list", folder)
+
+    def add_document(self, path: Path) -> None:
+        """A document opened: its folder is indexed unless a root already holds it."""
+        folder = path.resolve().parent
+        with self._lock:
+            if any(folder == root or root in folder.parents for root in self._roots):
+                return
+        self.add_root(folder, recursive=False)
+
+    def refresh(self, path: Path) -> None:
+        """A file saved: read it again if it lies in an indexed folder."""
+        self._submit("file", path.resolve())
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Until every queued task is done (tests, the CLI, the benchmarks)."""
+        return self._idle.wait(timeout)
+
+    def _submit(self, kind: str, path: Path) -> None:
+        with self._lock:
+            self._idle.clear()
+            self._tasks.put((kind, path))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="treecomplete-project", daemon=True)
+                self._thread.start()
+
+    # -- the index's thread --------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            kind, path = self._tasks.get()
+            changed: set[str] = set()
+            try:
+                if kind == "file":
+                    changed |= self._read_again(path)
+                else:
+                    changed |= self._walk(path, recursive=kind == "walk")
+            except Exception:  # a folder that vanished, a permission error: log, keep going
+                log.exception("project index: %s", path)
+            for name in changed:
+                self._snapshots[name] = Snapshot.of(dict(self._files[name]))
+            with self._lock:
+                ready = self._tasks.empty()
+                if ready:
+                    self._idle.set()
+            if ready:
+                self.on_ready(self.file_count)
+
+    def _walk(self, folder: Path, recursive: bool) -> set[str]:
+        changed: set[str] = set()
+        pending = deque([folder])
+        count = sum(len(files) for files in self._files.values())
+        while pending and count < self.max_files:
+            current = pending.popleft()
+            try:
+                entries = sorted(os.scandir(current), key=lambda e: e.name)
+            except OSError as error:
+                log.warning("project index: %s: %s", current, error)
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if recursive and entry.name not in SKIPPED:
+                        pending.append(Path(entry.path))
+                elif count < self.max_files and (name := self._read(Path(entry.path))):
+                    changed.add(name)
+                    count += 1
+        if pending:
+            log.info("project index: stopped at %d files (the limit); %s is not fully indexed", self.max_files, folder)
+        log.info("project index: %s read, %d files in all", folder, count)
+        return changed
+
+    def _read_again(self, path: Path) -> set[str]:
+        with self._lock:
+            inside = any(path.parent == root or root in path.parents for root in self._roots)
+        if not inside:
+            return set()
+        for name, files in self._files.items():
+            if files.pop(str(path), None) is not None:
+                self._read(path)
+                return {name}
+        name = self._read(path)
+        return {name} if name else set()
+
+    def _read(self, path: Path) -> str | None:
+        """Index one file; the language's name if it was one of ours."""
+        language = BY_EXTENSION.get(path.suffix.lower())
+        if language is None:
+            return None
+        try:
+            if path.stat().st_size > MAX_FILE_BYTES:
+                return None
+            data = path.read_bytes()
+        except OSError:
+            return None
+        self._files.setdefault(language.name, {})[str(path)] = file_words(data, language, self._wait_for_quiet)
+        return language.name
+
+
+def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None) -> FileWords:
+    """A file's distinct identifiers in code, and those written after a dot (the fallback
+    engine's reading of a buffer). Words are interned: one string per word across files.
+    ``pause`` is called between the pieces of the parse."""
+    code = blank_code(data, language, pause)
+    words = {w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(code)} - language.keyword_set
+    members = {w.decode("utf-8", "replace") for w in member_words(code, language)} & words
+    return FileWords(frozenset(map(sys.intern, words)), frozenset(map(sys.intern, members)))

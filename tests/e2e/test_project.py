@@ -1,0 +1,66 @@
+"""The project index through the real server: words of the workspace's other files are offered,
+a saved file is read again, and the setting ``projectIndex`` turns it off."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from ..conftest import SERVER
+from .conftest import complete, open_doc
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def lsp(lsp_client: LanguageClient):
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def _start(client: LanguageClient, root, index: bool) -> list:
+    statuses: list = []
+    client.feature("treecomplete/status")(lambda params: statuses.append(params))
+    await client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("neovim"), root_uri=root.as_uri(),
+                               initialization_options={"treecomplete": {"model": "fallback", "projectIndex": index}})
+    )
+    return statuses
+
+
+async def _indexed(statuses: list, count: int = 1) -> None:
+    for _ in range(200):
+        if sum(getattr(s, "state", None) == "indexed" for s in statuses) >= count:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the project was never indexed: {statuses}")
+
+
+async def test_words_of_the_workspace_files_are_offered_and_saved_files_read_again(lsp: LanguageClient, tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "helpers.py").write_text("def compute_checksum_total(data):\n    return data\n")
+    statuses = await _start(lsp, tmp_path, True)
+    await _indexed(statuses)
+    assert statuses[-1].files == 1
+    main = (tmp_path / "main.py").as_uri()
+    open_doc(lsp, main, "result = comp", "python")
+    labels = [item.label for item in (await complete(lsp, main, 0, 13)).items]
+    assert "compute_checksum_total" in labels
+    assert "compute_later" not in labels
+
+    later = tmp_path / "later.py"
+    later.write_text("compute_later = 1\n")  # written by the editor, then didSave
+    open_doc(lsp, later.as_uri(), later.read_text(), "python")
+    lsp.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(later.as_uri())))
+    await _indexed(statuses, 2)
+    assert "compute_later" in [item.label for item in (await complete(lsp, main, 0, 13)).items]
+
+
+async def test_the_setting_turns_it_off(lsp: LanguageClient, tmp_path):
+    (tmp_path / "helpers.py").write_text("compute_checksum_total = 1\n")
+    statuses = await _start(lsp, tmp_path, False)
+    main = (tmp_path / "main.py").as_uri()
+    open_doc(lsp, main, "result = comp", "python")
+    assert "compute_checksum_total" not in [item.label for item in (await complete(lsp, main, 0, 13)).items]
+    assert not [s for s in statuses if getattr(s, "state", None) == "indexed"]

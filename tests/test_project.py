@@ -1,0 +1,150 @@
+"""The project index (server/project.py): which files it reads, what it counts, and how the
+fallback engine offers its words without reading the open document's future from disk."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from treecomplete.engines import fallback, ranker
+from treecomplete.languages import JAVASCRIPT, PYTHON
+from treecomplete.project import MAX_FILE_BYTES, ProjectIndex
+from treecomplete.service import CompletionService
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def _indexed(root: Path, **kwargs) -> ProjectIndex:
+    index = ProjectIndex(**kwargs)
+    index.add_root(root)
+    assert index.wait(30)
+    return index
+
+
+def test_it_counts_the_files_using_each_word_in_code(tmp_path):
+    _tree(tmp_path, {
+        "pkg/a.py": "def frobnicate(widget):\n    return widget.colour  # quoted_word\n",
+        "pkg/b.py": "from pkg.a import frobnicate\nframe = frobnicate(None)\ns = 'in_a_string'\n",
+        "web/c.js": "const frobnicate = require('x');\nfrobnicate.colour = 1;\n",
+    })
+    snapshot = _indexed(tmp_path).snapshot(PYTHON)
+    assert snapshot.counts("frobnicate", None) == (2, 0)
+    assert snapshot.counts("colour", None) == (1, 1)  # written after a dot
+    assert snapshot.counts("quoted_word", None) == (0, 0) and snapshot.counts("in_a_string", None) == (0, 0)
+    assert snapshot.counts("def", None) == (0, 0)  # keywords are not words
+    words = snapshot.words("FR", None, 10)  # any case, most files first
+    assert [w for w, _, _ in words] == ["frobnicate", "frame"]
+    assert _indexed(tmp_path).snapshot(JAVASCRIPT).counts("frobnicate", None) == (1, 0)  # per language
+
+
+def test_hidden_vendored_built_and_huge_files_are_skipped(tmp_path):
+    _tree(tmp_path, {
+        "keep.py": "kept_name = 1\n",
+        ".venv/lib.py": "hidden_name = 1\n",
+        "node_modules/dep/x.js": "vendored_name = 1\n",
+        "build/lib/gen.py": "built_name = 1\n",
+        "pkg/__pycache__/x.py": "cached_name = 1\n",
+    })
+    (tmp_path / "huge.py").write_text("huge_name = 1\n" + "#" * MAX_FILE_BYTES)
+    index = _indexed(tmp_path)
+    py, js = index.snapshot(PYTHON), index.snapshot(JAVASCRIPT)
+    assert py.counts("kept_name", None) == (1, 0)
+    for word in ("hidden_name", "built_name", "cached_name", "huge_name"):
+        assert py.counts(word, None) == (0, 0), word
+    assert js.counts("vendored_name", None) == (0, 0)
+    assert index.file_count == 1
+
+
+def test_it_stops_at_its_file_limit(tmp_path):
+    _tree(tmp_path, {f"m{i}.py": f"name_{i} = 1\n" for i in range(10)})
+    assert _indexed(tmp_path, max_files=4).file_count == 4
+
+
+def test_a_saved_file_is_read_again(tmp_path):
+    _tree(tmp_path, {"a.py": "old_name = 1\n"})
+    index = _indexed(tmp_path)
+    (tmp_path / "a.py").write_text("new_name = 2\n")
+    index.refresh(tmp_path / "a.py")
+    assert index.wait(30)
+    snapshot = index.snapshot(PYTHON)
+    assert snapshot.counts("new_name", None) == (1, 0) and snapshot.counts("old_name", None) == (0, 0)
+
+
+def test_the_index_waits_while_a_completion_runs(tmp_path):
+    _tree(tmp_path, {"a.py": "alpha_name = 1\n"})
+    index = ProjectIndex()
+    with index.paused():
+        index.add_root(tmp_path)
+        assert not index.wait(0.3)  # held before its first parse
+        assert index.snapshot(PYTHON).counts("alpha_name", None) == (0, 0)
+    assert index.wait(30)
+    assert index.snapshot(PYTHON).counts("alpha_name", None) == (1, 0)
+
+
+def test_a_document_outside_the_workspace_brings_its_own_folder_only(tmp_path):
+    _tree(tmp_path, {"lone/doc.py": "x = 1\n", "lone/sibling.py": "sibling_name = 1\n", "lone/sub/deep.py": "deep_name = 1\n"})
+    index = ProjectIndex()
+    index.add_document(tmp_path / "lone" / "doc.py")
+    assert index.wait(30)
+    snapshot = index.snapshot(PYTHON)
+    assert snapshot.counts("sibling_name", None) == (1, 0) and snapshot.counts("deep_name", None) == (0, 0)
+
+
+def test_the_fallback_offers_project_words_but_not_the_open_files_future(tmp_path):
+    # On disk, main.py already holds what the buffer has not been written up to yet.
+    _tree(tmp_path, {
+        "helpers.py": "def compute_checksum_total(data):\n    return data.digest_value\n",
+        "main.py": "import helpers\nresult = helpers.compute_checksum_total(b'')\ncompute_future_only = 1\n",
+    })
+    service = CompletionService(project=_indexed(tmp_path))
+    uri = (tmp_path / "main.py").resolve().as_uri()
+    service.open(uri, "python", 1, "import helpers\nresult = comp")
+    found = {c.text: c for c in service.complete(uri, 1, 13, 50).candidates}
+    assert "compute_checksum_total" in found and "compute_future_only" not in found
+    tier, *_, project, imported = found["compute_checksum_total"].features
+    assert tier == fallback.PROJECT and project == math.log1p(1)  # helpers.py alone: main.py's disk copy does not count
+    assert imported == 1  # `import helpers` names helpers.py
+    x = ranker.features(0.0, False, 1, found["compute_checksum_total"], -3.0)
+    assert x[25:28] == [1.0, math.log1p(1), 1.0]
+    # after a dot, a word the project writes after a dot ranks above one it never does
+    service.open(uri, "python", 2, "import helpers\nresult = helpers.d")
+    after_dot = {c.text: c for c in service.complete(uri, 1, 17, 50).candidates}
+    assert after_dot["digest_value"].features[4] == 1
+    assert after_dot["digest_value"].score > after_dot["data"].score
+
+
+def test_the_files_a_buffer_imports_are_found_by_module_name(tmp_path):
+    _tree(tmp_path, {
+        "app/core.py": "def build_widget():\n    pass\n",
+        "app/other.py": "def build_other():\n    pass\n",
+        "app/__init__.py": "def bootstrap_app():\n    pass\n",
+        "web/lib/router/index.js": "function routeRequest() {}\n",
+        "web/lib/util.js": "function unrelatedHelper() {}\n",
+    })
+    service = CompletionService(project=_indexed(tmp_path))
+
+    def imported(uri, language, text):
+        service.open(uri, language, 1, text)
+        line = text.count("\n")
+        col = len(text) - text.rfind("\n") - 1
+        return {c.text for c in service.complete(uri, line, col, 50).candidates if c.features[-1] == 1}
+
+    py = (tmp_path / "app" / "main.py").as_uri()
+    assert imported(py, "python", "from .core import (\n    x)\nb") == {"build_widget"}
+    assert imported(py, "python", "import app\nb") == {"bootstrap_app"}
+    assert imported(py, "python", "b") == set()
+    js = (tmp_path / "web" / "main.js").as_uri()
+    assert imported(js, "javascript", "const r = require('./lib/router');\nr") == {"routeRequest"}
+    assert imported(js, "javascript", "import u from './lib/util.js';\nu") == {"unrelatedHelper"}
+
+
+def test_without_an_index_nothing_changes(tmp_path):
+    _tree(tmp_path, {"helpers.py": "compute_checksum_total = 1\n"})
+    service = CompletionService()
+    uri = (tmp_path / "main.py").as_uri()
+    service.open(uri, "python", 1, "result = comp")
+    assert all(c.text != "compute_checksum_total" for c in service.complete(uri, 0, 13, 50).candidates)
