@@ -86,6 +86,11 @@ class LanguageSpec:
     definitions_query: str
     skip_query: str
     imports_query: str
+    # the keywords never offered as identifiers (Python's hard ones: the soft `match`, `case`,
+    # `type`, `_` are names too); None: all of them (JavaScript's contextual `get`, `of`,
+    # `async` are keywords far more often than names)
+    reserved: tuple[str, ...] | None = None
+    members_any: bool = False  # a member name may be any word, reserved or not (JavaScript's `promise.catch`)
     modules: tuple[str, ...] = ()  # the standard library's modules: offered where an import names one
 
     @cached_property
@@ -118,6 +123,15 @@ class LanguageSpec:
         return frozenset(self.keywords)
 
     @cached_property
+    def reserved_set(self) -> frozenset[str]:
+        return self.keyword_set if self.reserved is None else frozenset(self.reserved)
+
+    def not_identifiers(self, after_dot: bool) -> frozenset[str]:
+        """The words never offered as identifiers at a cursor: the reserved words, none after a
+        dot where any word names a member."""
+        return frozenset() if after_dot and self.members_any else self.reserved_set
+
+    @cached_property
     def identifier(self) -> re.Pattern[str]:
         """A whole identifier, as text (fullmatch)."""
         return re.compile(r"(?!\d)[" + self.identifier_chars + r"\w]+")
@@ -139,6 +153,7 @@ PYTHON = LanguageSpec(
     grammar=tree_sitter_python.language(),
     identifier_chars=r"A-Za-z0-9_",
     keywords=tuple(keyword.kwlist + keyword.softkwlist),
+    reserved=tuple(keyword.kwlist),
     builtins=tuple(PY_BUILTINS),
     definitions_query=PY_DEFINITIONS,
     skip_query=PY_SKIP,
@@ -150,6 +165,7 @@ JAVASCRIPT = LanguageSpec(
     grammar=tree_sitter_javascript.language(),
     identifier_chars=r"A-Za-z0-9_$",
     keywords=tuple(JS_KEYWORDS),
+    members_any=True,  # `app.get`, `promise.catch`, `obj.delete`
     builtins=tuple(JS_BUILTINS),
     definitions_query=JS_DEFINITIONS,
     skip_query=JS_SKIP,

@@ -272,6 +272,6 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
     engine's reading of a buffer). Words are interned: one string per word across files.
     ``pause`` is called between the pieces of the parse."""
     code = blank_code(data, language, pause)
-    words = {w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(code)} - language.keyword_set
+    words = {w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(code)} - language.reserved_set
     members = {w.decode("utf-8", "replace") for w in member_words(code, language)} & words
     return FileWords(frozenset(map(sys.intern, words)), frozenset(map(sys.intern, members)))

@@ -76,3 +76,15 @@ def test_where_an_import_names_a_module_the_standard_library_is_offered_not_buil
     assert "collections" not in elsewhere and "callable" in elsewhere
     imported = [c.text for c in _complete(PYTHON, "from os import pa", limit=100)]  # a name in os, not a module
     assert "pathlib" not in imported
+
+
+def test_soft_keywords_and_member_names_that_are_keywords_are_identifiers():
+    # Python's soft keywords are names; JavaScript members may be any word (`app.get`)
+    found = {c.text: c for c in _complete(PYTHON, "import re\nmatch = re.match(p, s)\nkind = type(match)\nty")}
+    assert found["type"].kind == Kind.VARIABLE and found["type"].features[0] == 0  # code before the cursor
+    assert "match" in [c.text for c in _complete(PYTHON, "import re\nm = re.match(p, s)\nre.ma")]
+    assert [c.text for c in _complete(PYTHON, "x = 1\nx.whi")] == []  # a hard keyword is never a member
+    members = [c.text for c in _complete(JAVASCRIPT, "app.get('/', h);\npromise.catch(f);\napp.")]
+    assert {"get", "catch"} <= set(members)
+    names = {c.text: c.kind for c in _complete(JAVASCRIPT, "const v = await f();\naw")}
+    assert names["await"] == Kind.KEYWORD  # elsewhere, JavaScript's keywords stay keywords

@@ -142,7 +142,7 @@ def imported_modules(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) ->
                 names.update(w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(text))
             elif capture == "source":
                 names.add(module_name(PurePosixPath(text.decode("utf-8", "replace").strip("'\"`"))))
-    return frozenset(names - language.keyword_set)
+    return frozenset(names - language.reserved_set)
 
 
 def module_name(path: PurePosixPath) -> str:
@@ -217,7 +217,7 @@ class FallbackEngine:
         kinds.update(window_kinds)
         before = _blank(data, head_spans, 0, head) + b"\n" + _blank(data, spans, lo, context.prefix_start)
         after = _blank(data, spans, context.cursor, hi)
-        keywords = language.keyword_set
+        keywords = language.not_identifiers(context.category == ATTRIBUTE)
         prefix = context.prefix.lower()
         # Words stay bytes until they pass the prefix filter: most never need decoding.
         raw_prefix = prefix.encode("utf-8", "surrogatepass")
@@ -321,9 +321,9 @@ class FallbackEngine:
         return [
             Candidate(
                 text=word,
-                kind=Kind.KEYWORD if word in keywords else kinds.get(word.encode("utf-8", "surrogatepass"), Kind.VARIABLE),
+                kind=Kind.KEYWORD if signals[word][0] == KEYWORD else kinds.get(word.encode("utf-8", "surrogatepass"), Kind.VARIABLE),
                 score=score,
-                detail=f"{'keyword' if word in keywords else 'identifier'} · fallback engine",
+                detail=f"{'keyword' if signals[word][0] == KEYWORD else 'identifier'} · fallback engine",
                 features=tuple(signals[word]),
             )
             for word, score in ranked

@@ -66,7 +66,7 @@ class NeuralEngine:
         answer = predictor.answer(context, self.chain_budget)
         prefix = context.prefix.lower()
         identifier = context.language.identifier
-        keywords = context.language.keyword_set
+        keywords = context.language.not_identifiers(context.category == ATTRIBUTE)
 
         def matching(pairs) -> dict[str, float]:
             out: dict[str, float] = {}
