@@ -29,7 +29,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .engines.fallback import blank_code, member_words, module_name
 from .languages import BY_EXTENSION, LanguageSpec
@@ -78,7 +78,7 @@ class Snapshot:
                     bucket.append(word)
         modules: dict[str, list[str]] = {}
         for path in files:
-            modules.setdefault(module_name(PurePosixPath(path)), []).append(path)
+            modules.setdefault(module_name(Path(path)), []).append(path)
         return cls(files, df, member_df, {key: tuple(words) for key, words in grouped.items()},
                    {name: tuple(paths) for name, paths in modules.items()})
 

@@ -34,7 +34,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PurePath, PurePosixPath
 from typing import TYPE_CHECKING
 
 import tree_sitter
@@ -145,7 +145,7 @@ def imported_modules(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) ->
     return frozenset(names - language.reserved_set)
 
 
-def module_name(path: PurePosixPath) -> str:
+def module_name(path: PurePath) -> str:
     """What an import calls a file: its stem, or its folder's name for __init__.py and index.js."""
     stem = path.stem if path.suffix in (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", "") else path.name
     return path.parent.name if stem in ("__init__", "index") else stem
