@@ -73,6 +73,31 @@ JS_BUILTINS = (
     "setTimeout clearTimeout setInterval process Buffer length push prototype then"
 ).split()
 
+# Members of the standard types and modules, offered after a dot (where the builtins above are
+# not members of anything).
+PY_MEMBERS = (
+    "append extend insert pop remove index count sort reverse copy clear items keys values get "
+    "setdefault update add discard union intersection difference split rsplit join strip lstrip "
+    "rstrip replace startswith endswith lower upper format encode decode find rfind partition "
+    "splitlines path exists isfile isdir dirname basename abspath environ getcwd listdir makedirs "
+    "match search sub compile findall group groups getLogger debug info warning error exception "
+    "read write close open readlines seek name args kwargs result"
+).split()
+JS_MEMBERS = (
+    "length push pop shift unshift slice splice concat join reverse sort indexOf lastIndexOf "
+    "includes find findIndex filter map forEach reduce some every flat flatMap fill keys values "
+    "entries at charAt charCodeAt startsWith endsWith trim trimStart trimEnd padStart padEnd "
+    "repeat replace replaceAll split substring toLowerCase toUpperCase match test exec "
+    "hasOwnProperty toString valueOf constructor prototype call apply bind name assign create "
+    "defineProperty freeze getPrototypeOf setPrototypeOf getOwnPropertyNames fromEntries then "
+    "catch finally resolve reject all allSettled race log error warn info debug floor ceil round "
+    "max min abs random parse stringify toFixed isArray isInteger env argv exit cwd stdout stderr "
+    "stdin nextTick platform on once emit removeListener write end pipe readFileSync "
+    "writeFileSync existsSync readFile writeFile stat mkdirSync readdirSync dirname basename "
+    "extname relative sep normalize isAbsolute get set has delete clear add size now getTime "
+    "toISOString message stack code"
+).split()
+
 
 @dataclass(frozen=True)
 class LanguageSpec:
@@ -91,6 +116,7 @@ class LanguageSpec:
     # `async` are keywords far more often than names)
     reserved: tuple[str, ...] | None = None
     members_any: bool = False  # a member name may be any word, reserved or not (JavaScript's `promise.catch`)
+    members: tuple[str, ...] = ()  # the standard types' and modules' members: offered after a dot
     modules: tuple[str, ...] = ()  # the standard library's modules: offered where an import names one
 
     @cached_property
@@ -155,6 +181,7 @@ PYTHON = LanguageSpec(
     keywords=tuple(keyword.kwlist + keyword.softkwlist),
     reserved=tuple(keyword.kwlist),
     builtins=tuple(PY_BUILTINS),
+    members=tuple(PY_MEMBERS),
     definitions_query=PY_DEFINITIONS,
     skip_query=PY_SKIP,
     imports_query=PY_IMPORTS,
@@ -167,6 +194,7 @@ JAVASCRIPT = LanguageSpec(
     keywords=tuple(JS_KEYWORDS),
     members_any=True,  # `app.get`, `promise.catch`, `obj.delete`
     builtins=tuple(JS_BUILTINS),
+    members=tuple(JS_MEMBERS),
     definitions_query=JS_DEFINITIONS,
     skip_query=JS_SKIP,
     imports_query=JS_IMPORTS,

@@ -30,7 +30,9 @@ def test_the_fallback_engine_says_where_it_found_each_word():
     assert found["beta"].features[0] == fallback.QUOTED
     # seven words before the cursor (keywords count), alpha the third: d = 7 - 2
     assert found["alpha"].features[:5] == (fallback.CODE, math.log1p(5), math.log1p(1), 0, 0)
-    assert found["len"].features[0] == fallback.BUILTIN
+    # after a dot the standard types' members stand in for the builtins
+    assert found["append"].features[0] == fallback.BUILTIN and "len" not in found
+    assert _fallback(PYTHON, "alpha = 1\nle")["len"].features[0] == fallback.BUILTIN
     names = _fallback(PYTHON, "os.getcwd()\nalpha = 1\nGe")
     assert names["getcwd"].features[5] == 1 and names["getcwd"].features[6] == 0  # only after dots; case differs
 

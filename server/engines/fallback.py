@@ -17,8 +17,9 @@ the first of these that applies, in this order:
 - used in other files of the project (f = files using it; the PROJECT_WORDS most used that match
   the prefix): 1 + 0.3 ln(1+f)
   (both: +1 after a dot if the project writes it after a dot, -1 elsewhere if it only ever does)
-- the language's common builtins, or where an import names a module, the standard library's
-  modules: 1; keywords (not after a dot or in an import's module name): 0.5
+- the language's common builtins, after a dot its standard types' and modules' common members,
+  where an import names a module the standard library's modules: 1; keywords (not after a dot
+  or in an import's module name): 0.5
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
 `obj.` and +2 if seen after any dot, or elsewhere -3 if only ever seen after a dot; and every
 word +2 when it starts with the prefix in the case typed.
@@ -299,7 +300,8 @@ class FallbackEngine:
                     signals[word][5] = 1
 
         module = _module_position(context)
-        for word in language.modules if module else language.builtins:
+        common = language.modules if module else language.members if context.category == ATTRIBUTE else language.builtins
+        for word in common:
             if word not in scores and wanted(word):
                 scores[word] = 1.0
                 signals[word] = [BUILTIN, 0, 0, 0, 0, 0, 0]
