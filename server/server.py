@@ -47,7 +47,7 @@ class TreecompleteServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
         )
         self.options = Options()
-        self.models = Registry(on_error=self._model_failed, on_status=self._model_status)
+        self.models = Registry(on_error=self._model_failed, on_status=self._send_status)
         self.project = ProjectIndex(on_ready=self._project_indexed)
         self.roots: list[Path] = []  # the workspace folders, indexed once settings allow
         self.service = CompletionService(max_file_size=self.options.max_file_size, models=self.models)
@@ -88,16 +88,16 @@ class TreecompleteServer(LanguageServer):
     def _model_failed(self, message: str) -> None:
         self._from_any_thread(self.window_show_message, types.ShowMessageParams(type=types.MessageType.Warning, message=message))
 
-    def _model_status(self, status: dict) -> None:
+    def _send_status(self, status: dict) -> None:
         """The ``treecomplete/status`` notification, for a client's status bar."""
         self._from_any_thread(self.protocol.notify, STATUS, status)
 
     def _project_indexed(self, files: int) -> None:
-        self._model_status({"language": "*", "state": "indexed", "files": files})
+        self._send_status({"language": "*", "state": "indexed", "files": files})
 
     def _configure_service(self, options: Options) -> None:
         project = self.project if options.project_index else None
-        self.service.project = self.service.fallback.project = project
+        self.service.project = project
         if project is not None and self.event_loop is not None:  # initialized: its status can be sent
             for root in self.roots:
                 project.add_root(root)  # once: a root already read is skipped

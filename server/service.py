@@ -42,11 +42,19 @@ class CompletionService:
         self.encoding = encoding
         self.max_file_size = max_file_size
         self.documents: dict[str, Document] = {}
-        self.project = project  # the words of the project's files on disk; None: not read
         self.fallback = FallbackEngine(lambda: self.documents.values(), project)
         self.models = models
         self.wait_for_models = wait_for_models  # the CLI waits; the server answers while loading
         self.neural = NeuralEngine(self.fallback, self._predictor) if models is not None else None
+
+    @property
+    def project(self) -> ProjectIndex | None:
+        """The words of the project's files on disk (the fallback engine's); None: not read."""
+        return self.fallback.project
+
+    @project.setter
+    def project(self, index: ProjectIndex | None) -> None:
+        self.fallback.project = index
 
     def _predictor(self, language: str) -> object | None:
         return self.models.get(language, wait=self.wait_for_models) if self.models is not None else None

@@ -43,7 +43,7 @@ from pygls.uris import to_fs_path
 
 from ..context import ATTRIBUTE, NAME, CompletionContext
 from ..document import Document
-from ..languages import LanguageSpec
+from ..languages import BY_EXTENSION, LanguageSpec
 from .base import Candidate, Kind
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def imported_modules(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) ->
 
 def module_name(path: PurePath) -> str:
     """What an import calls a file: its stem, or its folder's name for __init__.py and index.js."""
-    stem = path.stem if path.suffix in (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", "") else path.name
+    stem = path.stem if path.suffix in BY_EXTENSION or not path.suffix else path.name
     return path.parent.name if stem in ("__init__", "index") else stem
 
 
@@ -159,9 +159,13 @@ class Imported(dict):
     def __init__(self, counts: Counter[str]):
         super().__init__(counts)
         self.keys_sorted = sorted((w.lower(), w) for w in counts)
+        # for no prefix (after a dot): ordered once, ties as best() breaks them
+        self.most_used = sorted(((w, counts[w]) for _, w in self.keys_sorted), key=lambda item: -item[1])
 
     def best(self, prefix: str, limit: int) -> list[tuple[str, int]]:
         """The ``limit`` words used by the most files among those starting with ``prefix`` (lower case)."""
+        if not prefix:
+            return self.most_used[:limit]
         start = bisect.bisect_left(self.keys_sorted, (prefix,))
         end = bisect.bisect_left(self.keys_sorted, (prefix + "\U0010ffff",), start)
         return heapq.nlargest(limit, ((w, self[w]) for _, w in self.keys_sorted[start:end]), key=lambda item: item[1])
