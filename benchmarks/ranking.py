@@ -9,7 +9,8 @@ each list's candidates at the true identifier (listwise learning to rank), pulle
 hand-set weights (ranker.DEFAULT) by an L2 term. It prints top-1 / top-5 / MRR@10 per k for the
 weights in use, for the hand-set ones, and for weights fitted on one half of the files and
 measured on the other (two folds, split by package: code of other projects, as in use); then
-the weights fitted on all the files, which ``--write`` stores in engines/ranking_weights.py.
+the weights fitted on all the files, which ``--write`` stores in engines/ranking_weights.py, with
+the hidden layer (``--hidden``) fitted on top of them by the same loss.
 Each package gives the same number of identifiers, so that no large one decides the weights.
 
     python -m benchmarks.ranking --lang python --corpus bench-out/corpus2/python \\
@@ -29,6 +30,7 @@ import argparse
 import json
 import random
 import re
+import runpy
 import sys
 import tempfile
 import zlib
@@ -104,13 +106,62 @@ def fit(rows, l2: float, steps: int = 200) -> list[float]:
     return weights
 
 
-def score(rows, weights: list[float]) -> Scores:
+# Features the hidden layer does not see: those that say how recent a word is. Between two words
+# alike but for recency the linear weights decide, and they prefer the more recent; a hidden layer
+# seeing them learnt to flip such pairs in small buffers (tests/test_neural_ranking.py).
+NOT_HIDDEN = ("log(rank+1)", "ln(1+d)", "fallback score")
+
+
+def fit_hidden(rows, weights: list[float], hidden: int, epochs: int, decay: float = 1e-3, seed: int = 0) -> tuple[list[float], dict]:
+    """The weights (starting from ``weights``) and a hidden layer of ``hidden`` units over the
+    features (but NOT_HIDDEN) and the case (engines/ranker.py), fitted together by the same
+    listwise cross-entropy with Adam, the layer's weights pulled towards 0 by ``decay``."""
+    torch.manual_seed(seed)
+    size, cases = ranker.SIZE, len(ranker.CASES)
+    lists = [(b, x, t) for _, _, b, x, t in rows if t is not None and len(x) > 1]
+    x = torch.zeros(len(lists), max(len(x) for _, x, _ in lists), size + cases)
+    mask = torch.zeros(x.shape[:2], dtype=torch.bool)
+    for i, (b, features, _) in enumerate(lists):
+        x[i, :len(features), :size] = features.float()
+        x[i, :len(features), size + b] = 1
+        mask[i, :len(features)] = True
+    truth = torch.tensor([t for _, _, t in lists])
+    block = torch.tensor([b for b, _, _ in lists])
+    linear = torch.tensor(weights, dtype=torch.float32).view(cases, size).requires_grad_(True)
+    layer = torch.nn.Linear(size + cases, hidden)
+    unseen = [ranker.NAMES.index(name) for name in NOT_HIDDEN]
+    with torch.no_grad():
+        layer.weight[:, unseen] = 0  # no input reaches them, so they stay 0
+    seen = torch.ones(size + cases)
+    seen[unseen] = 0
+    out = torch.nn.Linear(hidden, 1, bias=False)
+    parameters = [linear, *layer.parameters(), *out.parameters()]
+    optimiser = torch.optim.Adam(parameters, lr=3e-3)
+    for _ in range(epochs):
+        for batch in torch.randperm(len(lists)).split(256):
+            xb = x[batch]
+            s = (xb[..., :size] * linear[block[batch]][:, None, :]).sum(-1) + out(torch.tanh(layer(xb * seen))).squeeze(-1)
+            loss = torch.nn.functional.cross_entropy(s.masked_fill(~mask[batch], -1e9), truth[batch])
+            loss = loss + decay * (layer.weight.square().sum() + out.weight.square().sum())
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+    return linear.detach().flatten().tolist(), {"w": layer.weight.detach().tolist(), "b": layer.bias.detach().tolist(),
+                                                "v": out.weight.detach()[0].tolist()}
+
+
+def score(rows, weights: list[float], layer: dict | None = None) -> Scores:
     scores = Scores()
     w = torch.tensor(weights, dtype=torch.float64).view(len(ranker.CASES), ranker.SIZE)
+    if layer is not None:
+        hidden = torch.tensor(layer["w"], dtype=torch.float64)
+        bias, v = torch.tensor(layer["b"], dtype=torch.float64), torch.tensor(layer["v"], dtype=torch.float64)
     for _, k, block, x, truth in rows:
         rank = None
         if truth is not None:
             s = x @ w[block]
+            if layer is not None:
+                s = s + torch.tanh(x @ hidden[:, :ranker.SIZE].T + bias + hidden[:, ranker.SIZE + block]) @ v
             rank = int((s > s[truth]).sum()) + 1
         scores.add(k, "all", rank)
     return scores
@@ -123,10 +174,15 @@ def show(label: str, scores: Scores) -> None:
                                    for c in cells))
 
 
-def write(language: str, weights: list[float]) -> None:
-    table = dict(ranking_weights.WEIGHTS)
+def write(language: str, weights: list[float], layer: dict | None) -> None:
+    current = runpy.run_path(str(WEIGHTS_FILE))  # as it is now: another language's fit may have written it since
+    table = dict(current["WEIGHTS"])
     table[language] = tuple(round(v, 4) for v in weights)
-    lines = [WEIGHTS_FILE.read_text().split("WEIGHTS")[0].rstrip() + "\n", "", "WEIGHTS: dict[str, tuple[float, ...]] = {"]
+    layers = dict(current.get("HIDDEN", {}))
+    layers.pop(language, None)
+    if layer is not None:
+        layers[language] = layer
+    lines = [WEIGHTS_FILE.read_text().split("WEIGHTS:")[0].rstrip() + "\n", "", "WEIGHTS: dict[str, tuple[float, ...]] = {"]
     for name in sorted(table):
         lines.append(f"    {name!r}: (")
         for block, case in enumerate(ranker.CASES):
@@ -134,6 +190,18 @@ def write(language: str, weights: list[float]) -> None:
             lines.append(f"        # {case}")
             lines.append("        " + ", ".join(f"{v:g}" for v in chunk) + ",")
         lines.append("    ),")
+    lines += ["}", "", "HIDDEN: dict[str, dict[str, tuple]] = {"]
+    for name in sorted(layers):
+        lines.append(f"    {name!r}: {{")
+        for key in ("w", "b", "v"):
+            rows = layers[name][key]
+            if key == "w":
+                lines.append(f"        {key!r}: (")
+                lines += ["            (" + ", ".join(f"{v:.4g}" for v in row) + ")," for row in rows]
+                lines.append("        ),")
+            else:
+                lines.append(f"        {key!r}: (" + ", ".join(f"{v:.4g}" for v in rows) + "),")
+        lines.append("    },")
     lines.append("}")
     WEIGHTS_FILE.write_text("\n".join(lines) + "\n")
 
@@ -180,7 +248,7 @@ def gather(args, language, suffix: str) -> list:
 
 
 def report(args, rows) -> None:
-    show("in use", score(rows, list(ranking_weights.WEIGHTS.get(args.lang, ranker.DEFAULT))))
+    show("in use", score(rows, list(ranking_weights.WEIGHTS.get(args.lang, ranker.DEFAULT)), ranking_weights.HIDDEN.get(args.lang)))
     show("hand-set (DEFAULT)", score(rows, list(ranker.DEFAULT)))
     held = Scores()
     for fold in (0, 1):
@@ -188,12 +256,22 @@ def report(args, rows) -> None:
         for key, ranks in score([r for r in rows if r[0] == fold], weights).rows.items():
             held.rows[key].extend(ranks)
     show(f"fitted, l2 {args.l2:g}", held)
-    weights = fit(rows, args.l2)
+    if args.hidden:
+        held = Scores()
+        for fold in (0, 1):
+            train = [r for r in rows if r[0] != fold]
+            weights, layer = fit_hidden(train, fit(train, args.l2), args.hidden, args.epochs, args.decay)
+            for key, ranks in score([r for r in rows if r[0] == fold], weights, layer).rows.items():
+                held.rows[key].extend(ranks)
+        show(f"+ hidden layer of {args.hidden}", held)
+    weights, layer = fit(rows, args.l2), None
     for block, case in enumerate(ranker.CASES):
         chunk = weights[block * ranker.SIZE:(block + 1) * ranker.SIZE]
         print(f"{case}: " + ", ".join(f"{name} {v:.3f}" for name, v in zip(ranker.NAMES, chunk)))
+    if args.hidden:
+        weights, layer = fit_hidden(rows, weights, args.hidden, args.epochs, args.decay)
     if args.write:
-        write(args.lang, weights)
+        write(args.lang, weights, layer)
         print(f"written to {WEIGHTS_FILE}")
 
 
@@ -205,6 +283,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--samples", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--l2", type=float, default=0.001, help="pull towards the hand-set weights (ranker.DEFAULT)")
+    parser.add_argument("--hidden", type=int, default=32, help="units of the hidden layer fitted with the weights (0: none)")
+    parser.add_argument("--epochs", type=int, default=40, help="passes over the lists fitting the hidden layer")
+    parser.add_argument("--decay", type=float, default=1e-3, help="pull of the hidden layer's weights towards 0")
     parser.add_argument("--no-project", action="store_true", help="complete without the project index (server/project.py)")
     parser.add_argument("--write", action="store_true", help="store the weights fitted on all files")
     parser.add_argument("--lists", type=Path, nargs="+", default=[],

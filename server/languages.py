@@ -39,6 +39,29 @@ JS_DEFINITIONS = """
 (import_specifier name: (identifier) @module)
 """
 
+# What a module offers to its importers: the names it defines at the top level (and, in
+# JavaScript, exports by name, or by assigning to `exports.x`).
+PY_EXPORTS = """
+(module (function_definition name: (identifier) @name))
+(module (class_definition name: (identifier) @name))
+(module (decorated_definition definition: (_ name: (identifier) @name)))
+(module (expression_statement (assignment left: (identifier) @name)))
+"""
+JS_EXPORTS = """
+(program (function_declaration name: (identifier) @name))
+(program (generator_function_declaration name: (identifier) @name))
+(program (class_declaration name: (_) @name))
+(program (lexical_declaration (variable_declarator name: (identifier) @name)))
+(program (variable_declaration (variable_declarator name: (identifier) @name)))
+(export_statement declaration: (function_declaration name: (identifier) @name))
+(export_statement declaration: (generator_function_declaration name: (identifier) @name))
+(export_statement declaration: (class_declaration name: (_) @name))
+(export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name)))
+(export_specifier name: (identifier) @name)
+(assignment_expression left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
+  (#eq? @_exports "exports"))
+"""
+
 # What the buffer imports: Python's import statements (every name in them may be a module), and
 # the module strings of JavaScript's imports and require() calls.
 PY_IMPORTS = "[(import_statement) (import_from_statement)] @import"
@@ -111,6 +134,7 @@ class LanguageSpec:
     definitions_query: str
     skip_query: str
     imports_query: str
+    exports_query: str
     # the keywords never offered as identifiers (Python's hard ones: the soft `match`, `case`,
     # `type`, `_` are names too); None: all of them (JavaScript's contextual `get`, `of`,
     # `async` are keywords far more often than names)
@@ -132,6 +156,10 @@ class LanguageSpec:
     @cached_property
     def imports(self) -> tree_sitter.Query:
         return tree_sitter.Query(self.language, self.imports_query)
+
+    @cached_property
+    def exports(self) -> tree_sitter.Query:
+        return tree_sitter.Query(self.language, self.exports_query)
 
     @cached_property
     def identifier_pattern(self) -> re.Pattern[bytes]:
@@ -185,6 +213,7 @@ PYTHON = LanguageSpec(
     definitions_query=PY_DEFINITIONS,
     skip_query=PY_SKIP,
     imports_query=PY_IMPORTS,
+    exports_query=PY_EXPORTS,
     modules=tuple(sorted(m for m in sys.stdlib_module_names if not m.startswith("_") and m not in ("antigravity", "this"))),
 )
 JAVASCRIPT = LanguageSpec(
@@ -198,6 +227,7 @@ JAVASCRIPT = LanguageSpec(
     definitions_query=JS_DEFINITIONS,
     skip_query=JS_SKIP,
     imports_query=JS_IMPORTS,
+    exports_query=JS_EXPORTS,
 )
 TYPESCRIPT = replace(
     JAVASCRIPT,

@@ -4,8 +4,10 @@ function a sibling module defines, the attribute a class elsewhere sets.
 A background thread reads the workspace folders the client names at ``initialize`` (and the
 folder of a document opened outside them, not its subfolders), bounded: at most MAX_FILES files
 of MAX_FILE_BYTES each, no hidden, vendored, installed or built folders. A file saved is read
-again. Each file gives its distinct identifiers in code (comments and strings blanked)
-and those it writes after a dot; a word's weight is the number of files that use it. Files are
+again. Each file gives its distinct identifiers in code (comments and strings blanked),
+those it writes after a dot (and after which receiver's last word: ``state.scope``) and those it
+defines at the top level (what an import can take from it); a word's weight is the number of
+files that use it. Files are
 also known by the name an import gives them (``core`` for core.py, ``router`` for
 router/index.js), so that the fallback engine can tell the words of the files a buffer imports.
 
@@ -31,7 +33,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engines.fallback import blank_code, member_words, module_name
+from .engines.fallback import (DEFINED, MEMBERS, WORDS, blank_code, exported_names, member_pairs, member_words,
+                               module_name, parse_in_pieces)
 from .languages import BY_EXTENSION, LanguageSpec
 
 log = logging.getLogger(__name__)
@@ -50,6 +53,8 @@ QUIET = 0.05  # seconds without server work before the index reads on
 class FileWords:
     words: frozenset[str]  # identifiers in code
     members: frozenset[str]  # those written after a dot
+    defined: frozenset[str] = frozenset()  # those defined at the top level (languages' exports queries)
+    pairs: frozenset[tuple[str, str]] = frozenset()  # (receiver's last word, member): `state.scope` gives (state, scope)
 
 
 @dataclass
@@ -59,44 +64,76 @@ class Snapshot:
     files: dict[str, FileWords] = field(default_factory=dict)  # path -> its words
     df: Counter[str] = field(default_factory=Counter)  # word -> files using it
     member_df: Counter[str] = field(default_factory=Counter)  # word -> files using it after a dot
-    buckets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lower-case prefix (<= 2) -> words, most files first
+    defined_df: Counter[str] = field(default_factory=Counter)  # word -> files defining it at the top level
+    pair_df: Counter[tuple[str, str]] = field(default_factory=Counter)  # (receiver, member) -> files writing it
+    # (receiver, lower-case first letter or "") -> its members, most files first (BUCKET of them for "")
+    after: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    # per kind of word (WORDS, MEMBERS, DEFINED): lower-case prefix (<= 2) -> words, most files first
+    buckets: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     modules: dict[str, tuple[str, ...]] = field(default_factory=dict)  # what an import calls a file -> its paths
 
     @classmethod
     def of(cls, files: dict[str, FileWords]) -> Snapshot:
         df: Counter[str] = Counter()
         member_df: Counter[str] = Counter()
+        defined_df: Counter[str] = Counter()
+        pair_df: Counter[tuple[str, str]] = Counter()
         for fw in files.values():
             df.update(fw.words)
             member_df.update(fw.members)
-        grouped: dict[str, list[str]] = {}
-        for word in sorted(df, key=lambda w: (-df[w], w)):
-            lower = word.lower()
-            for size in range(3):
-                bucket = grouped.setdefault(lower[:size], [])
-                if size == 2 or len(bucket) < BUCKET:
-                    bucket.append(word)
+            defined_df.update(fw.defined)
+            pair_df.update(fw.pairs)
+        after: dict[tuple[str, str], list[str]] = {}
+        for receiver, member in sorted(pair_df, key=lambda pair: (-pair_df[pair], pair)):
+            first = after.setdefault((receiver, ""), [])
+            if len(first) < BUCKET:
+                first.append(member)
+            after.setdefault((receiver, member[:1].lower()), []).append(member)
         modules: dict[str, list[str]] = {}
         for path in files:
             modules.setdefault(module_name(Path(path)), []).append(path)
-        return cls(files, df, member_df, {key: tuple(words) for key, words in grouped.items()},
+        buckets = {WORDS: _buckets(df, df), MEMBERS: _buckets(member_df, member_df), DEFINED: _buckets(defined_df, df)}
+        return cls(files, df, member_df, defined_df, pair_df, {r: tuple(m) for r, m in after.items()}, buckets,
                    {name: tuple(paths) for name, paths in modules.items()})
 
-    def words(self, prefix: str, exclude: str | None, limit: int) -> list[tuple[str, int, int]]:
-        """Up to ``limit`` words starting with ``prefix`` (any case), most files first: (word,
-        files using it, files using it after a dot), not counting the file ``exclude``."""
+    def words(self, prefix: str, exclude: str | None, limit: int, kind: str = WORDS) -> list[tuple[str, int, int]]:
+        """Up to ``limit`` words of a kind (WORDS: any; MEMBERS: written after a dot, by the files
+        doing so; DEFINED: defined at a file's top level) starting with ``prefix`` (any case), most
+        files first: (word, files using it, files using it after a dot), not counting the file
+        ``exclude``."""
         lower = prefix.lower()
         own = self.files.get(exclude) if exclude else None
         out = []
-        for word in self.buckets.get(lower[:2], ()):
+        for word in self.buckets.get(kind, {}).get(lower[:2], ()):
             if len(lower) > 2 and not word.lower().startswith(lower):
                 continue
             files, members = self.counts(word, own)
-            if files:
+            if (members if kind == MEMBERS else files) and (kind != DEFINED or self.defines(word, own)):
                 out.append((word, files, members))
                 if len(out) == limit:
                     break
         return out
+
+    def members_of(self, receiver: str, prefix: str, exclude: str | None, limit: int) -> list[tuple[str, int]]:
+        """Up to ``limit`` words that the project's files write after ``receiver.``, starting with
+        ``prefix`` (any case), most files first: (word, files doing so), not counting ``exclude``."""
+        lower = prefix.lower()
+        own = self.files.get(exclude) if exclude else None
+        out = []
+        for word in self.after.get((receiver, lower[:1]), ()):
+            if word.lower().startswith(lower) and (files := self.pair_files(receiver, word, own)):
+                out.append((word, files))
+                if len(out) == limit:
+                    break
+        return out
+
+    def pair_files(self, receiver: str, word: str, own: FileWords | None) -> int:
+        """How many files other than ``own`` write ``receiver.word``."""
+        return self.pair_df.get((receiver, word), 0) - (own is not None and (receiver, word) in own.pairs)
+
+    def defines(self, word: str, own: FileWords | None) -> bool:
+        """Whether a file of the project other than ``own`` defines ``word`` at its top level."""
+        return self.defined_df.get(word, 0) > (own is not None and word in own.defined)
 
     def counts(self, word: str, own: FileWords | None) -> tuple[int, int]:
         files, members = self.df.get(word, 0), self.member_df.get(word, 0)
@@ -107,6 +144,19 @@ class Snapshot:
 
 
 EMPTY = Snapshot()
+
+
+def _buckets(words: Counter[str], order: Counter[str]) -> dict[str, tuple[str, ...]]:
+    """``words`` by lower-case prefix (up to two characters; BUCKET of them for a shorter one),
+    most ``order`` first."""
+    grouped: dict[str, list[str]] = {}
+    for word in sorted(words, key=lambda w: (-order[w], w)):
+        lower = word.lower()
+        for size in range(3):
+            bucket = grouped.setdefault(lower[:size], [])
+            if size == 2 or len(bucket) < BUCKET:
+                bucket.append(word)
+    return {key: tuple(found) for key, found in grouped.items()}
 
 
 class ProjectIndex:
@@ -268,10 +318,19 @@ class ProjectIndex:
 
 
 def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None) -> FileWords:
-    """A file's distinct identifiers in code, and those written after a dot (the fallback
-    engine's reading of a buffer). Words are interned: one string per word across files.
-    ``pause`` is called between the pieces of the parse."""
-    code = blank_code(data, language, pause)
+    """A file's distinct identifiers in code, those written after a dot (the fallback engine's
+    reading of a buffer), those defined at the top level, and its (receiver, member) pairs. Words
+    are interned: one string per word across files. ``pause`` is called between the pieces of the
+    parse."""
+    tree = parse_in_pieces(data, language, pause)
+    code = blank_code(data, tree, language)
     words = {w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(code)} - language.reserved_set
     members = {w.decode("utf-8", "replace") for w in member_words(code, language)} & words
-    return FileWords(frozenset(map(sys.intern, words)), frozenset(map(sys.intern, members)))
+    defined = {w.decode("utf-8", "replace") for w in exported_names(tree, language)} & words
+    pairs = {(sys.intern(r.decode("utf-8", "replace")), sys.intern(m.decode("utf-8", "replace")))
+             for r, m in member_pairs(code, language)}
+
+    def interned(found: set[str]) -> frozenset[str]:
+        return frozenset(map(sys.intern, found))
+
+    return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs))

@@ -105,16 +105,20 @@ def test_the_fallback_offers_project_words_but_not_the_open_files_future(tmp_pat
     service.open(uri, "python", 1, "import helpers\nresult = comp")
     found = {c.text: c for c in service.complete(uri, 1, 13, 50).candidates}
     assert "compute_checksum_total" in found and "compute_future_only" not in found
-    tier, *_, project, imported = found["compute_checksum_total"].features
+    tier, *_, project, imported, member_files, defined, defined_at_import, _ = found["compute_checksum_total"].features
     assert tier == fallback.PROJECT and project == math.log1p(1)  # helpers.py alone: main.py's disk copy does not count
     assert imported == 1  # `import helpers` names helpers.py
+    assert member_files == 0 and defined == 1 and defined_at_import == 0  # helpers.py defines it; this is no import
     x = ranker.features(0.0, False, 1, found["compute_checksum_total"], -3.0)
-    assert x[25:28] == [1.0, math.log1p(1), 1.0]
+    assert x[25:31] == [1.0, math.log1p(1), 1.0, 0.0, 1.0, 0.0]
     # after a dot, a word the project writes after a dot ranks above one it never does
     service.open(uri, "python", 2, "import helpers\nresult = helpers.d")
     after_dot = {c.text: c for c in service.complete(uri, 1, 17, 50).candidates}
     assert after_dot["digest_value"].features[4] == 1
     assert after_dot["digest_value"].score > after_dot["data"].score
+
+
+IMPORTED, DEFINED_AT_IMPORT = 8, 11  # in the fallback engine's features, after the tier and the six signals
 
 
 def test_the_files_a_buffer_imports_are_found_by_module_name(tmp_path):
@@ -131,7 +135,7 @@ def test_the_files_a_buffer_imports_are_found_by_module_name(tmp_path):
         service.open(uri, language, 1, text)
         line = text.count("\n")
         col = len(text) - text.rfind("\n") - 1
-        return {c.text for c in service.complete(uri, line, col, 50).candidates if c.features[-1] == 1}
+        return {c.text for c in service.complete(uri, line, col, 50).candidates if c.features[IMPORTED] == 1}
 
     py = (tmp_path / "app" / "main.py").as_uri()
     assert imported(py, "python", "from .core import (\n    x)\nb") == {"build_widget"}
@@ -140,6 +144,57 @@ def test_the_files_a_buffer_imports_are_found_by_module_name(tmp_path):
     js = (tmp_path / "web" / "main.js").as_uri()
     assert imported(js, "javascript", "const r = require('./lib/router');\nr") == {"routeRequest"}
     assert imported(js, "javascript", "import u from './lib/util.js';\nu") == {"unrelatedHelper"}
+
+
+def test_where_an_import_names_what_it_takes_the_projects_definitions_come_first(tmp_path):
+    _tree(tmp_path, {
+        # the files define few names, but use many others starting with the same letters
+        "app/core.py": "import sys\nCOLOUR_TABLE = 1\nclass ColourMap:\n    def colour_of(self, cell):\n        return cell\n"
+                       + "".join(f"print(colour_{i}, coloured_{i}, cold_{i})\n" for i in range(40)),
+        "web/lib/paint.js": "export function colourRows() {}\nexport const COLOUR_ALPHA = 1;\nexports.colourSheet = 2;\n"
+                            + "".join(f"use(colour{i}, coloured{i}, cold{i});\n" for i in range(40)),
+    })
+    service = CompletionService(project=_indexed(tmp_path))
+
+    def defined_at_import(uri, language, text):
+        service.open(uri, language, 1, text)
+        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
+        found = service.complete(uri, line, col, 50).candidates
+        return {c.text for c in found if c.features[DEFINED_AT_IMPORT] == 1}, [c.text for c in found]
+
+    def first(order, expected, other):
+        return max(map(order.index, expected)) < order.index(other)
+
+    py = (tmp_path / "app" / "main.py").as_uri()
+    expected = {"COLOUR_TABLE", "ColourMap"}  # the methods and the words it only uses are no module's names
+    found, order = defined_at_import(py, "python", "from .core import co")
+    assert found == expected and first(order, expected, "cold_0")  # a word the module only uses comes later
+    assert defined_at_import(py, "python", "import os\nfrom .core import (\n    sys,\n    co")[0] == expected
+    assert defined_at_import(py, "python", "x = co")[0] == set()  # no import: defined, but not at an import's name
+    js = (tmp_path / "web" / "main.js").as_uri()
+    expected = {"colourRows", "COLOUR_ALPHA", "colourSheet"}
+    assert defined_at_import(js, "javascript", "import { co")[0] == expected
+    assert defined_at_import(js, "javascript", "import { a,\n  co")[0] == expected
+    found, order = defined_at_import(js, "javascript", "import co")  # the default import
+    assert found == expected and set(order[:3]) == expected  # before the words the project only uses
+    assert defined_at_import(js, "javascript", "const x = co")[0] == set()
+
+
+def test_after_a_dot_what_the_project_writes_after_the_same_receiver_comes_first(tmp_path):
+    _tree(tmp_path, {
+        "a.py": "def f(context):\n    return context.state.scope_chain\n",
+        **{f"b{i}.py": "def g(other):\n    return other.scope_other, other.scope_more\n" for i in range(3)},
+    })
+    service = CompletionService(project=_indexed(tmp_path))
+    snapshot = service.project.snapshot(PYTHON)
+    assert snapshot.members_of("state", "SC", None, 10) == [("scope_chain", 1)]  # any case
+    assert snapshot.members_of("other", "", None, 1) == [("scope_more", 3)]  # most files first, then by name
+    assert snapshot.members_of("other", "", str((tmp_path / "b0.py").resolve()), 10) == [("scope_more", 2), ("scope_other", 2)]
+    uri = (tmp_path / "main.py").as_uri()
+    service.open(uri, "python", 1, "def h(context):\n    context.state.sc")
+    found = [c for c in service.complete(uri, 1, 22, 50).candidates]
+    assert found[0].text == "scope_chain" and found[0].features[-1] == math.log1p(1)
+    assert {c.text: c.features[-1] for c in found}["scope_other"] == 0  # the project writes it after another receiver
 
 
 def test_without_an_index_nothing_changes(tmp_path):

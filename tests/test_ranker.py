@@ -9,7 +9,7 @@ import random
 import pytest
 import torch
 
-from benchmarks.ranking import fit, score
+from benchmarks.ranking import NOT_HIDDEN, fit, fit_hidden, score
 from treecomplete.context import context_at
 from treecomplete.document import Document
 from treecomplete.engines import fallback, neural, ranker
@@ -25,8 +25,8 @@ def _fallback(language, source):
 
 def test_the_fallback_engine_says_where_it_found_each_word():
     found = _fallback(PYTHON, "import os\nalpha = 1\nx = 'beta'\nos.getcwd()\nos.")
-    tier, recency, count, same, member, only_member, case, project, imported = found["getcwd"].features
-    assert (tier, same, member, project) == (fallback.CODE, 1, 0, 0)  # no project index
+    tier, recency, count, same, member, only_member, case, *project = found["getcwd"].features
+    assert (tier, same, member, project) == (fallback.CODE, 1, 0, [0, 0, 0, 0, 0, 0])  # no project index
     assert found["beta"].features[0] == fallback.QUOTED
     # seven words before the cursor (keywords count), alpha the third: d = 7 - 2
     assert found["alpha"].features[:5] == (fallback.CODE, math.log1p(5), math.log1p(1), 0, 0)
@@ -39,7 +39,7 @@ def test_the_fallback_engine_says_where_it_found_each_word():
 
 def test_without_fitted_weights_the_score_is_the_hand_set_one():
     blend = ranker.Ranker("no such language")
-    listed = Candidate("alpha", Kind.FUNCTION, 7.5, features=(fallback.CODE, 1.0, 2.0, 0, 0, 0, 1, 0, 0))
+    listed = Candidate("alpha", Kind.FUNCTION, 7.5, features=(fallback.CODE, 1.0, 2.0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0))
     x = ranker.features(0.2, False, 3, listed, -1.5)
     assert x[ranker.KINDS[Kind.FUNCTION]] == 1.0 and x[4 + fallback.CODE] == 1.0
     expected = 0.5 * math.log(0.2) - 0.5 * math.log(4) + 7.5 + 1.25 * -1.5
@@ -87,7 +87,7 @@ def _lists(n: int, decisive: int, seed: int):
 
 def test_the_fit_learns_the_feature_that_decides():
     decisive = ranker.NAMES.index("ln(1+d)")
-    train, check = _lists(200, decisive, 0), _lists(200, decisive, 1)
+    train, check = _lists(400, decisive, 0), _lists(200, decisive, 1)
     before = score(check, list(ranker.DEFAULT)).summary()["k=1 all"]["top1"]
     weights = fit(train, l2=0.001)
     w = weights[3 * ranker.SIZE:4 * ranker.SIZE]
@@ -95,3 +95,49 @@ def test_the_fit_learns_the_feature_that_decides():
     assert weights[:3 * ranker.SIZE] == pytest.approx(list(ranker.DEFAULT[:3 * ranker.SIZE]))  # no data: unchanged
     after = score(check, weights).summary()["k=1 all"]["top1"]
     assert after > 0.9 > before
+
+
+def test_a_hidden_layer_adds_to_the_linear_score(monkeypatch):
+    size, cases = ranker.SIZE, len(ranker.CASES)
+    rng = random.Random(3)
+    layer = {"w": [[rng.uniform(-0.3, 0.3) for _ in range(size + cases)] for _ in range(4)],
+             "b": [0.1, -0.2, 0.3, 0.0], "v": [1.0, -0.5, 0.25, 2.0]}
+    monkeypatch.setitem(ranker.ranking_weights.HIDDEN, "no such language", layer)
+    blend = ranker.Ranker("no such language")
+    xs = [[rng.gauss(0, 1) for _ in range(size)] for _ in range(3)]
+    for block in range(cases):
+        linear = [sum(w * f for w, f in zip(ranker.DEFAULT[block * size:(block + 1) * size], x)) for x in xs]
+        hidden = [sum(v * math.tanh(sum(w * f for w, f in zip(row, x + [float(c == block) for c in range(cases)])) + b)
+                      for row, b, v in zip(layer["w"], layer["b"], layer["v"])) for x in xs]
+        assert blend.scores(xs, block) == pytest.approx([a + b for a, b in zip(linear, hidden)])
+        assert blend.score(xs[0], block) == pytest.approx(linear[0] + hidden[0])
+    monkeypatch.setitem(ranker.ranking_weights.HIDDEN, "no such language", {**layer, "w": [row[:-1] for row in layer["w"]]})
+    with pytest.raises(ValueError, match="hidden layer"):
+        ranker.Ranker("no such language")
+
+
+def test_the_hidden_layer_learns_what_no_linear_score_can():
+    # the truth is the candidate whose feature is nearest zero: no weight on it ranks that first
+    decisive = ranker.NAMES.index("ln(1+c)")
+
+    def lists(n, seed):
+        rows = _lists(n, decisive, seed)
+        return [(fold, k, block, x, int(x[:, decisive].abs().argmin())) for fold, k, block, x, _ in rows]
+
+    train, check = lists(600, 0), lists(200, 1)
+    linear = fit(train, l2=0.001)
+    weights, layer = fit_hidden(train, linear, hidden=8, epochs=150)
+    plain = score(check, linear).summary()["k=1 all"]["top1"]
+    assert score(check, weights, layer).summary()["k=1 all"]["top1"] > plain + 0.3
+    # the recency signals reach the linear weights only: between words alike but for them, those decide
+    unseen = [ranker.NAMES.index(name) for name in NOT_HIDDEN]
+    assert unseen and all(row[i] == 0 for row in layer["w"] for i in unseen)
+
+
+def test_a_word_of_another_open_document_counts_as_one_of_another_project_file():
+    # the fitted lists had one buffer open at a time: the other-document tier was never seen
+    signals = (0.0, 9.5, 0, 0, 0, 1, math.log1p(3), 0, 0, 0, 0, 0)
+    other = Candidate("alpha", Kind.VARIABLE, 4.0, features=(fallback.OTHER,) + signals)
+    project = Candidate("alpha", Kind.VARIABLE, 4.0, features=(fallback.PROJECT, 0.0, 0.0) + signals[2:])
+    assert ranker.features(0.1, False, 3, other, -2.0) == ranker.features(0.1, False, 3, project, -2.0)
+    assert ranker.features(0.1, False, 3, other, -2.0)[25] == 1.0  # "project file"

@@ -12,11 +12,14 @@ the first of these that applies, in this order:
 - seen further back than the window: 3.5 + 0.3 ln(1+c)
 - seen after the cursor: 3 - 0.5 ln(1+d) + 0.5 ln(1+c)
 - seen in other open documents of the language: 2 + 0.3 ln(1+c)
-- used in files of the project on disk that the code before the cursor imports (server/project.py;
-  f = those files using it; the PROJECT_WORDS most used that match the prefix): 2.5 + 0.3 ln(1+f)
+- after `obj.`, written after `obj.` in files of the project on disk (server/project.py; f =
+  those files; the PROJECT_WORDS most used that match the prefix), or used in the files that the
+  code before the cursor imports (f = those files using it; as many): 2.5 + 0.3 ln(1+f)
 - used in other files of the project (f = files using it; the PROJECT_WORDS most used that match
-  the prefix): 1 + 0.3 ln(1+f)
-  (both: +1 after a dot if the project writes it after a dot, -1 elsewhere if it only ever does)
+  the prefix; after a dot those written after a dot by the most files, and where an import
+  names what it takes from a module as many again that a file defines at its top level): 1 + 0.3 ln(1+f)
+  (both: +1 after a dot if the project writes it after a dot, -1 elsewhere if it only ever does,
+  +4 where an import names what it takes if a file defines it)
 - the language's common builtins, after a dot its standard types' and modules' common members,
   where an import names a module the standard library's modules: 1; keywords (not after a dot
   or in an import's module name): 0.5
@@ -48,6 +51,12 @@ from .base import Candidate, Kind
 
 if TYPE_CHECKING:
     from ..project import ProjectIndex, Snapshot
+
+# The kinds of words the project index lists by prefix (server/project.py, Snapshot.words).
+WORDS, MEMBERS, DEFINED = "words", "members", "defined"
+IMPORT_NAMES = frozenset({"import_specifier", "named_imports", "import_clause", "namespace_import"})  # JavaScript
+IMPORTED_NAME_LIST = frozenset({"identifier", "dotted_name", "aliased_import", "import_specifier", "named_imports",
+                                ",", "(", "{", "as"})  # what may stand between `import` and such a name
 
 # Bytes read around the cursor. Tree queries over a range cost more than linearly in its size
 # (2.7 ms for 96 KB, 0.55 ms for 32 KB here). 16 KB before the cursor (plus regex-only word
@@ -105,18 +114,28 @@ def _blank(data: bytes, spans: list[tuple[int, int]], lo: int, hi: int) -> bytes
     return b" ".join(pieces)
 
 
-def blank_code(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None) -> bytes:
-    """A whole file with its comments and strings blanked (what the project index reads, on its
-    own thread). Parsed from 4 KB pieces, calling ``pause`` before each: tree-sitter holds the
-    GIL while it parses, and each piece lets the server's worker in (a 229 KB file held it 32 ms
-    in one piece; in pieces no thread waited more than 9 ms)."""
+def parse_in_pieces(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None) -> tree_sitter.Tree:
+    """A whole file's tree (what the project index reads, on its own thread), parsed from 4 KB
+    pieces, calling ``pause`` before each: tree-sitter holds the GIL while it parses, and each
+    piece lets the server's worker in (a 229 KB file held it 32 ms in one piece; in pieces no
+    thread waited more than 9 ms)."""
 
     def piece(offset: int, _point) -> bytes:
         pause()
         return data[offset:offset + 4096]
 
-    tree = language.parser().parse(piece)
+    return language.parser().parse(piece)
+
+
+def blank_code(data: bytes, tree: tree_sitter.Tree, language: LanguageSpec) -> bytes:
+    """A whole file with its comments and strings blanked."""
     return _blank(data, _scan(tree, language, 0, len(data))[0], 0, len(data))
+
+
+def exported_names(tree: tree_sitter.Tree, language: LanguageSpec) -> set[bytes]:
+    """The names a file defines at its top level: what an import can take from it."""
+    found = tree_sitter.QueryCursor(language.exports).captures(tree.root_node).get("name", ())
+    return {node.text for node in found if node.text}
 
 
 @functools.cache
@@ -128,6 +147,28 @@ def _member_pattern(identifier_chars: str) -> re.Pattern[bytes]:
 def member_words(code: bytes, language: LanguageSpec) -> list[bytes]:
     """The words written after a dot in ``code`` (``obj.word``)."""
     return _member_pattern(language.identifier_chars).findall(code)
+
+
+@functools.cache
+def _pair_pattern(identifier_chars: str) -> re.Pattern[bytes]:
+    chars = identifier_chars.encode() + rb"\x80-\xff"
+    return re.compile(rb"(?<![" + chars + rb"])(?![0-9])([" + chars + rb"]+)\s*(?=\.\s*([" + chars + rb"]+))")
+
+
+def member_pairs(code: bytes, language: LanguageSpec) -> list[tuple[bytes, bytes]]:
+    """The (word before the dot, word after it) pairs of ``code``: ``a.b.c`` gives (a, b), (b, c)."""
+    return _pair_pattern(language.identifier_chars).findall(code)
+
+
+def receiver_word(receiver: str | None, language: LanguageSpec) -> str | None:
+    """The last word of the object before the dot (``state`` for ``context.state``), if it ends in one."""
+    match = _receiver_pattern(language.identifier_chars).search(receiver) if receiver else None
+    return match.group(1) if match else None
+
+
+@functools.cache
+def _receiver_pattern(identifier_chars: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![" + identifier_chars + r"\w])(?![0-9])([" + identifier_chars + r"\w]+)\s*\Z")
 
 
 def imported_modules(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) -> frozenset[str]:
@@ -191,6 +232,30 @@ def _module_position(context: CompletionContext) -> bool:
         return True
     module = statement.child_by_field_name("module_name") if statement.type == "import_from_statement" else None
     return module is not None and module.start_byte == parent.start_byte
+
+
+def _import_name_position(context: CompletionContext) -> bool:
+    """Whether the identifier at the cursor names what an import takes from a module: ``from m
+    import x``, ``from m import (a, x``, ``import { a, x }``, ``import x from`` (JavaScript)."""
+    target = context.target
+    parent = target.parent if target is not None else None
+    if parent is None or _module_position(context):
+        return False
+    if parent.type in IMPORT_NAMES:
+        return True
+    if parent.type == "dotted_name" and parent.parent is not None:
+        if parent.parent.type == "import_from_statement":
+            return True
+        parent, target = parent.parent, parent
+    if parent.type != "ERROR":
+        return False
+    # Unfinished, an ERROR node: only names and punctuation since its last `import`.
+    between: list[str] | None = None
+    for child in parent.children:
+        if child.start_byte >= target.start_byte:
+            break
+        between = [] if child.type == "import" else None if between is None else between + [child.type]
+    return between is not None and all(t in IMPORTED_NAME_LIST for t in between)
 
 
 class FallbackEngine:
@@ -284,16 +349,21 @@ class FallbackEngine:
 
         project = self.project.snapshot(language) if self.project is not None else None
         imported = EMPTY_IMPORTS
+        import_name = _import_name_position(context)
+        receiver = receiver_word(context.receiver, language) if context.category == ATTRIBUTE else None
+        own = None
         if project is not None:
             path = path_of(context.uri)
             own = project.files.get(path) if path else None
             imported = self._imported(context, tree, project, path)
-            found = [(w, f, True) for w, f in imported.best(prefix, PROJECT_WORDS)]
-            found += [(w, f, False) for w, f, _ in project.words(context.prefix, path, PROJECT_WORDS)]
-            for word, files, in_import in found:
+            listed = (DEFINED, WORDS) if import_name else (MEMBERS,) if context.category == ATTRIBUTE else (WORDS,)
+            found = [(w, f, 1.5) for w, f in project.members_of(receiver, prefix, path, PROJECT_WORDS)] if receiver else []
+            found += [(w, f, 1.5) for w, f in imported.best(prefix, PROJECT_WORDS)]
+            found += [(w, f, 0) for kind in listed for w, f, _ in project.words(context.prefix, path, PROJECT_WORDS, kind)]
+            for word, files, bonus in found:
                 if word in scores or word in keywords:
                     continue
-                scores[word] = (2.5 if in_import else 1) + 0.3 * math.log1p(files)
+                scores[word] = 1 + bonus + 0.3 * math.log1p(files)
                 signals[word] = [PROJECT, 0, 0, 0, 0, 0, 0]
                 used, members = project.counts(word, own)
                 if context.category == ATTRIBUTE and members:
@@ -302,6 +372,8 @@ class FallbackEngine:
                 elif context.category != ATTRIBUTE and members == used:
                     scores[word] -= 1
                     signals[word][5] = 1
+                if import_name and project.defines(word, own):
+                    scores[word] += 4
 
         module = _module_position(context)
         common = language.modules if module else language.members if context.category == ATTRIBUTE else language.builtins
@@ -321,9 +393,12 @@ class FallbackEngine:
                     scores[word] += 2
                     signals[word][6] = 1
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
-        for word, _ in ranked:  # for any tier: in how many of the project's other files, and in an imported one
-            signals[word].append(math.log1p(project.counts(word, own)[0]) if project is not None else 0.0)
-            signals[word].append(1.0 if word in imported else 0.0)
+        for word, _ in ranked:  # for any tier: in how many of the project's other files (after a dot), in an imported one, defined
+            used, members = project.counts(word, own) if project is not None else (0, 0)
+            defined = project is not None and project.defines(word, own)
+            pair = project.pair_files(receiver, word, own) if project is not None and receiver else 0
+            signals[word] += [math.log1p(used), 1.0 if word in imported else 0.0, math.log1p(members),
+                              1.0 if defined else 0.0, 1.0 if defined and import_name else 0.0, math.log1p(pair)]
         return [
             Candidate(
                 text=word,

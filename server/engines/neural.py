@@ -28,7 +28,8 @@ AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the mode
 class NeuralEngine:
     """The model's candidates and the fallback engine's, ranked together.
 
-    A candidate's score is linear in its features (engines/ranker.py): p the model's probability
+    A candidate's score is linear in its features, plus a small hidden layer over most of them
+    (engines/ranker.py): p the model's probability
     among the candidates that match the typed prefix, its rank in the fallback engine's list and
     the signals that placed it there (recency, frequency, members after the same receiver;
     engines/fallback.py), and the probability that the buffer's cache n-gram model gives the
@@ -36,7 +37,9 @@ class NeuralEngine:
     other: the model knows the structure, the fallback engine knows which words this buffer uses
     and how recently, and the n-gram model what came after these very tokens in it. A structure
     snippet, which the fallback engine knows nothing of, takes the fallback signals of the best
-    identifier, so that the model's p and the keyword's rank place it among the identifiers.
+    identifier, so that the model's p and the keyword's rank place it among the identifiers: its
+    score is that identifier's plus the difference of their linear scores (no snippet was in the
+    lists the hidden layer was fitted on).
     The weights were fitted on files of valid-split packages, not the benchmarks' held-out ones
     (benchmarks/ranking.py). The model's p for an identifier is the mean of its next-value
     prediction at the cursor and, where the beam search ran, the probability of the identifier
@@ -91,18 +94,20 @@ class NeuralEngine:
         rank_by = ranker.for_language(context.language.name)
         block = ranker.case(context.category, context.prefix)
         parameters, bound = self._locals(context) if context.category == NAME else (set(), set())
-        best: tuple[float, Candidate | None] = (-math.inf, None)  # the best identifier's score, its fallback candidate
+        # the best identifier the fallback engine lists: its score, its fallback candidate, its features
+        best: tuple[float, Candidate | None, list[float]] = (-math.inf, None, [])
         scored: list[Candidate] = []
-        for text in model.keys() | listed.keys():
-            if text in labels:
-                continue  # the keyword comes as its snippet
+        texts = [text for text in model.keys() | listed.keys() if text not in labels]  # a keyword comes as its snippet
+        xs = []
+        for text in texts:
             p = model.get(text, 0.0) * max(share, 0.05)
             rank, fallback = listed.get(text, (ABSENT, None))
-            x = ranker.features(p, text in copied, rank, fallback, cache.log_probability(text), first.get(text, 0.0),
-                                text in parameters, text in bound)
-            score = rank_by.score(x, block)
+            xs.append(ranker.features(p, text in copied, rank, fallback, cache.log_probability(text), first.get(text, 0.0),
+                                      text in parameters, text in bound))
+        for text, x, score in zip(texts, xs, rank_by.scores(xs, block)):
+            fallback = listed.get(text, (ABSENT, None))[1]
             if fallback is not None and score > best[0]:
-                best = (score, fallback)
+                best = (score, fallback, x)
             kind = fallback.kind if fallback else Kind.KEYWORD if text in keywords else Kind.VARIABLE
             documentation = ""
             if text in model:
@@ -119,7 +124,10 @@ class NeuralEngine:
         for template, p in templates:
             rank, _ = listed.get(template.label, (ABSENT, None))
             x = ranker.features(p, False, rank, best[1], cache.log_probability(template.label))
-            scored.append(Candidate(template.label, Kind.SNIPPET, rank_by.score(x, block), f"{p:.1%} {template.node} (model)",
+            # No snippet is among the lists the weights were fitted on: it is placed by how its
+            # features differ from the best identifier's, under the linear weights alone.
+            score = best[0] + rank_by.linear(x, block) - rank_by.linear(best[2], block) if best[1] else rank_by.score(x, block)
+            scored.append(Candidate(template.label, Kind.SNIPPET, score, f"{p:.1%} {template.node} (model)",
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body, features=tuple(x)))
         scored.sort(key=lambda c: (-c.score, c.text))

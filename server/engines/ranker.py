@@ -6,7 +6,9 @@ prefix (at least FLOOR), whether the model lists it and whether the pointer copi
 of its rank in the fallback engine's list, where that engine found it (tiers of
 engines/fallback.py: code before the cursor, comments and strings, far back, after the cursor,
 other documents, builtins, keywords, other files of the project, nowhere), its recency and
-count there, how many files of the project use it and whether a file the buffer imports does, the member signals
+count there, how many files of the project use it (after a dot), whether a file the buffer imports
+uses it, whether one defines it at its top level (where an import names what it takes, too) and how
+many write it after the same receiver (``state.scope``), the member signals
 after a dot, whether it starts with the prefix in the case typed, the log-probability of the
 buffer's cache n-gram model (engines/ngram.py), the fallback engine's own score, the word's
 kind (a function, class or imported module defined in the file), the model's probability of it
@@ -29,7 +31,7 @@ import operator
 from ..context import ATTRIBUTE
 from . import ranking_weights
 from .base import Candidate, Kind
-from .fallback import KEYWORD, PROJECT
+from .fallback import KEYWORD, OTHER, PROJECT
 
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
 ABSENT = 100  # the rank of a candidate the fallback engine did not list
@@ -39,11 +41,13 @@ NAMES = (
     "ln(1+d)", "ln(1+c)", "after same receiver", "after a dot", "only after dots", "case matches", "cache log c",
     "fallback score", "a function's name", "a class's name", "an imported module's name", "model's first leaf",
     "a parameter of the function around the cursor", "bound in that function before the cursor",
-    "project file", "ln(1+project files)", "in an imported file",
+    "project file", "ln(1+project files)", "in an imported file", "ln(1+project files after a dot)",
+    "defined at a project file's top level", "that, where an import names what it takes",
+    "ln(1+project files writing it after the same receiver)",
 )
 SIZE = len(NAMES)
 CASES = ("after a dot, k=0", "after a dot, k>0", "elsewhere, k=0", "elsewhere, k>0")
-DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 9) * len(CASES)
+DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 13) * len(CASES)
 KINDS = {Kind.FUNCTION: 19, Kind.CLASS: 20, Kind.MODULE: 21}
 
 
@@ -61,13 +65,16 @@ def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cach
     that function's code binds it before the cursor."""
     x = [math.log(max(p, FLOOR)), 1.0 if p > 0 else 0.0, 1.0 if copied else 0.0, math.log(rank + 1)] + [0.0] * (SIZE - 4)
     if fallback is not None and fallback.features is not None:
-        tier, recency, count, same, member, only_member, case_matches, project, imported = fallback.features
+        tier, recency, count, same, member, only_member, case_matches, project, imported, *defined = fallback.features
+        if tier == OTHER:  # never in the fitted lists (one buffer open at a time): as another file of the project
+            tier, recency, count = PROJECT, 0.0, 0.0
         if tier <= KEYWORD:
             x[4 + int(tier)] = 1.0
         elif tier == PROJECT:
             x[25] = 1.0
         x[11:17] = recency, count, same, member, only_member, case_matches
         x[26], x[27] = project, imported
+        x[28:32] = defined  # ln(1+files after a dot), defined, defined at an import's name, ln(1+files after obj.)
         x[18] = fallback.score
         if fallback.kind in KINDS:
             x[KINDS[fallback.kind]] = 1.0
@@ -79,14 +86,45 @@ def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cach
 
 
 class Ranker:
+    """Scores candidates: the linear score of their case's weights, plus, where the language has
+    one (ranking_weights.HIDDEN), a small hidden layer over the features and the case, fitted with
+    the weights: score = w_case . x + v . tanh(W [x; case] + b)."""
+
     def __init__(self, language: str):
         self.weights = tuple(ranking_weights.WEIGHTS.get(language, DEFAULT))
         if len(self.weights) != SIZE * len(CASES):
             raise ValueError(f"ranking weights for {language}: {len(self.weights)} numbers, expected {SIZE * len(CASES)}")
         self.blocks = [self.weights[i * SIZE:(i + 1) * SIZE] for i in range(len(CASES))]
+        self.hidden = None
+        layer = ranking_weights.HIDDEN.get(language)
+        if layer is not None:
+            import torch  # only once a model answers: the server starts without torch
+
+            w = torch.tensor(layer["w"], dtype=torch.float64)
+            if w.dim() != 2 or w.shape[1] != SIZE + len(CASES) or len(layer["b"]) != len(w) or len(layer["v"]) != len(w):
+                raise ValueError(f"ranking hidden layer for {language}: shape {tuple(w.shape)}, expected (H, {SIZE + len(CASES)})")
+            # the case's one-hot input is a bias per case
+            bias = torch.tensor(layer["b"], dtype=torch.float64)[None, :] + w[:, SIZE:].T
+            self.hidden = (w[:, :SIZE].T.contiguous(), bias, torch.tensor(layer["v"], dtype=torch.float64),
+                           torch.tensor(self.weights, dtype=torch.float64).view(len(CASES), SIZE))
 
     def score(self, x: list[float], block: int) -> float:
+        return self.scores([x], block)[0]
+
+    def linear(self, x: list[float], block: int) -> float:
+        """The linear part of the score alone."""
         return sum(map(operator.mul, self.blocks[block], x))
+
+    def scores(self, xs: list[list[float]], block: int) -> list[float]:
+        """The scores of candidates of one list (features ``xs``) in case ``block``."""
+        if self.hidden is None or not xs:
+            weights = self.blocks[block]
+            return [sum(map(operator.mul, weights, x)) for x in xs]
+        import torch
+
+        w, bias, v, linear = self.hidden
+        x = torch.tensor(xs, dtype=torch.float64)
+        return (x @ linear[block] + torch.tanh(x @ w + bias[block]) @ v).tolist()
 
 
 @functools.cache
