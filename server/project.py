@@ -167,7 +167,7 @@ class ProjectIndex:
         self.on_ready = on_ready  # called on the index's thread with the file count when its queue empties
         self._snapshots: dict[str, Snapshot] = {}  # language name -> the latest
         self._files: dict[str, dict[str, FileWords]] = {}  # the thread's own, per language
-        self._roots: set[Path] = set()  # walked or queued
+        self._roots: dict[Path, bool] = {}  # walked or queued -> recursive
         self._tasks: queue.Queue[tuple[str, Path]] = queue.Queue()
         self._idle = threading.Event()
         self._idle.set()
@@ -216,8 +216,16 @@ class ProjectIndex:
         with self._lock:
             if any(folder == root or (recursive and root in folder.parents) for root in self._roots):
                 return
-            self._roots.add(folder)
+            self._roots[folder] = recursive
         self._submit("walk" if recursive else "list", folder)
+
+    def remove_root(self, folder: Path) -> None:
+        """A workspace folder closed: its files leave the index, but those another root holds."""
+        folder = folder.resolve()
+        with self._lock:
+            if self._roots.pop(folder, None) is None:
+                return
+        self._submit("drop", folder)
 
     def add_document(self, path: Path) -> None:
         """A document opened: its folder is indexed unless a root already holds it."""
@@ -228,8 +236,21 @@ class ProjectIndex:
         self.add_root(folder, recursive=False)
 
     def refresh(self, path: Path) -> None:
-        """A file saved: read it again if it lies in an indexed folder."""
+        """A file saved, created, changed or deleted on disk: read it again (or forget it) if it
+        lies in an indexed folder, in no hidden or skipped one."""
         self._submit("file", path.resolve())
+
+    def _holds(self, path: Path) -> bool:
+        """Whether a root's walk reads ``path`` (the limit on files aside)."""
+        with self._lock:
+            roots = list(self._roots.items())
+        for root, recursive in roots:
+            if path.parent == root:
+                return not path.name.startswith(".")
+            if recursive and root in path.parents:
+                folders = path.relative_to(root).parts[:-1]
+                return not any(part.startswith(".") or part in SKIPPED for part in folders) and not path.name.startswith(".")
+        return False
 
     def wait(self, timeout: float | None = None) -> bool:
         """Until every queued task is done (tests, the CLI, the benchmarks)."""
@@ -247,15 +268,24 @@ class ProjectIndex:
 
     def _run(self) -> None:
         while True:
-            kind, path = self._tasks.get()
+            batch = [self._tasks.get()]
+            self._wait_for_quiet()
+            while True:  # what queued meanwhile (a checkout's many files): one rebuild for all
+                try:
+                    batch.append(self._tasks.get_nowait())
+                except queue.Empty:
+                    break
             changed: set[str] = set()
-            try:
-                if kind == "file":
-                    changed |= self._read_again(path)
-                else:
-                    changed |= self._walk(path, recursive=kind == "walk")
-            except Exception:  # a folder that vanished, a permission error: log, keep going
-                log.exception("project index: %s", path)
+            for kind, path in batch:
+                try:
+                    if kind == "file":
+                        changed |= self._read_again(path)
+                    elif kind == "drop":
+                        changed |= self._drop(path)
+                    else:
+                        changed |= self._walk(path, recursive=kind == "walk")
+                except Exception:  # a folder that vanished, a permission error: log, keep going
+                    log.exception("project index: %s", path)
             for name in changed:
                 self._snapshots[name] = Snapshot.of(dict(self._files[name]))
             with self._lock:
@@ -291,16 +321,26 @@ class ProjectIndex:
         return changed
 
     def _read_again(self, path: Path) -> set[str]:
-        with self._lock:
-            inside = any(path.parent == root or root in path.parents for root in self._roots)
-        if not inside:
+        known = [(name, files) for name, files in self._files.items() if str(path) in files]
+        if not self._holds(path):
             return set()
+        for name, files in known:
+            del files[str(path)]
+        if not known and sum(len(files) for files in self._files.values()) >= self.max_files:
+            return set()
+        name = self._read(path)  # None: deleted, or no longer one of our languages
+        return {n for n, _ in known} | ({name} if name else set())
+
+    def _drop(self, folder: Path) -> set[str]:
+        """Forget the files under ``folder`` that no remaining root holds."""
+        changed = set()
         for name, files in self._files.items():
-            if files.pop(str(path), None) is not None:
-                self._read(path)
-                return {name}
-        name = self._read(path)
-        return {name} if name else set()
+            gone = [p for p in files if folder in Path(p).parents and not self._holds(Path(p))]
+            for p in gone:
+                del files[p]
+            if gone:
+                changed.add(name)
+        return changed
 
     def _read(self, path: Path) -> str | None:
         """Index one file; the language's name if it was one of ours."""

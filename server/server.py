@@ -13,7 +13,7 @@ import json
 import logging
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
@@ -23,6 +23,7 @@ from pygls.uris import to_fs_path
 from . import __version__
 from .engines.registry import Registry
 from .items import ClientSupport, completion_list, resolve
+from .languages import BY_EXTENSION
 from .options import SECTION, Options, parse_options
 from .project import ProjectIndex
 from .protocol import TreecompleteProtocol
@@ -152,6 +153,7 @@ def create_server() -> TreecompleteServer:
         ls.event_loop = asyncio.get_running_loop()
         ls.submit(ls._configure_service, ls.options)  # starts the project index
         await pull_configuration(ls)
+        await watch_files(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: TreecompleteServer, params: types.DidChangeConfigurationParams) -> None:
@@ -195,6 +197,17 @@ def create_server() -> TreecompleteServer:
     def did_save(ls: TreecompleteServer, params: types.DidSaveTextDocumentParams) -> None:
         ls.submit(ls.service.saved, params.text_document.uri)
 
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: TreecompleteServer, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.submit(ls.service.files_changed, [change.uri for change in params.changes])
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_workspace_folders(ls: TreecompleteServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        added = local_folders(folder.uri for folder in params.event.added or ())
+        removed = [Path(p).resolve() for folder in params.event.removed or () if (p := to_fs_path(folder.uri))]
+        ls.roots = [root for root in ls.roots if root.resolve() not in removed] + added
+        ls.submit(ls.service.folders_changed, added, removed)
+
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
         types.CompletionOptions(trigger_characters=["."], resolve_provider=True),
@@ -225,10 +238,34 @@ def create_server() -> TreecompleteServer:
 def workspace_roots(params: types.InitializeParams) -> list[Path]:
     """The local folders of the workspace: its folders, else its root."""
     uris = [folder.uri for folder in params.workspace_folders or ()] or [params.root_uri or ""]
+    roots = local_folders(uris)
+    if not roots and params.root_path and Path(params.root_path).is_dir():
+        roots = [Path(params.root_path)]
+    return roots
+
+
+def local_folders(uris: Iterable[str]) -> list[Path]:
+    """The folders on this machine that ``uris`` name."""
     paths = [to_fs_path(uri) for uri in uris if uri.startswith("file:")]
-    if not paths and params.root_path:
-        paths = [params.root_path]
     return [Path(path) for path in paths if path and Path(path).is_dir()]
+
+
+async def watch_files(ls: TreecompleteServer) -> None:
+    """Ask the client to report our languages' files created, changed or deleted on disk (a
+    checkout, a generator, another editor), where it can (dynamic registration)."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    pattern = "**/*.{" + ",".join(sorted(suffix.lstrip(".") for suffix in BY_EXTENSION)) + "}"
+    registration = types.Registration(
+        id="treecomplete-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[types.FileSystemWatcher(glob_pattern=pattern)]),
+    )
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=[registration]))
+    except Exception as error:  # a client that refuses keeps didSave as the only signal
+        log.warning("client/registerCapability (watched files) failed: %s", error)
 
 
 async def pull_configuration(ls: TreecompleteServer) -> None:

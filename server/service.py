@@ -113,8 +113,22 @@ class CompletionService:
 
     def saved(self, uri: str) -> None:
         """The document's file may have changed on disk: the project index reads it again."""
-        if self.project is not None and (path := path_of(uri)):
-            self.project.refresh(Path(path))
+        self.files_changed([uri])
+
+    def files_changed(self, uris: list[str]) -> None:
+        """Files created, changed or deleted on disk: the project index reads them again."""
+        if self.project is not None:
+            for uri in uris:
+                if path := path_of(uri):
+                    self.project.refresh(Path(path))
+
+    def folders_changed(self, added: list[Path], removed: list[Path]) -> None:
+        """Workspace folders opened and closed: the project index reads or forgets them."""
+        if self.project is not None:
+            for folder in removed:
+                self.project.remove_root(folder)
+            for folder in added:
+                self.project.add_root(folder)
 
     def complete(self, uri: str, line: int, character: int, limit: int) -> Completion | None:
         """Ranked candidates at a position, or None where nothing can be offered (unsupported

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from treecomplete.engines import fallback, ranker
 from treecomplete.languages import JAVASCRIPT, PYTHON
-from treecomplete.project import MAX_FILE_BYTES, ProjectIndex
+from treecomplete.project import MAX_FILE_BYTES, ProjectIndex, Snapshot
 from treecomplete.service import CompletionService
 
 
@@ -83,6 +83,55 @@ def test_the_index_waits_while_a_completion_runs(tmp_path):
         assert index.snapshot(PYTHON).counts("alpha_name", None) == (0, 0)
     assert index.wait(30)
     assert index.snapshot(PYTHON).counts("alpha_name", None) == (1, 0)
+
+
+def test_files_created_changed_or_deleted_on_disk_are_read_again_where_a_walk_would(tmp_path):
+    _tree(tmp_path, {"ws/a.py": "alpha_name = 1\n", "lone/doc.py": "x = 1\n"})
+    index = _indexed(tmp_path / "ws")
+    index.add_document(tmp_path / "lone" / "doc.py")  # its folder only
+    _tree(tmp_path, {
+        "ws/new.py": "created_name = 1\n", "ws/a.py": "changed_name = 1\n",
+        "ws/node_modules/m.py": "vendored_name = 1\n", "ws/.hidden/h.py": "hidden_name = 1\n",
+        "lone/sub/deep.py": "deep_name = 1\n", "elsewhere/e.py": "outside_name = 1\n",
+    })
+    for name in ("ws/new.py", "ws/a.py", "ws/node_modules/m.py", "ws/.hidden/h.py", "lone/sub/deep.py", "elsewhere/e.py"):
+        index.refresh(tmp_path / name)
+    assert index.wait(30)
+    counts = {w: index.snapshot(PYTHON).counts(w, None)[0] for w in (
+        "created_name", "changed_name", "alpha_name", "vendored_name", "hidden_name", "deep_name", "outside_name")}
+    assert counts == {"created_name": 1, "changed_name": 1, "alpha_name": 0, "vendored_name": 0, "hidden_name": 0,
+                      "deep_name": 0, "outside_name": 0}
+    (tmp_path / "ws" / "new.py").unlink()
+    index.refresh(tmp_path / "ws" / "new.py")
+    assert index.wait(30)
+    assert index.snapshot(PYTHON).counts("created_name", None) == (0, 0) and index.file_count == 2
+
+
+def test_many_changes_at_once_rebuild_the_snapshot_once(tmp_path, monkeypatch):
+    _tree(tmp_path, {f"m{i}.py": f"name_{i} = 1\n" for i in range(20)})
+    index = _indexed(tmp_path)
+    built = []
+    of = Snapshot.of.__func__
+    monkeypatch.setattr(Snapshot, "of", classmethod(lambda cls, files: built.append(len(files)) or of(cls, files)))
+    with index.paused():  # the server busy: the changes queue up meanwhile
+        for i in range(20):
+            index.refresh(tmp_path / f"m{i}.py")
+    assert index.wait(30)
+    assert built == [20]
+
+
+def test_a_workspace_folder_removed_takes_its_files_but_not_those_another_holds(tmp_path):
+    _tree(tmp_path, {"one/a.py": "one_name = 1\n", "two/b.py": "two_name = 1\n", "two/sub/c.py": "sub_name = 1\n"})
+    index = ProjectIndex()
+    for folder in ("one", "two", "two/sub"):  # two/sub is inside two: it adds nothing
+        index.add_root(tmp_path / folder)
+    assert index.wait(30) and index.file_count == 3
+    index.remove_root(tmp_path / "two")
+    assert index.wait(30)
+    snapshot = index.snapshot(PYTHON)
+    assert [snapshot.counts(w, None)[0] for w in ("one_name", "two_name", "sub_name")] == [1, 0, 0]
+    index.add_root(tmp_path / "two" / "sub")  # now a root of its own
+    assert index.wait(30) and index.snapshot(PYTHON).counts("sub_name", None)[0] == 1
 
 
 def test_a_document_outside_the_workspace_brings_its_own_folder_only(tmp_path):

@@ -5,14 +5,27 @@ from __future__ import annotations
 
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities, make_test_lsp_client
 
 from ..conftest import SERVER
 
 CLIENTS = ["visual-studio-code", "neovim"]
 
 
-@pytest_lsp.fixture(params=CLIENTS, config=ClientServerConfig(server_command=SERVER))
+def editor_client() -> LanguageClient:
+    """pytest-lsp's client, answering ``client/registerCapability`` as the editors whose
+    capabilities it claims do (the server registers a file watcher where they allow it); what
+    was registered is kept in ``registrations``."""
+    client = make_test_lsp_client()
+    client.registrations = []  # type: ignore[attr-defined]
+    client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: client.registrations.extend(params.registrations))
+    return client
+
+
+CONFIG = ClientServerConfig(server_command=SERVER, client_factory=editor_client)
+
+
+@pytest_lsp.fixture(params=CLIENTS, config=CONFIG)
 async def client(request, lsp_client: LanguageClient):
     await lsp_client.initialize_session(
         # The protocol tests pin the fallback engine's answers; the neural engine has its own.

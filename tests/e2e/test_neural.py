@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient, client_capabilities
 
-from ..conftest import SERVER
-from .conftest import complete, open_doc
+from .conftest import CONFIG, complete, open_doc
 
 # Names made up for this test: in no vocabulary, defined only in this buffer.
 SOURCE = (
@@ -31,7 +30,7 @@ async def _start(client: LanguageClient, model: str) -> None:
     )
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+@pytest_lsp.fixture(config=CONFIG)
 async def lsp(lsp_client: LanguageClient):
     yield lsp_client
     await lsp_client.shutdown_session()

@@ -1,5 +1,6 @@
 """The project index through the real server: words of the workspace's other files are offered,
-a saved file is read again, and the setting ``projectIndex`` turns it off."""
+a saved file is read again, files changed on disk and workspace folders added or removed are
+followed, and the setting ``projectIndex`` turns it off."""
 
 from __future__ import annotations
 
@@ -7,23 +8,22 @@ import asyncio
 
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient, client_capabilities
 
-from ..conftest import SERVER
-from .conftest import complete, open_doc
+from .conftest import CONFIG, complete, open_doc
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+@pytest_lsp.fixture(config=CONFIG)
 async def lsp(lsp_client: LanguageClient):
     yield lsp_client
     await lsp_client.shutdown_session()
 
 
-async def _start(client: LanguageClient, root, index: bool) -> list:
+async def _start(client: LanguageClient, root, index: bool, editor: str = "neovim") -> list:
     statuses: list = []
     client.feature("treecomplete/status")(lambda params: statuses.append(params))
     await client.initialize_session(
-        types.InitializeParams(capabilities=client_capabilities("neovim"), root_uri=root.as_uri(),
+        types.InitializeParams(capabilities=client_capabilities(editor), root_uri=root.as_uri(),
                                initialization_options={"treecomplete": {"model": "fallback", "projectIndex": index}})
     )
     return statuses
@@ -64,3 +64,49 @@ async def test_the_setting_turns_it_off(lsp: LanguageClient, tmp_path):
     open_doc(lsp, main, "result = comp", "python")
     assert "compute_checksum_total" not in [item.label for item in (await complete(lsp, main, 0, 13)).items]
     assert not [s for s in statuses if getattr(s, "state", None) == "indexed"]
+
+
+async def _labels(client: LanguageClient, uri: str, line: int, column: int) -> list[str]:
+    return [item.label for item in (await complete(client, uri, line, column)).items]
+
+
+async def test_files_changed_on_disk_and_workspace_folders_are_followed(lsp: LanguageClient, tmp_path):
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    (tmp_path / "one" / "helpers.py").write_text("compute_checksum_total = 1\n")
+    (tmp_path / "two" / "other.py").write_text("compute_elsewhere = 1\n")
+    statuses = await _start(lsp, tmp_path / "one", True, "visual-studio-code")  # it watches files for its servers
+    await _indexed(statuses)
+    for _ in range(100):
+        if lsp.registrations:
+            break
+        await asyncio.sleep(0.05)
+    (registration,) = lsp.registrations
+    (watcher,) = registration.register_options["watchers"]  # the client keeps the options as sent
+    assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES and "py" in watcher["globPattern"]
+    main = (tmp_path / "one" / "main.py").as_uri()
+    open_doc(lsp, main, "result = comp", "python")
+    assert "compute_checksum_total" in await _labels(lsp, main, 0, 13)
+
+    # a checkout writes one file and deletes another: the client reports both
+    created, deleted = tmp_path / "one" / "created.py", tmp_path / "one" / "helpers.py"
+    created.write_text("compute_created = 1\n")
+    deleted.unlink()
+    lsp.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=created.as_uri(), type=types.FileChangeType.Created),
+        types.FileEvent(uri=deleted.as_uri(), type=types.FileChangeType.Deleted),
+    ]))
+    await _indexed(statuses, 2)
+    labels = await _labels(lsp, main, 0, 13)
+    assert "compute_created" in labels and "compute_checksum_total" not in labels
+
+    # a folder added to the workspace, then removed
+    two = types.WorkspaceFolder(uri=(tmp_path / "two").as_uri(), name="two")
+    lsp.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        event=types.WorkspaceFoldersChangeEvent(added=[two], removed=[])))
+    await _indexed(statuses, 3)
+    assert "compute_elsewhere" in await _labels(lsp, main, 0, 13)
+    lsp.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        event=types.WorkspaceFoldersChangeEvent(added=[], removed=[two])))
+    await _indexed(statuses, 4)
+    assert "compute_elsewhere" not in await _labels(lsp, main, 0, 13)

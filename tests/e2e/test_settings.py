@@ -7,15 +7,14 @@ import asyncio
 
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient, client_capabilities
 
-from ..conftest import SERVER
-from .conftest import complete, open_doc
+from .conftest import CONFIG, complete, open_doc
 
 SOURCE = "".join(f"item_{i} = {i}\n" for i in range(30)) + "item"
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+@pytest_lsp.fixture(config=CONFIG)
 async def configured(lsp_client: LanguageClient):
     lsp_client.set_configuration({"maxItems": 4}, section="treecomplete")
     await lsp_client.initialize_session(

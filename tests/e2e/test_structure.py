@@ -9,10 +9,9 @@ import asyncio
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient, client_capabilities
 
-from ..conftest import SERVER
-from .conftest import complete, open_doc
+from .conftest import CONFIG, complete, open_doc
 
 URI = "file:///work/loop.py"
 TEXT = "def total(items):\n    result = 0\n    fo"
@@ -27,7 +26,7 @@ def _capabilities(snippets: bool) -> types.ClientCapabilities:
     return capabilities
 
 
-@pytest_lsp.fixture(params=[True, False], ids=["snippets", "plain"], config=ClientServerConfig(server_command=SERVER))
+@pytest_lsp.fixture(params=[True, False], ids=["snippets", "plain"], config=CONFIG)
 async def lsp(request, lsp_client: LanguageClient):
     await lsp_client.initialize_session(
         types.InitializeParams(capabilities=_capabilities(request.param),
