@@ -237,19 +237,23 @@ class ProjectIndex:
 
     def refresh(self, path: Path) -> None:
         """A file saved, created, changed or deleted on disk: read it again (or forget it) if it
-        lies in an indexed folder, in no hidden or skipped one."""
+        lies in an indexed folder, in no hidden or skipped one. A folder created is read, and one
+        deleted takes its files with it (clients that report folders, not each file)."""
         self._submit("file", path.resolve())
 
-    def _holds(self, path: Path) -> bool:
-        """Whether a root's walk reads ``path`` (the limit on files aside)."""
+    def _holds(self, path: Path, folder: bool = False) -> bool:
+        """Whether a root's walk reads the file ``path`` (with ``folder``: the files directly in
+        the folder ``path``), the limit on files aside."""
+        if not folder and path.name.startswith("."):
+            return False
+        parent = path if folder else path.parent
         with self._lock:
             roots = list(self._roots.items())
         for root, recursive in roots:
-            if path.parent == root:
-                return not path.name.startswith(".")
-            if recursive and root in path.parents:
-                folders = path.relative_to(root).parts[:-1]
-                return not any(part.startswith(".") or part in SKIPPED for part in folders) and not path.name.startswith(".")
+            if parent == root:
+                return True
+            if recursive and root in parent.parents:
+                return not any(part.startswith(".") or part in SKIPPED for part in parent.relative_to(root).parts)
         return False
 
     def wait(self, timeout: float | None = None) -> bool:
@@ -321,7 +325,11 @@ class ProjectIndex:
         return changed
 
     def _read_again(self, path: Path) -> set[str]:
+        if path.is_dir():  # a folder created or moved in (a checkout): read as a walk would
+            return self._walk(path, recursive=True) if self._holds(path, folder=True) else set()
         known = [(name, files) for name, files in self._files.items() if str(path) in files]
+        if not known and not path.exists():  # a folder deleted or moved away: its files go
+            return self._drop(path, keep=lambda p: False)
         if not self._holds(path):
             return set()
         for name, files in known:
@@ -331,11 +339,13 @@ class ProjectIndex:
         name = self._read(path)  # None: deleted, or no longer one of our languages
         return {n for n, _ in known} | ({name} if name else set())
 
-    def _drop(self, folder: Path) -> set[str]:
-        """Forget the files under ``folder`` that no remaining root holds."""
+    def _drop(self, folder: Path, keep: Callable[[Path], bool] | None = None) -> set[str]:
+        """Forget the files under ``folder`` but those ``keep`` keeps (default: those that a
+        remaining root holds)."""
+        keep = keep or self._holds
         changed = set()
         for name, files in self._files.items():
-            gone = [p for p in files if folder in Path(p).parents and not self._holds(Path(p))]
+            gone = [p for p in files if folder in Path(p).parents and not keep(Path(p))]
             for p in gone:
                 del files[p]
             if gone:

@@ -4,6 +4,7 @@ fallback engine offers its words without reading the open document's future from
 from __future__ import annotations
 
 import math
+import shutil
 from pathlib import Path
 
 from treecomplete.engines import fallback, ranker
@@ -105,6 +106,16 @@ def test_files_created_changed_or_deleted_on_disk_are_read_again_where_a_walk_wo
     index.refresh(tmp_path / "ws" / "new.py")
     assert index.wait(30)
     assert index.snapshot(PYTHON).counts("created_name", None) == (0, 0) and index.file_count == 2
+    # a folder moved in, then deleted, reported as the folder alone
+    _tree(tmp_path, {"ws/pkg/x.py": "moved_name = 1\n", "ws/pkg/deeper/y.py": "deeper_name = 1\n"})
+    index.refresh(tmp_path / "ws" / "pkg")
+    assert index.wait(30)
+    assert [index.snapshot(PYTHON).counts(w, None)[0] for w in ("moved_name", "deeper_name")] == [1, 1]
+    shutil.rmtree(tmp_path / "ws" / "pkg")
+    index.refresh(tmp_path / "ws" / "pkg")
+    assert index.wait(30)
+    assert [index.snapshot(PYTHON).counts(w, None)[0] for w in ("moved_name", "deeper_name")] == [0, 0]
+    assert index.file_count == 2
 
 
 def test_many_changes_at_once_rebuild_the_snapshot_once(tmp_path, monkeypatch):
