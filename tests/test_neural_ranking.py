@@ -99,3 +99,9 @@ def test_an_unlikely_structure_never_outranks_a_likely_word_of_the_buffer():
     likely = Answer(answer.predictions, statement={"assert_statement": 0.9}, first={"alpha": 0.6})
     ranked = [c.text for c in complete(likely, "alpha = 1\na")]
     assert ranked.index("assert") < 3  # a likely one still comes near the top
+
+
+def test_the_model_never_offers_again_a_name_the_import_already_takes():
+    answer = Answer([Prediction("Config", 0.9, True), Prediction("Connection", 0.05, False)])
+    assert [c.text for c in complete(answer, "from core import Config, Co")][:1] == ["Connection"]
+    assert "Config" in [c.text for c in complete(answer, "from core import Config\nx = Co")]

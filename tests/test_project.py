@@ -240,6 +240,25 @@ def test_where_an_import_names_what_it_takes_the_projects_definitions_come_first
     assert defined_at_import(js, "javascript", "const x = co")[0] == set()
 
 
+def test_an_import_never_offers_a_name_the_buffer_imports_already_or_a_keyword(tmp_path):
+    _tree(tmp_path, {"core.py": "Config = 1\nConnection = 2\n", "visitors.js": "export const CallExpression = 1, ClassBody = 2;\n"})
+    service = CompletionService(project=_indexed(tmp_path))
+
+    def offered(name, language, text):
+        uri = (tmp_path / name).as_uri()
+        service.open(uri, language, 1, text)
+        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
+        return [c.text for c in service.complete(uri, line, col, 50).candidates]
+
+    for text in ("from .core import Config, Co", "from .core import (\n    Config,\n    Co", "from .core import Config\nfrom .core import Co"):
+        found = offered("main.py", "python", text)
+        assert "Connection" in found and "Config" not in found and "continue" not in found, text
+    assert "Config" in offered("main.py", "python", "from .core import Config\nx = Co")  # not an import: offered
+    for text in ("import { CallExpression, C", "import {\n  CallExpression,\n  C", "import { CallExpression } from './visitors.js';\nimport { C"):
+        found = offered("main.js", "javascript", text)
+        assert "ClassBody" in found and "CallExpression" not in found and "class" not in found, text
+
+
 def test_after_a_dot_what_the_project_writes_after_the_same_receiver_comes_first(tmp_path):
     _tree(tmp_path, {
         "a.py": "def f(context):\n    return context.state.scope_chain\n",

@@ -22,7 +22,8 @@ the first of these that applies, in this order:
   +4 where an import names what it takes if a file defines it)
 - the language's common builtins, after a dot its standard types' and modules' common members,
   where an import names a module the standard library's modules: 1; keywords (not after a dot
-  or in an import's module name): 0.5
+  or in an import): 0.5
+Where an import names what it takes, a name the buffer's imports bind already is not offered.
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
 `obj.` and +2 if seen after any dot, or elsewhere -3 if only ever seen after a dot; and every
 word +2 when it starts with the prefix in the case typed.
@@ -237,25 +238,32 @@ def _module_position(context: CompletionContext) -> bool:
 def _import_name_position(context: CompletionContext) -> bool:
     """Whether the identifier at the cursor names what an import takes from a module: ``from m
     import x``, ``from m import (a, x``, ``import { a, x }``, ``import x from`` (JavaScript)."""
+    return _listed_before(context) is not None
+
+
+def _listed_before(context: CompletionContext) -> list[tuple[str, bytes]] | None:
+    """Where the identifier at the cursor names what an import takes: the (type, text) of what
+    an unfinished import lists before it, since its last `import` (empty for a finished one,
+    whose names the definitions query finds); elsewhere None."""
     target = context.target
     parent = target.parent if target is not None else None
     if parent is None or _module_position(context):
-        return False
+        return None
     if parent.type in IMPORT_NAMES:
-        return True
+        return []
     if parent.type == "dotted_name" and parent.parent is not None:
         if parent.parent.type == "import_from_statement":
-            return True
+            return []
         parent, target = parent.parent, parent
     if parent.type != "ERROR":
-        return False
+        return None
     # Unfinished, an ERROR node: only names and punctuation since its last `import`.
-    between: list[str] | None = None
+    between: list[tuple[str, bytes]] | None = None
     for child in parent.children:
         if child.start_byte >= target.start_byte:
             break
-        between = [] if child.type == "import" else None if between is None else between + [child.type]
-    return between is not None and all(t in IMPORTED_NAME_LIST for t in between)
+        between = [] if child.type == "import" else None if between is None else between + [(child.type, child.text or b"")]
+    return between if between is not None and all(t in IMPORTED_NAME_LIST for t, _ in between) else None
 
 
 class FallbackEngine:
@@ -381,7 +389,7 @@ class FallbackEngine:
             if word not in scores and wanted(word):
                 scores[word] = 1.0
                 signals[word] = [BUILTIN, 0, 0, 0, 0, 0, 0]
-        if context.category == NAME and not module:
+        if context.category == NAME and not module and not import_name:
             for word in language.keywords:
                 if word.lower().startswith(prefix) and word not in scores:
                     scores[word] = 0.5
@@ -392,6 +400,8 @@ class FallbackEngine:
                 if word.startswith(context.prefix):
                     scores[word] += 2
                     signals[word][6] = 1
+        for word in self.imported_here(context, kinds) if import_name else ():
+            scores.pop(word, None)  # `import { a, b, a`: a name the buffer imports already is not imported twice
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
         for word, _ in ranked:  # for any tier: in how many of the project's other files (after a dot), in an imported one, defined
             used, members = project.counts(word, own) if project is not None else (0, 0)
@@ -409,6 +419,22 @@ class FallbackEngine:
             )
             for word, score in ranked
         ]
+
+    def imported_here(self, context: CompletionContext, kinds: dict[bytes, Kind] | None = None) -> set[str]:
+        """Where the cursor names what an import takes: the names that the buffer's imports bind
+        already (but the one being typed), which it would not import twice; elsewhere nothing.
+        ``kinds``: the definitions already scanned around the cursor, if at hand."""
+        listed = _listed_before(context) if context.tree is not None else None
+        if listed is None:
+            return set()
+        names = {w.decode("utf-8", "replace") for t, text in listed if t in ("identifier", "dotted_name")
+                 for w in context.language.identifier_pattern.findall(text)}  # what an unfinished import lists
+        if kinds is None:
+            lo = max(0, (context.prefix_start - WINDOW_BEFORE) // 4096 * 4096)
+            kinds = dict(self._scan_head(context, context.tree, min(HEAD, lo))[1])
+            kinds.update(_scan(context.tree, context.language, lo, min(len(context.data), context.cursor + WINDOW_AFTER))[1])
+        names.update(w.decode("utf-8", "replace") for w, kind in kinds.items() if kind == Kind.MODULE)
+        return names - {context.prefix}
 
     def _adjust_for_dots(self, context: CompletionContext, before: bytes, count: Counter[bytes], scores: dict[str, float],
                          signals: dict[str, list[float]]) -> None:

@@ -97,7 +97,8 @@ class NeuralEngine:
         # the best identifier the fallback engine lists: its score, its fallback candidate, its features
         best: tuple[float, Candidate | None, list[float]] = (-math.inf, None, [])
         scored: list[Candidate] = []
-        texts = [text for text in model.keys() | listed.keys() if text not in labels]  # a keyword comes as its snippet
+        imported = self.fallback.imported_here(context) if context.category == NAME else set()  # not imported twice
+        texts = [text for text in model.keys() | listed.keys() if text not in labels and text not in imported]  # a keyword comes as its snippet
         xs = []
         for text in texts:
             p = model.get(text, 0.0) * max(share, 0.05)
