@@ -151,18 +151,14 @@ def fit_hidden(rows, weights: list[float], hidden: int, epochs: int, decay: floa
 
 
 def score(rows, weights: list[float], layer: dict | None = None) -> Scores:
+    """Each list ranked as the server ranks it (engines/ranker.py) with these weights and layer."""
     scores = Scores()
-    w = torch.tensor(weights, dtype=torch.float64).view(len(ranker.CASES), ranker.SIZE)
-    if layer is not None:
-        hidden = torch.tensor(layer["w"], dtype=torch.float64)
-        bias, v = torch.tensor(layer["b"], dtype=torch.float64), torch.tensor(layer["v"], dtype=torch.float64)
+    rank_by = ranker.Ranker("fitted", weights, layer)
     for _, k, block, x, truth in rows:
         rank = None
         if truth is not None:
-            s = x @ w[block]
-            if layer is not None:
-                s = s + torch.tanh(x @ hidden[:, :ranker.SIZE].T + bias + hidden[:, ranker.SIZE + block]) @ v
-            rank = int((s > s[truth]).sum()) + 1
+            s = rank_by.scores(x.tolist(), block)
+            rank = sum(v > s[truth] for v in s) + 1
         scores.add(k, "all", rank)
     return scores
 

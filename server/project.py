@@ -146,6 +146,11 @@ class Snapshot:
 EMPTY = Snapshot()
 
 
+def _skipped_folder(name: str) -> bool:
+    """A folder the index never reads: hidden, vendored, installed or built."""
+    return name.startswith(".") or name in SKIPPED
+
+
 def _buckets(words: Counter[str], order: Counter[str]) -> dict[str, tuple[str, ...]]:
     """``words`` by lower-case prefix (up to two characters; BUCKET of them for a shorter one),
     most ``order`` first."""
@@ -253,7 +258,7 @@ class ProjectIndex:
             if parent == root:
                 return True
             if recursive and root in parent.parents:
-                return not any(part.startswith(".") or part in SKIPPED for part in parent.relative_to(root).parts)
+                return not any(map(_skipped_folder, parent.relative_to(root).parts))
         return False
 
     def wait(self, timeout: float | None = None) -> bool:
@@ -299,10 +304,14 @@ class ProjectIndex:
             if ready:
                 self.on_ready(self.file_count)
 
+    def _indexed(self) -> int:
+        """Files read so far, all languages (the thread's own count; file_count is the snapshots')."""
+        return sum(len(files) for files in self._files.values())
+
     def _walk(self, folder: Path, recursive: bool) -> set[str]:
         changed: set[str] = set()
         pending = deque([folder])
-        count = sum(len(files) for files in self._files.values())
+        count = self._indexed()
         while pending and count < self.max_files:
             current = pending.popleft()
             try:
@@ -314,7 +323,7 @@ class ProjectIndex:
                 if entry.name.startswith("."):
                     continue
                 if entry.is_dir(follow_symlinks=False):
-                    if recursive and entry.name not in SKIPPED:
+                    if recursive and not _skipped_folder(entry.name):
                         pending.append(Path(entry.path))
                 elif count < self.max_files and (name := self._read(Path(entry.path))):
                     changed.add(name)
@@ -334,7 +343,7 @@ class ProjectIndex:
             return set()
         for name, files in known:
             del files[str(path)]
-        if not known and sum(len(files) for files in self._files.values()) >= self.max_files:
+        if not known and self._indexed() >= self.max_files:
             return set()
         name = self._read(path)  # None: deleted, or no longer one of our languages
         return {n for n, _ in known} | ({name} if name else set())

@@ -14,10 +14,9 @@ from pathlib import Path
 from .context import CompletionContext, context_at
 from .document import Document
 from .engines.base import Candidate, Engine
-from .engines.fallback import FallbackEngine
+from .engines.fallback import FallbackEngine, path_of
 from .engines.neural import NeuralEngine
 from .engines.registry import Registry
-from .engines.fallback import path_of
 from .languages import language_for
 from .positions import UTF16
 from .project import ProjectIndex

@@ -235,16 +235,11 @@ def _module_position(context: CompletionContext) -> bool:
     return module is not None and module.start_byte == parent.start_byte
 
 
-def _import_name_position(context: CompletionContext) -> bool:
-    """Whether the identifier at the cursor names what an import takes from a module: ``from m
-    import x``, ``from m import (a, x``, ``import { a, x }``, ``import x from`` (JavaScript)."""
-    return _listed_before(context) is not None
-
-
 def _listed_before(context: CompletionContext) -> list[tuple[str, bytes]] | None:
-    """Where the identifier at the cursor names what an import takes: the (type, text) of what
-    an unfinished import lists before it, since its last `import` (empty for a finished one,
-    whose names the definitions query finds); elsewhere None."""
+    """Where the identifier at the cursor names what an import takes from a module (``from m
+    import x``, ``from m import (a, x``, ``import { a, x }``, ``import x from``): the (type,
+    text) of what an unfinished import lists before it, since its last `import` (empty for a
+    finished one, whose names the definitions query finds); elsewhere None."""
     target = context.target
     parent = target.parent if target is not None else None
     if parent is None or _module_position(context):
@@ -276,6 +271,7 @@ class FallbackEngine:
         self._heads: dict[str, tuple[bytes, tuple]] = {}  # uri -> (head bytes, its scan)
         self._far: dict[str, tuple[bytes, Counter[bytes]]] = {}  # uri -> (far bytes, word counts)
         self._imports: dict[str, tuple] = {}  # uri -> (project snapshot, bytes read, imported modules, their files' words)
+        self._last_imported: tuple[CompletionContext | None, set[str] | None] = (None, None)  # complete()'s, for imported_here
 
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
         tree = context.tree
@@ -357,7 +353,8 @@ class FallbackEngine:
 
         project = self.project.snapshot(language) if self.project is not None else None
         imported = EMPTY_IMPORTS
-        import_name = _import_name_position(context)
+        imported_here = self._imported_names(context, kinds)  # None: the cursor names no import's name
+        import_name = imported_here is not None
         receiver = receiver_word(context.receiver, language) if context.category == ATTRIBUTE else None
         own = None
         if project is not None:
@@ -400,7 +397,7 @@ class FallbackEngine:
                 if word.startswith(context.prefix):
                     scores[word] += 2
                     signals[word][6] = 1
-        for word in self.imported_here(context, kinds) if import_name else ():
+        for word in imported_here or ():
             scores.pop(word, None)  # `import { a, b, a`: a name the buffer imports already is not imported twice
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
         for word, _ in ranked:  # for any tier: in how many of the project's other files (after a dot), in an imported one, defined
@@ -420,21 +417,30 @@ class FallbackEngine:
             for word, score in ranked
         ]
 
-    def imported_here(self, context: CompletionContext, kinds: dict[bytes, Kind] | None = None) -> set[str]:
+    def imported_here(self, context: CompletionContext) -> set[str]:
         """Where the cursor names what an import takes: the names that the buffer's imports bind
         already (but the one being typed), which it would not import twice; elsewhere nothing.
-        ``kinds``: the definitions already scanned around the cursor, if at hand."""
+        The neural engine asks right after complete() with the same context: answered from it."""
+        if self._last_imported[0] is context:
+            return self._last_imported[1] or set()
+        return self._imported_names(context) or set()
+
+    def _imported_names(self, context: CompletionContext, kinds: dict[bytes, Kind] | None = None) -> set[str] | None:
+        """imported_here's names, or None where the cursor names no import's name; ``kinds``:
+        the definitions already scanned around the cursor, if at hand."""
         listed = _listed_before(context) if context.tree is not None else None
-        if listed is None:
-            return set()
-        names = {w.decode("utf-8", "replace") for t, text in listed if t in ("identifier", "dotted_name")
-                 for w in context.language.identifier_pattern.findall(text)}  # what an unfinished import lists
-        if kinds is None:
-            lo = max(0, (context.prefix_start - WINDOW_BEFORE) // 4096 * 4096)
-            kinds = dict(self._scan_head(context, context.tree, min(HEAD, lo))[1])
-            kinds.update(_scan(context.tree, context.language, lo, min(len(context.data), context.cursor + WINDOW_AFTER))[1])
-        names.update(w.decode("utf-8", "replace") for w, kind in kinds.items() if kind == Kind.MODULE)
-        return names - {context.prefix}
+        names = None
+        if listed is not None:
+            names = {w.decode("utf-8", "replace") for t, text in listed if t in ("identifier", "dotted_name")
+                     for w in context.language.identifier_pattern.findall(text)}  # what an unfinished import lists
+            if kinds is None:
+                lo = max(0, (context.prefix_start - WINDOW_BEFORE) // 4096 * 4096)
+                kinds = dict(self._scan_head(context, context.tree, min(HEAD, lo))[1])
+                kinds.update(_scan(context.tree, context.language, lo, min(len(context.data), context.cursor + WINDOW_AFTER))[1])
+            names.update(w.decode("utf-8", "replace") for w, kind in kinds.items() if kind == Kind.MODULE)
+            names.discard(context.prefix)
+        self._last_imported = (context, names)
+        return names
 
     def _adjust_for_dots(self, context: CompletionContext, before: bytes, count: Counter[bytes], scores: dict[str, float],
                          signals: dict[str, list[float]]) -> None:

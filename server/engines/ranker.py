@@ -90,13 +90,16 @@ class Ranker:
     one (ranking_weights.HIDDEN), a small hidden layer over the features and the case, fitted with
     the weights: score = w_case . x + v . tanh(W [x; case] + b)."""
 
-    def __init__(self, language: str):
-        self.weights = tuple(ranking_weights.WEIGHTS.get(language, DEFAULT))
+    def __init__(self, language: str, weights: tuple[float, ...] | list[float] | None = None, layer: dict | None = None):
+        """The language's fitted weights and layer (ranking_weights), or the ``weights`` and
+        ``layer`` given (benchmarks/ranking.py scores a fit with them)."""
+        if weights is None:
+            weights, layer = ranking_weights.WEIGHTS.get(language, DEFAULT), ranking_weights.HIDDEN.get(language)
+        self.weights = tuple(weights)
         if len(self.weights) != SIZE * len(CASES):
             raise ValueError(f"ranking weights for {language}: {len(self.weights)} numbers, expected {SIZE * len(CASES)}")
         self.blocks = [self.weights[i * SIZE:(i + 1) * SIZE] for i in range(len(CASES))]
         self.hidden = None
-        layer = ranking_weights.HIDDEN.get(language)
         if layer is not None:
             import torch  # only once a model answers: the server starts without torch
 
@@ -118,8 +121,7 @@ class Ranker:
     def scores(self, xs: list[list[float]], block: int) -> list[float]:
         """The scores of candidates of one list (features ``xs``) in case ``block``."""
         if self.hidden is None or not xs:
-            weights = self.blocks[block]
-            return [sum(map(operator.mul, weights, x)) for x in xs]
+            return [self.linear(x, block) for x in xs]
         import torch
 
         w, bias, v, linear = self.hidden
