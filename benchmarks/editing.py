@@ -26,6 +26,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from treecomplete.context import member_access
+from treecomplete.declarations import declares
 from treecomplete.languages import JAVASCRIPT, PYTHON, LanguageSpec
 
 from .lsp import Session, peer_command, run_benchmark
@@ -44,7 +45,7 @@ class Sample:
     data: bytes
     start: int  # byte offset of the identifier
     name: str
-    category: str  # "attribute" or "name"
+    category: str  # "attribute", "declaration" (``def |``, ``const |``: server/declarations.py) or "name" (any other)
 
 
 def collect(files: list[Path], language: LanguageSpec, lang: str) -> list[Sample]:
@@ -56,7 +57,8 @@ def collect(files: list[Path], language: LanguageSpec, lang: str) -> list[Sample
         while True:
             node = cursor.node
             if node.type in SAMPLED[lang] and node.text:
-                category = "attribute" if member_access(node) is not None else "name"
+                category = ("attribute" if member_access(node) is not None
+                            else "declaration" if declares(lang, data, node.start_byte) else "name")
                 samples.append(Sample(path, data, node.start_byte, node.text.decode(), category))
             if cursor.goto_first_child():
                 continue

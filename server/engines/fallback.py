@@ -24,6 +24,10 @@ the first of these that applies, in this order:
   where an import names a module the standard library's modules: 1; keywords (not after a dot
   or in an import): 0.5
 Where an import names what it takes, a name the buffer's imports bind already is not offered.
+At a declaration's name (server/declarations.py), a name its block declares already is not
+offered, nor a keyword; a name the file only uses after a dot, after `self.` among others, and
+does not define gets +3 instead of -3 (``self._write_title()``, then ``def _write_title``); the project's top-level
+definitions are listed as at an import, and get +2 at a declaration of the file's top level.
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
 `obj.` and +2 if seen after any dot, or elsewhere -3 if only ever seen after a dot; and every
 word +2 when it starts with the prefix in the case typed.
@@ -46,6 +50,7 @@ import tree_sitter
 from pygls.uris import to_fs_path
 
 from ..context import ATTRIBUTE, NAME, CompletionContext
+from ..declarations import at_declaration, declared_before, top_level
 from ..document import Document
 from ..languages import BY_EXTENSION, LanguageSpec
 from .base import Candidate, Kind
@@ -78,6 +83,7 @@ KINDS = {"function": Kind.FUNCTION, "class": Kind.CLASS, "module": Kind.MODULE}
 CODE, QUOTED, FAR_BACK, AFTER, OTHER, BUILTIN, KEYWORD, PROJECT = range(8)
 PROJECT_WORDS = 30  # project words considered per request, most files first (and as many from imported files)
 IMPORTS = 32 * 1024  # imports are read in the file's first 32 KB
+_OWN_MEMBER = re.compile(rb"\b(?:self|cls|this)\s*\.\s*([A-Za-z_$][\w$]*)")  # members of the object whose class is written
 
 
 def _scan(tree: tree_sitter.Tree, language: LanguageSpec, lo: int, hi: int) -> tuple[list[tuple[int, int]], dict[bytes, Kind]]:
@@ -272,6 +278,7 @@ class FallbackEngine:
         self._far: dict[str, tuple[bytes, Counter[bytes]]] = {}  # uri -> (far bytes, word counts)
         self._imports: dict[str, tuple] = {}  # uri -> (project snapshot, bytes read, imported modules, their files' words)
         self._last_imported: tuple[CompletionContext | None, set[str] | None] = (None, None)  # complete()'s, for imported_here
+        self._last_declared: tuple[CompletionContext | None, set[str]] = (None, set())  # complete()'s, for declared_here
 
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
         tree = context.tree
@@ -343,7 +350,8 @@ class FallbackEngine:
                 scores[name] = 3 - 0.5 * d + 0.5 * c
                 signals[name] = [AFTER, d, c, 0, 0, 0, 0]
 
-        self._adjust_for_dots(context, before, count, scores, signals)
+        declaration = at_declaration(context)
+        self._adjust_for_dots(context, before, count, scores, signals, kinds if declaration else None)
 
         for other in self._others(context):
             for word, c in other.items():
@@ -355,13 +363,15 @@ class FallbackEngine:
         imported = EMPTY_IMPORTS
         imported_here = self._imported_names(context, kinds)  # None: the cursor names no import's name
         import_name = imported_here is not None
+        declared = declared_before(context) if declaration else set()  # not declared twice
+        self._last_declared = (context, declared)
         receiver = receiver_word(context.receiver, language) if context.category == ATTRIBUTE else None
         own = None
         if project is not None:
             path = path_of(context.uri)
             own = project.files.get(path) if path else None
             imported = self._imported(context, tree, project, path)
-            listed = (DEFINED, WORDS) if import_name else (MEMBERS,) if context.category == ATTRIBUTE else (WORDS,)
+            listed = (DEFINED, WORDS) if import_name or declaration else (MEMBERS,) if context.category == ATTRIBUTE else (WORDS,)
             found = [(w, f, 1.5) for w, f in project.members_of(receiver, prefix, path, PROJECT_WORDS)] if receiver else []
             found += [(w, f, 1.5) for w, f in imported.best(prefix, PROJECT_WORDS)]
             found += [(w, f, 0) for kind in listed for w, f, _ in project.words(context.prefix, path, PROJECT_WORDS, kind)]
@@ -379,6 +389,8 @@ class FallbackEngine:
                     signals[word][5] = 1
                 if import_name and project.defines(word, own):
                     scores[word] += 4
+                elif declaration and top_level(context) and project.defines(word, own):
+                    scores[word] += 2
 
         module = _module_position(context)
         common = language.modules if module else language.members if context.category == ATTRIBUTE else language.builtins
@@ -386,7 +398,7 @@ class FallbackEngine:
             if word not in scores and wanted(word):
                 scores[word] = 1.0
                 signals[word] = [BUILTIN, 0, 0, 0, 0, 0, 0]
-        if context.category == NAME and not module and not import_name:
+        if context.category == NAME and not module and not import_name and not declaration:
             for word in language.keywords:
                 if word.lower().startswith(prefix) and word not in scores:
                     scores[word] = 0.5
@@ -397,8 +409,8 @@ class FallbackEngine:
                 if word.startswith(context.prefix):
                     scores[word] += 2
                     signals[word][6] = 1
-        for word in imported_here or ():
-            scores.pop(word, None)  # `import { a, b, a`: a name the buffer imports already is not imported twice
+        for word in (imported_here or set()) | declared:
+            scores.pop(word, None)  # `import { a, b, a`, `const a; const a`: not imported, nor declared, twice
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
         for word, _ in ranked:  # for any tier: in how many of the project's other files (after a dot), in an imported one, defined
             used, members = project.counts(word, own) if project is not None else (0, 0)
@@ -425,6 +437,14 @@ class FallbackEngine:
             return self._last_imported[1] or set()
         return self._imported_names(context) or set()
 
+    def declared_here(self, context: CompletionContext) -> set[str]:
+        """Where the cursor names what a statement declares: the names its block declares
+        already before it (server/declarations.py); elsewhere nothing. Answered from complete()
+        for the same context."""
+        if self._last_declared[0] is context:
+            return self._last_declared[1]
+        return declared_before(context)
+
     def _imported_names(self, context: CompletionContext, kinds: dict[bytes, Kind] | None = None) -> set[str] | None:
         """imported_here's names, or None where the cursor names no import's name; ``kinds``:
         the definitions already scanned around the cursor, if at hand."""
@@ -443,8 +463,13 @@ class FallbackEngine:
         return names
 
     def _adjust_for_dots(self, context: CompletionContext, before: bytes, count: Counter[bytes], scores: dict[str, float],
-                         signals: dict[str, list[float]]) -> None:
-        """Member names after a dot, plain names elsewhere (``count``: all occurrences)."""
+                         signals: dict[str, list[float]], declaring: dict[bytes, Kind] | None = None) -> None:
+        """Member names after a dot, plain names elsewhere (``count``: all occurrences). At a
+        declaration (``declaring``: the kinds of the names the file defines around the cursor), a
+        name only ever used after a dot, after ``self.`` among others, and not defined is what is
+        being declared more often than not: ``self._write_title()`` above, then ``def
+        _write_title``. (Any receiver's members would lift JavaScript's property names at
+        ``const |``: fewer names declared there were among the first five.)"""
         as_member = Counter(member_words(before, context.language))
         if context.category == ATTRIBUTE:
             same_receiver: set[bytes] = set()
@@ -462,11 +487,15 @@ class FallbackEngine:
                     scores[word] += 2
                     signals[word][4] = 1
         else:
+            own_members = set(_OWN_MEMBER.findall(before)) if declaring is not None else set()
             for word in scores:
                 raw = word.encode("utf-8", "surrogatepass")
                 if as_member[raw] and as_member[raw] == count[raw]:
-                    scores[word] -= 3
-                    signals[word][5] = 1
+                    if declaring is not None and raw not in declaring and raw in own_members:
+                        scores[word] += 3
+                    else:
+                        scores[word] -= 3
+                        signals[word][5] = 1
 
     def _imported(self, context: CompletionContext, tree: tree_sitter.Tree, project: Snapshot, path: str | None) -> Imported:
         """The words of the project files that the code before the cursor imports (by module

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext
+from ..declarations import at_declaration
 from ..languages import BLOCKS, FUNCTIONS, LOCALS
 from ..models.flatten import EMPTY
 from . import ngram, ranker
@@ -45,7 +46,8 @@ class NeuralEngine:
     prediction at the cursor and, where the beam search ran, the probability of the identifier
     as the chain's first free leaf summed over the structures searched (the cursor's own parse
     lacks the nodes that finished code would put above it, such as the call around
-    ``os.path.join``)."""
+    ``os.path.join``). At the name a statement declares (server/declarations.py) there are no
+    snippets or chains, and no name the block declares already."""
 
     def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
         self.fallback = fallback
@@ -86,7 +88,8 @@ class NeuralEngine:
         first = matching(answer.first.items())
         copied = {p.value: p for p in answer.predictions if p.copied}
         model = {t: (direct.get(t, 0.0) + first.get(t, 0.0)) / 2 for t in direct.keys() | first.keys()} if first else direct
-        templates = self._templates(context, answer) if context.category == NAME else []
+        declaration = at_declaration(context)
+        templates = self._templates(context, answer) if context.category == NAME and not declaration else []
         share = 1.0 - sum(p for _, p in templates)  # what the model leaves to an identifier here
         labels = {t.label for t, _ in templates}
         listed = {c.text: (r, c) for r, c in enumerate(others)}
@@ -97,7 +100,8 @@ class NeuralEngine:
         # the best identifier the fallback engine lists: its score, its fallback candidate, its features
         best: tuple[float, Candidate | None, list[float]] = (-math.inf, None, [])
         scored: list[Candidate] = []
-        imported = self.fallback.imported_here(context) if context.category == NAME else set()  # not imported twice
+        # not imported, nor declared, twice
+        imported = self.fallback.imported_here(context) | self.fallback.declared_here(context) if context.category == NAME else set()
         texts = [text for text in model.keys() | listed.keys() if text not in labels and text not in imported]  # a keyword comes as its snippet
         xs = []
         for text in texts:
@@ -132,7 +136,7 @@ class NeuralEngine:
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body, features=tuple(x)))
         scored.sort(key=lambda c: (-c.score, c.text))
-        if self.multi_token:
+        if self.multi_token and not declaration:
             scored = self._with_chains(scored, answer.chains, prefix, cache, rank_by, block)
         return scored[:limit]
 

@@ -1,0 +1,114 @@
+"""Declaration positions (server/declarations.py): where they are, what their block declares
+already, and what the engines offer there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from treecomplete import declarations
+from treecomplete.context import context_at
+from treecomplete.document import Document
+from treecomplete.engines.fallback import FallbackEngine
+from treecomplete.engines.predictor import Answer, Prediction
+from treecomplete.languages import JAVASCRIPT, PYTHON
+from treecomplete.project import ProjectIndex
+from treecomplete.service import CompletionService
+
+from .test_neural_ranking import complete as neural_complete
+
+
+def _context(language, source):
+    doc = Document("file:///main", source, 1, language)
+    return context_at(doc, len(doc.data))
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), [
+    (PYTHON, "def ", True), (PYTHON, "    async def ru", True), (PYTHON, "class ", True), (PYTHON, "x = 1\nclass Fo", True),
+    (PYTHON, "x = ", False), (PYTHON, "def f(", False), (PYTHON, "self.", False), (PYTHON, "# def ", False),
+    (PYTHON, "return de", False),
+    (JAVASCRIPT, "const ", True), (JAVASCRIPT, "  let x", True), (JAVASCRIPT, "var ", True), (JAVASCRIPT, "function ", True),
+    (JAVASCRIPT, "function* ge", True), (JAVASCRIPT, "export default class ", True), (JAVASCRIPT, "export async function f", True),
+    (JAVASCRIPT, "for (const ", False), (JAVASCRIPT, "x = ", False), (JAVASCRIPT, "a.", False), (JAVASCRIPT, "return co", False),
+])
+def test_a_declaration_is_the_name_a_statement_declares(language, source, expected):
+    assert declarations.at_declaration(_context(language, source)) is expected
+
+
+def test_python_names_the_block_defines_at_the_cursor_s_level_before_it():
+    source = (
+        "def top():\n    pass\n\n"
+        "class A:\n"
+        "    def first(self):\n"
+        "        def inner():\n            pass\n"
+        "\n    # a comment\n"
+        "    async def second(self):\n        pass\n\n"
+        "    def "
+    )
+    assert declarations.declared_before(_context(PYTHON, source)) == {"first", "second"}  # not inner, not top
+    assert declarations.declared_before(_context(PYTHON, "def top():\n    pass\n\ndef to")) == {"top"}
+    assert declarations.declared_before(_context(PYTHON, "def top():\n    pass\n\nx = to")) == set()  # not a declaration
+    setter = "class A:\n    @property\n    def x(self):\n        return 1\n\n    @x.setter\n    def "
+    assert declarations.declared_before(_context(PYTHON, setter)) == set()  # a setter takes the property's name again
+    decorated = "class A:\n    def x(self):\n        pass\n\n    @staticmethod\n    def "
+    assert declarations.declared_before(_context(PYTHON, decorated)) == {"x"}
+
+
+def test_javascript_names_the_innermost_open_block_declares_before_the_cursor():
+    source = (
+        "const NAME = 1\n"
+        "function go(a) {\n"
+        "  let b = '{'\n"  # a brace in a string is no block
+        "  for (let i = 0; i < 3; i++) { const c = i }\n"
+        "  if (a) {\n    var d = 2\n  }\n"
+        "  const "
+    )
+    assert declarations.declared_before(_context(JAVASCRIPT, source)) == {"b"}  # not the loop's i, c; not d, NAME
+    top = "const NAME = 1; let other = 2\nfunction go() {\n  const inner = 1\n}\nexport class Widget {}\nconst "
+    assert declarations.declared_before(_context(JAVASCRIPT, top)) == {"NAME", "other", "go", "Widget"}
+    assert declarations._javascript_declared(b"  const a = 1\n}\nconst b = 2\nlet ") == {b"b"}  # read from inside a block
+
+
+def test_at_a_def_the_fallback_offers_what_the_class_calls_but_never_what_it_defines():
+    source = "class A:\n    def __init__(self):\n        self.check_widget()\n\n    def helper(self):\n        pass\n\n    def "
+    doc = Document("file:///main", source, 1, PYTHON)
+    engine = FallbackEngine(lambda: [doc])
+    context = context_at(doc, len(doc.data))
+    names = [c.text for c in engine.complete(context, 100)]
+    assert "helper" not in names and "__init__" not in names
+    assert names[0] == "check_widget"  # called as self.check_widget(), defined nowhere: what `def` is about to define
+    elsewhere = Document("file:///main", source[:-len("def ")] + "x = ", 1, PYTHON)
+    assert [c.text for c in FallbackEngine(lambda: [elsewhere]).complete(context_at(elsewhere, len(elsewhere.data)), 100)][0] \
+        != "check_widget"  # elsewhere a word only ever after a dot is no plain name
+    assert not {"if", "return", "def"} & set(names)
+    assert engine.declared_here(context) == {"__init__", "helper"}
+
+
+def test_the_model_never_offers_again_a_name_the_block_declares():
+    answer = Answer([Prediction("helper", 0.8, True), Prediction("other", 0.1, False)])
+    source = "class A:\n    def helper(self):\n        pass\n\n    def "
+    ranked = [c.text for c in neural_complete(answer, source)]
+    assert "helper" not in ranked and "other" in ranked
+    assert "helper" in [c.text for c in neural_complete(answer, "class A:\n    def helper(self):\n        pass\n\n    x = ")]
+
+
+def test_at_a_top_level_declaration_the_project_s_definitions_are_offered(tmp_path: Path):
+    plugin = "const NAME = 'tab';\nconst DATA_KEY = 'bs.tab';\nconst DefaultType = {};\nuse(DATA_KEY_MORE);\n"
+    for name in ("tab.js", "modal.js"):
+        (tmp_path / name).write_text(plugin)
+    index = ProjectIndex()
+    index.add_root(tmp_path)
+    assert index.wait(30)
+    service = CompletionService(project=index)
+    uri = (tmp_path / "toast.js").as_uri()
+
+    def offered(text):
+        service.open(uri, "javascript", 1, text)
+        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
+        return [c.text for c in service.complete(uri, line, col, 50).candidates]
+
+    found = offered("const NAME = 'toast';\nconst ")
+    assert {"DATA_KEY", "DefaultType"} <= set(found[:3]) and "NAME" not in found
+    assert found.index("DATA_KEY") < found.index("DATA_KEY_MORE")  # defined beats only used
+    assert "DATA_KEY" not in offered("const NAME = 'toast';\nfoo(")[:3]  # elsewhere they are project words only
