@@ -282,3 +282,25 @@ def test_without_an_index_nothing_changes(tmp_path):
     uri = (tmp_path / "main.py").as_uri()
     service.open(uri, "python", 1, "result = comp")
     assert all(c.text != "compute_checksum_total" for c in service.complete(uri, 0, 13, 50).candidates)
+
+
+def test_from_a_module_import_offers_what_that_module_defines_first(tmp_path):
+    # The project defines many `ge...` names; the module the import names defines one of them.
+    _tree(tmp_path, {
+        **{f"pkg/other{i}.py": "".join(f"def get_{i}_{j}():\n    pass\n" for j in range(20)) for i in range(3)},
+        "pkg/utils/_headers.py": "def get_token_to_send():\n    pass\nHEADER = 1\n",
+        "pkg/utils/__init__.py": "def get_session():\n    pass\n",
+        "elsewhere/_headers.py": "def get_unrelated():\n    pass\n",
+    })
+    service = CompletionService(project=_indexed(tmp_path))
+
+    def offered(text):
+        uri = (tmp_path / "pkg" / "main.py").as_uri()
+        service.open(uri, "python", 1, text)
+        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
+        return [c.text for c in service.complete(uri, line, col, 50).candidates]
+
+    assert offered("from .utils._headers import ge")[0] == "get_token_to_send"  # not get_unrelated: another folder's
+    assert offered("from pkg.utils._headers import (\n    HEADER,\n    ge")[0] == "get_token_to_send"
+    assert offered("from .utils import ge")[0] == "get_session"  # a package: its __init__.py
+    assert "get_token_to_send" not in offered("from .utils._headers import get_token_to_send, ge")  # imported already

@@ -19,7 +19,8 @@ the first of these that applies, in this order:
   the prefix; after a dot those written after a dot by the most files, and where an import
   names what it takes from a module as many again that a file defines at its top level): 1 + 0.3 ln(1+f)
   (both: +1 after a dot if the project writes it after a dot, -1 elsewhere if it only ever does,
-  +4 where an import names what it takes if a file defines it)
+  +4 where an import names what it takes if a file defines it, +6 more if ``from m import``
+  names the file that does)
 - the language's common builtins, after a dot its standard types' and modules' common members,
   where an import names a module the standard library's modules: 1; keywords (not after a dot
   or in an import): 0.5
@@ -198,6 +199,30 @@ def module_name(path: PurePath) -> str:
     """What an import calls a file: its stem, or its folder's name for __init__.py and index.js."""
     stem = path.stem if path.suffix in BY_EXTENSION or not path.suffix else path.name
     return path.parent.name if stem in ("__init__", "index") else stem
+
+
+_FROM_IMPORT = re.compile(rb"\bfrom[ \t]+(\.*)([\w.]*)[ \t]+import\b")
+FROM_READ = 4096  # bytes before the cursor searched for the `from m import` it continues
+
+
+def _from_module_defines(context: CompletionContext, project: Snapshot, path: str | None) -> set[str]:
+    """Where the cursor names what ``from m import`` takes (Python), the names that the project's
+    file for ``m`` defines at its top level: ``pkg/m.py`` or ``pkg/m/__init__.py`` (relative to
+    the buffer's folder for ``from .m``), else every file the import could mean by name."""
+    found = list(_FROM_IMPORT.finditer(context.data, max(0, context.prefix_start - FROM_READ), context.prefix_start))
+    if context.language.name != "python" or not found:
+        return set()
+    dots, dotted = len(found[-1].group(1)), found[-1].group(2).decode("utf-8", "replace").strip(".")
+    parts = [p for p in dotted.split(".") if p]
+    if not parts:
+        return set()  # `from . import x` names modules
+    files = [f for f in project.modules.get(parts[-1], ()) if f != path]
+    tail = "/".join(parts)
+    if dots and path:
+        base = PurePath(path).parents[dots - 1].as_posix() if dots <= len(PurePath(path).parents) else ""
+        tail = f"{base}/{tail}"
+    exact = [f for f in files if PurePath(f).as_posix().endswith((f"{tail}.py", f"{tail}/__init__.py"))]
+    return {word for f in exact or files for word in project.files[f].defined}
 
 
 class Imported(dict):
@@ -391,6 +416,12 @@ class FallbackEngine:
                     scores[word] += 4
                 elif declaration and top_level(context) and project.defines(word, own):
                     scores[word] += 2
+            if import_name:  # `from .utils._headers import g`: what that module defines, first
+                for word in _from_module_defines(context, project, path):
+                    if wanted(word) and word not in (imported_here or ()):
+                        if word not in scores:  # as a project word defined elsewhere: 1 + 4
+                            scores[word], signals[word] = 5.0, [PROJECT, 0, 0, 0, 0, 0, 0]
+                        scores[word] += 6
 
         module = _module_position(context)
         common = language.modules if module else language.members if context.category == ATTRIBUTE else language.builtins
