@@ -31,6 +31,7 @@ _POSITION = {
 for _name in ("typescript", "typescriptreact"):
     _POSITION[_name] = _POSITION["javascript"]
 
+_INDENT = re.compile(rb"[ \t]*")
 _PY_DEFINITION = re.compile(rb"(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)")
 # A decorator after which a name is defined again on purpose (@x.setter, @overload, @f.register).
 _PY_REDEFINES = re.compile(rb"@[ \t]*(?:[\w.]*\.(?:setter|getter|deleter|register)|(?:typing\.)?overload)\b")
@@ -81,8 +82,7 @@ def declared_before(context: CompletionContext) -> set[str]:
 def _python_declared(data: bytes, line_start: int) -> set[bytes]:
     """The def and class names of the lines above ``line_start`` at its indentation, up to the
     line that opens their block."""
-    line = data[line_start:data.find(b"\n", line_start) if b"\n" in data[line_start:] else len(data)]
-    indent = len(line) - len(line.lstrip(b" \t"))
+    indent = len(_INDENT.match(data, line_start).group(0))
     names: set[bytes] = set()
     lo, end, first = max(0, line_start - READ), line_start - 1, True
     while end > lo:

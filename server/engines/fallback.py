@@ -27,8 +27,9 @@ the first of these that applies, in this order:
 Where an import names what it takes, a name the buffer's imports bind already is not offered.
 At a declaration's name (server/declarations.py), a name its block declares already is not
 offered, nor a keyword; a name the file only uses after a dot, after `self.` among others, and
-does not define gets +3 instead of -3 (``self._write_title()``, then ``def _write_title``); the project's top-level
-definitions are listed as at an import, and get +2 at a declaration of the file's top level.
+does not define gets +3 instead of -3 (``self._write_title()``, then ``def _write_title``); the
+project's top-level definitions are listed as at an import, and get +2 at a declaration of the
+file's top level.
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
 `obj.` and +2 if seen after any dot, or elsewhere -3 if only ever seen after a dot; and every
 word +2 when it starts with the prefix in the case typed.
@@ -209,8 +210,10 @@ def _from_module_defines(context: CompletionContext, project: Snapshot, path: st
     """Where the cursor names what ``from m import`` takes (Python), the names that the project's
     file for ``m`` defines at its top level: ``pkg/m.py`` or ``pkg/m/__init__.py`` (relative to
     the buffer's folder for ``from .m``), else every file the import could mean by name."""
+    if context.language.name != "python":
+        return set()
     found = list(_FROM_IMPORT.finditer(context.data, max(0, context.prefix_start - FROM_READ), context.prefix_start))
-    if context.language.name != "python" or not found:
+    if not found:
         return set()
     dots, dotted = len(found[-1].group(1)), found[-1].group(2).decode("utf-8", "replace").strip(".")
     parts = [p for p in dotted.split(".") if p]
