@@ -110,3 +110,19 @@ async def test_files_changed_on_disk_and_workspace_folders_are_followed(lsp: Lan
         event=types.WorkspaceFoldersChangeEvent(added=[], removed=[two])))
     await _indexed(statuses, 4)
     assert "compute_elsewhere" not in await _labels(lsp, main, 0, 13)
+
+
+async def test_at_a_declaration_the_server_offers_the_project_s_definitions_not_the_block_s_names(lsp: LanguageClient, tmp_path):
+    (tmp_path / "tab.js").write_text("const NAME = 'tab';\nconst DATA_KEY = 'bs.tab';\nconst DefaultType = {};\n")
+    statuses = await _start(lsp, tmp_path, True)
+    await _indexed(statuses)
+    toast = (tmp_path / "toast.js").as_uri()
+    open_doc(lsp, toast, "const NAME = 'toast';\nconst ", "javascript")
+    labels = [item.label for item in (await complete(lsp, toast, 1, 6)).items]
+    assert {"DATA_KEY", "DefaultType"} <= set(labels[:3]) and "NAME" not in labels
+    assert not {"const", "function", "if"} & set(labels)  # no keyword, no snippet
+    main = (tmp_path / "main.py").as_uri()
+    source = "class Box:\n    def __init__(self):\n        self.fill_box()\n\n    def "
+    open_doc(lsp, main, source, "python")
+    labels = [item.label for item in (await complete(lsp, main, 4, 8)).items]
+    assert labels[0] == "fill_box" and "__init__" not in labels
