@@ -222,7 +222,8 @@ def _from_module_defines(context: CompletionContext, project: Snapshot, path: st
     files = [f for f in project.modules.get(parts[-1], ()) if f != path]
     tail = "/".join(parts)
     if dots and path:
-        base = PurePath(path).parents[dots - 1].as_posix() if dots <= len(PurePath(path).parents) else ""
+        parents = PurePath(path).parents
+        base = parents[dots - 1].as_posix() if dots <= len(parents) else ""
         tail = f"{base}/{tail}"
     exact = [f for f in files if PurePath(f).as_posix().endswith((f"{tail}.py", f"{tail}/__init__.py"))]
     return {word for f in exact or files for word in project.files[f].defined}
@@ -399,6 +400,7 @@ class FallbackEngine:
             path = path_of(context.uri)
             own = project.files.get(path) if path else None
             imported = self._imported(context, tree, project, path)
+            top_declaration = declaration and top_level(context)  # its line not indented
             listed = (DEFINED, WORDS) if import_name or declaration else (MEMBERS,) if context.category == ATTRIBUTE else (WORDS,)
             found = [(w, f, 1.5) for w, f in project.members_of(receiver, prefix, path, PROJECT_WORDS)] if receiver else []
             found += [(w, f, 1.5) for w, f in imported.best(prefix, PROJECT_WORDS)]
@@ -417,7 +419,7 @@ class FallbackEngine:
                     signals[word][5] = 1
                 if import_name and project.defines(word, own):
                     scores[word] += 4
-                elif declaration and top_level(context) and project.defines(word, own):
+                elif top_declaration and project.defines(word, own):
                     scores[word] += 2
             if import_name:  # `from .utils._headers import g`: what that module defines, first
                 for word in _from_module_defines(context, project, path):
