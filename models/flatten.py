@@ -21,6 +21,7 @@ Iterative (TreeCursor, no recursion limit). Knows nothing of vocabularies or ten
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import tree_sitter
@@ -47,10 +48,21 @@ class Flat:
     starts: list[int] = field(default_factory=list)  # byte offset where the element starts
     has_child: list[bool] = field(default_factory=list)
     has_sibling: list[bool] = field(default_factory=list)  # a right sibling among elements
-    nodes: list[tree_sitter.Node] = field(default_factory=list)  # the syntax nodes (flatten_before only)
+    # flatten_before only: the syntax nodes (None where a memo's copy stands: ``node`` finds
+    # them), where each element ends, and the tree's root
+    nodes: list[tree_sitter.Node | None] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    root: tree_sitter.Node | None = None
 
     def __len__(self) -> int:
         return len(self.types)
+
+    def node(self, i: int) -> tree_sitter.Node:
+        """The syntax node of element ``i`` (flatten_before's output)."""
+        node = self.nodes[i]
+        if node is None:
+            node = self.nodes[i] = _find(self.root, self.starts[i], self.ends[i], self.types[i])
+        return node
 
     def annotated_types(self) -> list[str]:
         """Types with Li et al.'s two bits, e.g. ``call|10``: has a child, no right sibling."""
@@ -135,7 +147,93 @@ def flatten(tree: tree_sitter.Tree | tree_sitter.Node, stop: int | None = None) 
     return flat
 
 
-def flatten_before(target: tree_sitter.Node, limit: int) -> tuple[Flat, int]:
+MEMO_BYTES = 16  # a shorter subtree is walked: looking it up would cost what it saves
+MEMO_MIN = 4  # elements of the smallest subtree a memo keeps
+MEMO_ELEMENTS = 16384  # elements a memo keeps in all (subtrees nest: a statement and its body)
+
+
+@dataclass
+class Segment:
+    """A subtree's elements as ``flatten_before`` reads them, its root first; parent offsets
+    inside the subtree (the root's is 0), and both bits but for the root's right sibling's,
+    which depends on what follows the subtree."""
+
+    types: list[str]
+    values: list[str]
+    parents: list[int]
+    starts: list[int]
+    ends: list[int]
+    has_child: list[bool]
+    has_sibling: list[bool]
+
+    @classmethod
+    def of(cls, flat: Flat, start: int, end: int) -> Segment:
+        return cls(flat.types[start:end], flat.values[start:end], [0, *flat.parents[start + 1:end]],
+                   flat.starts[start:end], flat.ends[start:end], flat.has_child[start:end],
+                   flat.has_sibling[start:end])
+
+
+class Memo:
+    """Subtrees ``flatten_before`` has read, by their text and place, least recently used first
+    out. Typing changes the text at the cursor: the statements before it, which a request reads
+    again, are copied rather than walked (a subtree's elements depend on its own nodes alone,
+    but for a docstring, whose place the key holds). Not thread-safe: one per caller."""
+
+    def __init__(self, cap: int = MEMO_ELEMENTS):
+        self.cap = cap
+        self._segments: OrderedDict[tuple, Segment] = OrderedDict()
+        self._size = 0
+
+    @staticmethod
+    def key(node: tree_sitter.Node, in_string: bool) -> tuple:
+        parent = node.parent
+        docstring_place = (node.type == "expression_statement" and parent is not None
+                           and parent.type in DOCSTRING_BLOCKS and node.prev_named_sibling is None)
+        return node.start_byte, node.type, node.descendant_count, in_string, docstring_place, node.text
+
+    def get(self, key: tuple) -> Segment | None:
+        segment = self._segments.get(key)
+        if segment is not None:
+            self._segments.move_to_end(key)
+        return segment
+
+    def put(self, key: tuple, segment: Segment) -> None:
+        if key in self._segments:
+            self._segments.move_to_end(key)
+            return
+        self._segments[key] = segment
+        self._size += len(segment.types)
+        while self._size > self.cap and len(self._segments) > 1:
+            _, old = self._segments.popitem(last=False)
+            self._size -= len(old.types)
+
+    def __len__(self) -> int:
+        return len(self._segments)
+
+
+def _find(root: tree_sitter.Node, start: int, end: int, kind: str) -> tree_sitter.Node:
+    """The node of an element of type ``kind`` spanning ``start``..``end`` in ``root``'s tree."""
+
+    def matches(node: tree_sitter.Node) -> bool:
+        return (node.start_byte == start and node.end_byte == end
+                and (node.is_named and node.type == kind or kind == OPERATOR and not node.is_named))
+
+    found = node = root.descendant_for_byte_range(start, end)
+    while node is not None and node.start_byte == start and node.end_byte == end:
+        if matches(node):
+            return node
+        node = node.parent
+    # a zero-width node (error recovery's empty block) lies below the smallest node spanning it
+    stack = [found]
+    while stack:
+        node = stack.pop()
+        if matches(node):
+            return node
+        stack.extend(c for c in node.children if c.start_byte <= start and end <= c.end_byte)
+    return found
+
+
+def flatten_before(target: tree_sitter.Node, limit: int, memo: Memo | None = None) -> tuple[Flat, int]:
     """The last ``limit`` elements before ``target`` (the predicted node) in pre-order, by the
     rules of ``flatten``: the tail of ``flatten(tree, stop=target.start_byte)``, at a cost of
     O(limit + depth) whatever the file size. Walks backwards (reverse pre-order: a node's
@@ -144,12 +242,17 @@ def flatten_before(target: tree_sitter.Node, limit: int) -> tuple[Flat, int]:
     The has-child / has-right-sibling bits come from the tree, as in the full file's sequence
     (code after the cursor counts, as it does in training). Also returns how far back the
     predicted node's parent element is. A parent that fell before the tail gets an offset
-    pointing before the sequence's start."""
+    pointing before the sequence's start.
+
+    With a ``memo``, a subtree read by an earlier call (same text at the same place) is copied
+    from it rather than walked again: the result is the same, but its ``nodes`` are None there
+    (``Flat.node`` finds them in the tree when asked)."""
     ancestors = []
     node = target
     while node.parent is not None:
         ancestors.append(node.parent)
         node = node.parent
+    root = node
     # Which ancestors are elements (their context is their own parent), and so which element
     # owns the children of each ancestor.
     elements = [
@@ -163,21 +266,29 @@ def flatten_before(target: tree_sitter.Node, limit: int) -> tuple[Flat, int]:
             nearest = ancestors[i].id
         owners[i] = nearest
     # Stack entries: ("from", node, owner_id) = that node's subtree and all its earlier
-    # siblings', backwards; ("emit", node, element, owner_id).
+    # siblings', backwards; ("emit", node, element, owner_id, memo key, elements read before
+    # its subtree's).
     stack: list[tuple] = []
     for i in range(len(ancestors) - 1, -1, -1):
         if elements[i] is not None:
-            stack.append(("emit", ancestors[i], elements[i], owners[i + 1] if i + 1 < len(ancestors) else None))
+            stack.append(("emit", ancestors[i], elements[i], owners[i + 1] if i + 1 < len(ancestors) else None, None, 0))
         child = target if i == 0 else ancestors[i - 1]
         if child.prev_sibling is not None:
             stack.append(("from", child.prev_sibling, owners[i]))
     operator_ids: dict[int, frozenset[int]] = {}
-    backwards: list[tuple[str, str, tree_sitter.Node, int | None]] = []  # type, value, node, owner id
-    while stack and len(backwards) < limit:
+    # type, value, node, owner id, and the memo's Segment for a whole subtree copied (its root's
+    # type, value and node)
+    backwards: list[tuple[str, str, tree_sitter.Node, int | None, Segment | None]] = []
+    read = 0  # elements in ``backwards``
+    finished: list[tuple[int, tuple, int]] = []  # subtrees read whole: position in backwards, memo key, elements
+    while stack and read < limit:
         entry = stack.pop()
         if entry[0] == "emit":
-            _, node, element, owner_id = entry
-            backwards.append((element[0], element[1], node, owner_id))
+            _, node, element, owner_id, key, before = entry
+            backwards.append((element[0], element[1], node, owner_id, None))
+            read += 1
+            if key is not None and read - before >= MEMO_MIN:
+                finished.append((len(backwards) - 1, key, read - before))
             continue
         _, node, owner_id = entry
         if node.prev_sibling is not None:
@@ -188,48 +299,83 @@ def flatten_before(target: tree_sitter.Node, limit: int) -> tuple[Flat, int]:
             if parent.id not in operator_ids:
                 operator_ids[parent.id] = frozenset(c.id for f in OPERATOR_FIELDS for c in parent.children_by_field_name(f))
             operator = node.id in operator_ids[parent.id]
-        element = _element(node, parent is not None and parent.type in STRING_TYPES, operator)
+        in_string = parent is not None and parent.type in STRING_TYPES
+        element = _element(node, in_string, operator)
         if element is None:
             continue
         if element[2]:
-            stack.append(("emit", node, element, owner_id))
+            key = memo.key(node, in_string) if memo is not None and node.end_byte - node.start_byte >= MEMO_BYTES else None
+            segment = memo.get(key) if key is not None else None
+            if segment is not None and read + len(segment.types) <= limit:
+                backwards.append((element[0], element[1], node, owner_id, segment))
+                read += len(segment.types)
+                continue
+            stack.append(("emit", node, element, owner_id, key, read))
             stack.append(("from", node.child(node.child_count - 1), node.id))
         else:
-            backwards.append((element[0], element[1], node, owner_id))
-    backwards.reverse()
-    flat = Flat()
+            backwards.append((element[0], element[1], node, owner_id, None))
+            read += 1
+    flat = Flat(root=root)
+    positions = [0] * len(backwards)  # each entry's first element in ``flat``
     index: dict[int, int] = {}
-    for i, (kind, value, node, owner_id) in enumerate(backwards):
+    i = 0
+    for position in range(len(backwards) - 1, -1, -1):
+        kind, value, node, owner_id, segment = backwards[position]
+        positions[position] = i
         index[node.id] = i
-        flat.types.append(kind)
-        flat.values.append(value)
-        flat.starts.append(node.start_byte)
-        flat.nodes.append(node)
-        flat.parents.append(0 if owner_id is None else i - index.get(owner_id, -1))
+        offset = 0 if owner_id is None else i - index.get(owner_id, -1)
+        if segment is None:
+            flat.types.append(kind)
+            flat.values.append(value)
+            flat.starts.append(node.start_byte)
+            flat.ends.append(node.end_byte)
+            flat.nodes.append(node)
+            flat.parents.append(offset)
+            i += 1
+        else:
+            flat.types.extend(segment.types)
+            flat.values.extend(segment.values)
+            flat.starts.extend(segment.starts)
+            flat.ends.extend(segment.ends)
+            flat.nodes.append(node)
+            flat.nodes.extend([None] * (len(segment.types) - 1))
+            flat.parents.append(offset)
+            flat.parents.extend(segment.parents[1:])
+            i += len(segment.types)
     owner_id = owners[0] if ancestors else None
-    target_parent = 0 if owner_id is None else len(backwards) - index.get(owner_id, -1)
+    target_parent = 0 if owner_id is None else i - index.get(owner_id, -1)
     # the predicted node follows the sequence if flatten would reach it: all its ancestors are
     # elements it descends into (an operator token counts as not reached: the tree is asked)
     target_is_element = all(e is not None and e[2] for e in elements) and _element(
         target, bool(ancestors) and ancestors[0].type in STRING_TYPES, False) is not None
-    _set_bits_before(flat, backwards, owner_id if target_is_element else None,
+    _set_bits_before(flat, backwards, positions, owner_id if target_is_element else None,
                      {a.id for a, e in zip(ancestors, elements) if e is not None})
+    if memo is not None:
+        for position, key, size in finished:  # a subtree's root comes first, its elements after it
+            memo.put(key, Segment.of(flat, positions[position], positions[position] + size))
     return flat, target_parent
 
 
-def _set_bits_before(flat: Flat, backwards: list[tuple], target_owner: int | None, ancestor_ids: set[int]) -> None:
+def _set_bits_before(flat: Flat, backwards: list[tuple], positions: list[int], target_owner: int | None,
+                     ancestor_ids: set[int]) -> None:
     """The two bits of ``flatten_before``'s elements. An element's children and right siblings
     follow it in pre-order, so the sequence (and the predicted node after it) shows them, except
     where they lie after the cursor: for the cursor's ancestors and their children the tree is
-    asked."""
-    n = len(backwards)
-    later_owners = {target_owner} if target_owner is not None else set()
+    asked. A subtree copied from the memo brings its elements' bits, but for its root's right
+    sibling, which depends on what follows the subtree."""
+    n = len(flat.types)
     has_child = [False] * n
     has_sibling = [False] * n
-    for i in range(n - 1, -1, -1):
-        _, value, node, owner_id = backwards[i]
-        following = backwards[i + 1][3] if i + 1 < n else target_owner
-        has_child[i] = following is not None and following == node.id
+    later_owners = {target_owner} if target_owner is not None else set()
+    following = target_owner  # the owner of the element after the current entry's elements
+    for position, (_, value, node, owner_id, segment) in enumerate(backwards):  # last element first
+        i = positions[position]
+        if segment is None:
+            has_child[i] = following is not None and following == node.id
+        else:
+            size = len(segment.types)
+            has_child[i:i + size] = segment.has_child
+            has_sibling[i:i + size] = segment.has_sibling
         has_sibling[i] = owner_id is not None and owner_id in later_owners
         later_owners.add(owner_id)
         if node.id in ancestor_ids:
@@ -237,6 +383,7 @@ def _set_bits_before(flat: Flat, backwards: list[tuple], target_owner: int | Non
             has_sibling[i] = has_sibling[i] or _has_element_sibling(node)
         elif not has_sibling[i] and owner_id in ancestor_ids:
             has_sibling[i] = _has_element_sibling(node)
+        following = owner_id
     flat.has_child, flat.has_sibling = has_child, has_sibling
 
 

@@ -154,10 +154,10 @@ def code_of_node(node, config: PositionConfig) -> int:
 
 def context_codes(flat, target, target_parent: int, config: PositionConfig) -> tuple[list[int], int]:
     """Codes of the elements of ``flatten_before``'s output and of the predicted node ``target``."""
-    nodes = [*flat.nodes, target]
+    n = len(flat)
 
     def outside(i: int) -> int:
-        return code_of_node(nodes[i], config)
+        return code_of_node(flat.node(i) if i < n else target, config)
 
     out = window_codes([*flat.parents, target_parent], config, outside)
     return out[:-1], out[-1]

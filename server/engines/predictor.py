@@ -5,6 +5,8 @@ cursor start, and multi-token continuations (engines/chains.py).
 The context is the document's elements before the predicted node, flattened by the same rules
 as training (``models.flatten.flatten_before``, at most ``incremental.LIMIT`` of them whatever
 the file size), with their tree positions and the predicted node's for a model that reads them.
+Subtrees read by an earlier request (the statements before the cursor) are copied from a memo
+rather than walked again (``models.flatten.Memo``).
 The model reads them incrementally, per document (engines/incremental.py): after an edit, only
 from the first element that changed. Values come from the vocabulary's share plus the
 pointer's, whose window slots are read as the identifiers they hold, so an identifier the
@@ -27,7 +29,7 @@ from ..context import CompletionContext
 from ..languages import BLOCKS, CHAINS
 from ..models import checkpoint
 from ..models.architectures import tree_positions
-from ..models.flatten import flatten_before, parent_annotated_type, parent_element
+from ..models.flatten import Memo, flatten_before, parent_annotated_type, parent_element
 from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
 from . import chains
@@ -80,6 +82,7 @@ class Predictor:
         self.threads = threads if device.type == "cpu" else None
         self.tree = tree_positions(self.model.config)
         self.sessions = Sessions()
+        self.flat_memo = Memo()  # subtrees before the cursor, flattened by earlier requests
         self.chain_types: dict = {}  # grammar -> the type ids a member chain is made of (chains.py)
         # the last contexts' answers: typing an identifier leaves the context before it
         # unchanged, so every keystroke after its first is answered without the model
@@ -121,7 +124,7 @@ class Predictor:
         if text_key in self._texts:
             self._texts.move_to_end(text_key)
             return self._texts[text_key]
-        flat, target_parent = flatten_before(context.target, LIMIT)
+        flat, target_parent = flatten_before(context.target, LIMIT, self.flat_memo)
         n = len(flat)
         if n == 0:
             return Answer([])
@@ -170,7 +173,7 @@ class Predictor:
         for i in range(a, n):
             if (j := i + 1 - distance[i]) >= 0:
                 parent_type[i] = types[j]
-            elif (parent := parent_element(flat.nodes[i + 1] if i + 1 < n else target)) is not None:
+            elif (parent := parent_element(flat.node(i + 1) if i + 1 < n else target)) is not None:
                 if parent.id not in far:
                     far[parent.id] = self.type_ids.get(parent_annotated_type(parent), UNK_ID)
                 parent_type[i] = far[parent.id]
@@ -227,7 +230,7 @@ class Predictor:
         blocks = BLOCKS.get(context.language.name, ())
         i = n - 1
         while i >= a and flat.starts[i] == target.start_byte:
-            node = flat.nodes[i]
+            node = flat.node(i)
             if node.parent is not None and node.parent.type in blocks:
                 cuts.statement = i - a
             i -= 1
@@ -242,7 +245,7 @@ class Predictor:
             cuts.chain = n - a
         else:
             for j in range(n - 1, a - 1, -1):
-                if flat.nodes[j] == root:
+                if flat.nodes[j] == root:  # None where the memo copied a subtree: never an ancestor
                     cuts.chain = j - a
                     break
         return cuts
