@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
+from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
@@ -28,6 +31,7 @@ from .options import SECTION, Options, parse_options
 from .project import ProjectIndex
 from .protocol import TreecompleteProtocol
 from .service import CompletionService, UnknownDocument
+from .stdio import MessageReader
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +60,20 @@ class TreecompleteServer(LanguageServer):
         self.versions: dict[str, int] = {}  # latest version received, per open URI (loop thread)
         self.event_loop: asyncio.AbstractEventLoop | None = None  # for messages from other threads
         self.client_support = ClientSupport()
+
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """pygls' stdio server, reading each message in one thread hop (server/stdio.py)."""
+        self._stop_event = threading.Event()  # pygls' shutdown() sets it
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(run_async(stop_event=self._stop_event, reader=MessageReader(stdin or sys.stdin.buffer),
+                                  protocol=self.protocol, logger=log, error_handler=self.report_server_error))
+        except BrokenPipeError:
+            log.error("The connection to the client is lost: stopping")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         future = self.worker.submit(self._work, fn, *args)
