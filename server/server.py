@@ -1,8 +1,8 @@
 """The LSP handlers: small, typed, and delegating to CompletionService.
 
-Threads: pygls runs the asyncio event loop (and reads stdin in its own pool). All document and
-completion work runs on one worker thread of our own, in arrival order, so the loop never waits
-on a parse and a completion always sees every edit sent before it. A completion that a newer
+Threads: pygls runs the asyncio event loop; a thread of ours reads stdin (server/stdio.py).
+All document and completion work runs on one worker thread of our own, in arrival order, so the
+loop never waits on a parse and a completion always sees every edit sent before it. A completion that a newer
 edit has made stale when its turn comes is answered with ContentModified and costs nothing.
 """
 
