@@ -210,6 +210,11 @@ class Memo:
     def __len__(self) -> int:
         return len(self._segments)
 
+    @property
+    def size(self) -> int:
+        """Elements kept, in all."""
+        return self._size
+
 
 def _find(root: tree_sitter.Node, start: int, end: int, kind: str) -> tree_sitter.Node:
     """The node of an element of type ``kind`` spanning ``start``..``end`` in ``root``'s tree."""

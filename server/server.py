@@ -2,8 +2,9 @@
 
 Threads: pygls runs the asyncio event loop; a thread of ours reads stdin (server/stdio.py).
 All document and completion work runs on one worker thread of our own, in arrival order, so the
-loop never waits on a parse and a completion always sees every edit sent before it. A completion that a newer
-edit has made stale when its turn comes is answered with ContentModified and costs nothing.
+loop never waits on a parse and a completion always sees every edit sent before it. A
+completion that a newer edit has made stale when its turn comes is answered with
+ContentModified and costs nothing.
 """
 
 from __future__ import annotations

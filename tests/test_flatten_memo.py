@@ -78,7 +78,7 @@ def test_the_memo_walks_fewer_nodes_and_stays_under_its_cap(monkeypatch):
         again, _ = flatten_before(target, 300, memo)
         assert again.values == first.values
         assert len(walked) < walked_first / (4 if memo.cap > 1000 else 1.5)
-        assert 0 < memo._size <= memo.cap
+        assert 0 < memo.size <= memo.cap
 
 
 def test_a_subtree_with_other_text_at_the_same_place_is_not_copied():
