@@ -1,5 +1,6 @@
 """Declaration positions: where the identifier at the cursor is the name a statement declares
-(``def |``, ``class |``, ``const |``, ``function |``).
+(``def |``, ``class |``, ``const |``, ``function |``), or a parameter a function declares
+(``def f(self, |``, ``function (a, |``).
 
 There the name is usually new to the buffer, so the engines treat the position apart: a name
 the same block declares already before the cursor is not offered again (``const`` twice is an
@@ -12,6 +13,13 @@ valid-split packages, did no better in cross-validation than those of other name
 Read from the text with regular expressions, as unfinished code parses as an error: the line
 before the cursor says whether it is a declaration, and the block's earlier statements what it
 declares already (Python by indentation, JavaScript by braces, over at most READ bytes).
+
+At a parameter's name, the parameters listed before it are not offered again (a parameter named
+twice is a syntax error in both languages), nor keywords, snippets or chains; the rest is ranked
+as any name. A parameter list is the innermost bracket still open before the cursor, a ``(``
+after ``def name`` or ``function name`` (an arrow function's or a method's parameters look like
+a call's arguments until what follows them is written), with the cursor where a parameter
+starts: after the ``(`` or a comma, not in a default value or an annotation.
 """
 
 from __future__ import annotations
@@ -43,6 +51,17 @@ _JS_TOKENS = re.compile(rb"[{}]|(?:^|(?<=[;{}]))[ \t]*(?:export[ \t]+(?:default[
                         rb"(?:const|let|var|class|function(?:[ \t]*\*)?)[ \t]+([A-Za-z_$][\w$]*)", re.MULTILINE)
 
 
+PARAMETERS_READ = 2048  # bytes before the cursor searched for the open parameter list
+_PARAMETER_LIST = {
+    "python": re.compile(rb"(?:^|[^\w])def[ \t]+[A-Za-z_]\w*[ \t]*$"),
+    "javascript": re.compile(rb"(?:^|[^\w$.])function(?:[ \t]*\*)?(?:[ \t]+[A-Za-z_$][\w$]*)?[ \t]*$"),
+}
+for _name in ("typescript", "typescriptreact"):
+    _PARAMETER_LIST[_name] = _PARAMETER_LIST["javascript"]
+_CLOSERS, _OPENERS = b")]}", b"([{"
+_PARAMETER_NAME = re.compile(rb"[ \t\r\n]*(?:\*\*|\*|\.\.\.)?[ \t]*([A-Za-z_$][\w$]*)")
+
+
 def _line_start(data: bytes, offset: int) -> int:
     return max(data.rfind(b"\n", 0, offset), data.rfind(b"\r", 0, offset)) + 1
 
@@ -59,6 +78,56 @@ def at_declaration(context: CompletionContext) -> bool:
     return context.category == NAME and declares(context.language.name, context.data, context.prefix_start)
 
 
+def parameters_before(language: str, data: bytes, offset: int) -> set[bytes] | None:
+    """Where an identifier starting at byte ``offset`` names a parameter of the function whose
+    parameter list is open there: the names of the parameters before it; elsewhere None."""
+    pattern = _PARAMETER_LIST.get(language)
+    if pattern is None:
+        return None
+    before = data[max(0, offset - 256):offset].rstrip(b" \t\r\n")
+    before = before.removesuffix(b"...").rstrip(b"*").rstrip(b" \t\r\n")  # *args, **kwargs, ...rest
+    if not before.endswith((b"(", b",")):
+        return None  # not where a parameter starts (a default value, an annotation, a body)
+    lo = max(0, offset - PARAMETERS_READ)
+    depth = 0
+    for i in range(offset - 1, lo - 1, -1):
+        ch = data[i:i + 1]
+        if ch in _CLOSERS:
+            depth += 1
+        elif ch in _OPENERS:
+            if depth:
+                depth -= 1
+                continue
+            if ch != b"(" or not pattern.search(data, max(lo, i - 256), i):
+                return None
+            names = set()
+            for piece in _split_top_level(data[i + 1:offset]):
+                if found := _PARAMETER_NAME.match(piece):
+                    names.add(found.group(1))
+            return names
+    return None
+
+
+def _split_top_level(text: bytes) -> list[bytes]:
+    """``text`` cut at the commas outside brackets."""
+    pieces, depth, start = [], 0, 0
+    for i, byte in enumerate(text):
+        if byte in _OPENERS:
+            depth += 1
+        elif byte in _CLOSERS:
+            depth -= 1
+        elif byte == 44 and depth == 0:  # ","
+            pieces.append(text[start:i])
+            start = i + 1
+    pieces.append(text[start:])
+    return pieces
+
+
+def at_parameter(context: CompletionContext) -> bool:
+    """Whether the identifier at the cursor names a parameter of a function being declared."""
+    return context.category == NAME and parameters_before(context.language.name, context.data, context.prefix_start) is not None
+
+
 def top_level(context: CompletionContext) -> bool:
     """Whether the cursor's line is not indented: a declaration of the file's top level."""
     start = _line_start(context.data, context.prefix_start)
@@ -66,11 +135,13 @@ def top_level(context: CompletionContext) -> bool:
 
 
 def declared_before(context: CompletionContext) -> set[str]:
-    """The names that the block around the cursor declares before it, at a declaration position
-    (empty elsewhere)."""
+    """The names that the block around the cursor declares before it, at a declaration position;
+    the parameters listed before it, at a parameter's; empty elsewhere."""
     if not at_declaration(context):
-        return set()
-    if context.language.name == "python":
+        if context.category != NAME:
+            return set()
+        names = parameters_before(context.language.name, context.data, context.prefix_start) or set()
+    elif context.language.name == "python":
         names = _python_declared(context.data, _line_start(context.data, context.prefix_start))
     else:
         code = context.data[max(0, context.prefix_start - READ):context.prefix_start]

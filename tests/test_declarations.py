@@ -112,3 +112,32 @@ def test_at_a_top_level_declaration_the_project_s_definitions_are_offered(tmp_pa
     assert {"DATA_KEY", "DefaultType"} <= set(found[:3]) and "NAME" not in found
     assert found.index("DATA_KEY") < found.index("DATA_KEY_MORE")  # defined beats only used
     assert "DATA_KEY" not in offered("const NAME = 'toast';\nfoo(")[:3]  # elsewhere they are project words only
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), [
+    ("python", "def f(", set()), ("python", "def f(self, ", {"self"}), ("python", "def f(self, a=1, *", {"self", "a"}),
+    ("python", "    async def run(\n        self,\n        path: str,\n        ", {"self", "path"}),
+    ("python", "def f(a: Dict[str, int], b=[1, 2], ", {"a", "b"}), ("python", "def f(self, a=g(1, ", None),
+    ("python", "def f(self, x=2*", None), ("python", "print(a, ", None), ("python", "def f(a):\n    return g(a, ", None),
+    ("javascript", "function f(a, ", {"a"}), ("javascript", "const g = function (a, {b}, ...", {"a"}),
+    ("javascript", "async function* gen(", set()), ("javascript", "foo(a, ", None), ("javascript", "x.function(a, ", None),
+])
+def test_a_parameter_position_and_the_parameters_before_it(language, source, expected):
+    found = declarations.parameters_before(language, source.encode(), len(source.encode()))
+    assert (found if found is None else {n.decode() for n in found}) == expected
+
+
+def test_at_a_parameter_neither_engine_offers_one_listed_before_nor_a_keyword_or_snippet():
+    source = "import os\n\n\ndef join(self, path):\n    return os.path.join(self, path)\n\n\ndef split(self, "
+    doc = Document("file:///main", source, 1, PYTHON)
+    context = context_at(doc, len(doc.data))
+    assert declarations.at_parameter(context)
+    names = [c.text for c in FallbackEngine(lambda: [doc]).complete(context, 100)]
+    assert "path" in names and "self" not in names and not {"if", "return", "lambda"} & set(names)
+    answer = Answer([Prediction("self", 0.7, False), Prediction("path", 0.2, False)], expression={"lambda": 0.5})
+    ranked = neural_complete(answer, source)
+    assert ranked[0].text == "path" and "self" not in [c.text for c in ranked]
+    assert not [c for c in ranked if c.snippet is not None]
+    # in a call's arguments the same words are offered, and the expression's snippets
+    call = neural_complete(answer, source[:-len("def split(self, ")] + "join(self, ")
+    assert "self" in [c.text for c in call] and [c for c in call if c.snippet is not None]

@@ -29,7 +29,8 @@ At a declaration's name (server/declarations.py), a name its block declares alre
 offered, nor a keyword; a name the file only uses after a dot, after `self.` among others, and
 does not define gets +3 instead of -3 (``self._write_title()``, then ``def _write_title``); the
 project's top-level definitions are listed as at an import, and get +2 at a declaration of the
-file's top level.
+file's top level. At a parameter's name, the parameters listed before it are not offered, nor a
+keyword.
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
 `obj.` and +2 if seen after any dot, or elsewhere -3 if only ever seen after a dot; and every
 word +2 when it starts with the prefix in the case typed.
@@ -52,7 +53,7 @@ import tree_sitter
 from pygls.uris import to_fs_path
 
 from ..context import ATTRIBUTE, NAME, CompletionContext
-from ..declarations import at_declaration, declared_before, top_level
+from ..declarations import at_declaration, at_parameter, declared_before, top_level
 from ..document import Document
 from ..languages import BY_EXTENSION, LanguageSpec
 from .base import Candidate, Kind
@@ -392,7 +393,8 @@ class FallbackEngine:
         imported = EMPTY_IMPORTS
         imported_here = self._imported_names(context, kinds)  # None: the cursor names no import's name
         import_name = imported_here is not None
-        declared = declared_before(context) if declaration else set()  # not declared twice
+        parameter = not declaration and at_parameter(context)
+        declared = declared_before(context) if declaration or parameter else set()  # not declared twice
         self._last_declared = (context, declared)
         receiver = receiver_word(context.receiver, language) if context.category == ATTRIBUTE else None
         own = None
@@ -434,7 +436,7 @@ class FallbackEngine:
             if word not in scores and wanted(word):
                 scores[word] = 1.0
                 signals[word] = [BUILTIN, 0, 0, 0, 0, 0, 0]
-        if context.category == NAME and not module and not import_name and not declaration:
+        if context.category == NAME and not module and not import_name and not declaration and not parameter:
             for word in language.keywords:
                 if word.lower().startswith(prefix) and word not in scores:
                     scores[word] = 0.5

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext
-from ..declarations import at_declaration
+from ..declarations import at_declaration, at_parameter
 from ..languages import BLOCKS, FUNCTIONS, LOCALS
 from ..models.flatten import EMPTY
 from . import ngram, ranker
@@ -47,7 +47,8 @@ class NeuralEngine:
     as the chain's first free leaf summed over the structures searched (the cursor's own parse
     lacks the nodes that finished code would put above it, such as the call around
     ``os.path.join``). At the name a statement declares (server/declarations.py) there are no
-    snippets or chains, and no name the block declares already."""
+    snippets or chains, and no name the block declares already; at a parameter's name, none of
+    the parameters listed before it."""
 
     def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
         self.fallback = fallback
@@ -88,7 +89,7 @@ class NeuralEngine:
         first = matching(answer.first.items())
         copied = {p.value: p for p in answer.predictions if p.copied}
         model = {t: (direct.get(t, 0.0) + first.get(t, 0.0)) / 2 for t in direct.keys() | first.keys()} if first else direct
-        declaration = at_declaration(context)
+        declaration = at_declaration(context) or at_parameter(context)  # a name being declared
         templates = self._templates(context, answer) if context.category == NAME and not declaration else []
         share = 1.0 - sum(p for _, p in templates)  # what the model leaves to an identifier here
         labels = {t.label for t, _ in templates}
