@@ -91,14 +91,14 @@ def parameters_before(language: str, data: bytes, offset: int) -> set[bytes] | N
     lo = max(0, offset - PARAMETERS_READ)
     depth = 0
     for i in range(offset - 1, lo - 1, -1):
-        ch = data[i:i + 1]
-        if ch in _CLOSERS:
+        byte = data[i]
+        if byte in _CLOSERS:
             depth += 1
-        elif ch in _OPENERS:
+        elif byte in _OPENERS:
             if depth:
                 depth -= 1
                 continue
-            if ch != b"(" or not pattern.search(data, max(lo, i - 256), i):
+            if byte != 40 or not pattern.search(data, max(lo, i - 256), i):  # 40: "("
                 return None
             names = set()
             for piece in _split_top_level(data[i + 1:offset]):
