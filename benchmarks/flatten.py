@@ -17,11 +17,11 @@ from pathlib import Path
 from treecomplete.languages import language_for
 from treecomplete.context import context_at
 from treecomplete.document import Document
-from treecomplete.engines.incremental import LIMIT
+from treecomplete.engines.incremental import LSTM_BOUNDS
 from treecomplete.models.flatten import Memo, flatten, flatten_before
 
 
-def at_cursor(name: str, chars: int) -> None:
+def at_cursor(name: str, chars: int, limit: int) -> None:
     """flatten_before at each identifier's first character while typing ``chars`` characters
     from the middle of the file, with and without a memo."""
     text = Path(name).read_text(encoding="utf-8")
@@ -37,7 +37,7 @@ def at_cursor(name: str, chars: int) -> None:
             target = context_at(doc, len(doc.data)).target
             for label, used in (("walked", None), ("memo", memo)):
                 started = time.perf_counter()
-                flatten_before(target, LIMIT, used)
+                flatten_before(target, limit, used)
                 times[label].append((time.perf_counter() - started) * 1000)
         previous = ch
     for label, values in times.items():
@@ -52,10 +52,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--cursor", action="store_true", help="flatten_before along the latency trace instead")
     parser.add_argument("--chars", type=int, default=1500, help="characters typed with --cursor")
+    parser.add_argument("--limit", type=int, default=LSTM_BOUNDS.limit,
+                        help="elements read before the cursor with --cursor (default: the LSTM's bound, %(default)s)")
     args = parser.parse_args()
     if args.cursor:
         for name in args.files:
-            at_cursor(name, args.chars)
+            at_cursor(name, args.chars, args.limit)
         return
     trees = []
     for name in args.files:

@@ -9,7 +9,11 @@ to the predicted node, from an empty state:
   LIMIT elements and at least CONTEXT before the cursor; else a new anchor, CONTEXT elements
   before the cursor.
 So one request reads at most LIMIT elements whatever the file size, and typing on moves the
-anchor once every LIMIT - CONTEXT elements.
+anchor once every LIMIT - CONTEXT elements. The bounds are the model's (``Bounds``): the LSTM's
+state after 200 elements read from an empty one ranks as the whole file's does (docs/
+benchmarks.md: on 900 valid-split identifiers no top-1 or top-5 changed from 200 / 300 up to the
+whole file), so it reads 200 to 300; the tree-transformer, which attends to every element it
+reads, keeps 400 to 600.
 
 A session keeps, per document, the inputs read from its anchor (one key per element) and
 snapshots of the model after some of them: every EVERY elements, at the cut points a request
@@ -29,8 +33,17 @@ from typing import Any
 
 import torch
 
-CONTEXT = 400  # elements read at least, where the document has them
-LIMIT = 600  # elements read at most
+
+
+@dataclass(frozen=True)
+class Bounds:
+    context: int  # elements read at least, where the document has them
+    limit: int  # elements read at most
+
+
+LSTM_BOUNDS = Bounds(200, 300)
+TRANSFORMER_BOUNDS = Bounds(400, 600)
+LIMIT = max(LSTM_BOUNDS.limit, TRANSFORMER_BOUNDS.limit)  # what any model reads at most
 EVERY = 64  # a snapshot every EVERY elements from the anchor
 EXTRA = 6  # snapshots kept besides those (cut points, ends), most recent first
 MEMORY_CAP = 96 << 20  # bytes of snapshots across all documents, per model
@@ -130,11 +143,12 @@ class Sessions:
         return list(self._sessions)
 
 
-def anchor_index(starts: list[int], types: list[str], values: list[str], session: Session | None) -> int:
+def anchor_index(starts: list[int], types: list[str], values: list[str], session: Session | None,
+                 bounds: Bounds = LSTM_BOUNDS) -> int:
     """Where the context starts among the last elements before the cursor (``starts``, ``types``,
-    ``values``: at most LIMIT of them, oldest first)."""
+    ``values``: at most ``bounds.limit`` of them, oldest first)."""
     n = len(starts)
-    if n < LIMIT:
+    if n < bounds.limit:
         return 0  # the whole document before the cursor
     if session is not None and session.anchor is not None:
         start, kind, value = session.anchor
@@ -149,6 +163,6 @@ def anchor_index(starts: list[int], types: list[str], values: list[str], session
         for i in range(lo, min(n, lo + 8)):
             if starts[i] != start:
                 break
-            if types[i] == kind and values[i] == value and n - i >= CONTEXT:
+            if types[i] == kind and values[i] == value and n - i >= bounds.context:
                 return i
-    return n - CONTEXT
+    return n - bounds.context

@@ -3,7 +3,7 @@ tree-transformer, the node types it expects where the statement and the expressi
 cursor start, and multi-token continuations (engines/chains.py).
 
 The context is the document's elements before the predicted node, flattened by the same rules
-as training (``models.flatten.flatten_before``, at most ``incremental.LIMIT`` of them whatever
+as training (``models.flatten.flatten_before``, at most the model's ``incremental.Bounds`` whatever
 the file size), with their tree positions and the predicted node's for a model that reads them.
 Subtrees read by an earlier request (the statements before the cursor) are copied from a memo
 rather than walked again (``models.flatten.Memo``).
@@ -28,12 +28,12 @@ import tree_sitter
 from ..context import CompletionContext
 from ..languages import BLOCKS, CHAINS
 from ..models import checkpoint
-from ..models.architectures import tree_positions
+from ..models.architectures import TREE_TRANSFORMER, family, tree_positions
 from ..models.flatten import Memo, flatten_before, parent_annotated_type, parent_element
 from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
 from . import chains
-from .incremental import EVERY, LIMIT, Session, Sessions, Snapshot, anchor_index
+from .incremental import EVERY, LSTM_BOUNDS, TRANSFORMER_BOUNDS, Session, Sessions, Snapshot, anchor_index
 
 RECENT = 32  # contexts whose answers are kept
 TOP_VALUES = 200  # vocabulary values considered per prediction
@@ -81,6 +81,7 @@ class Predictor:
         # torch's intra-op threads for the thread that asks (a per-thread setting), on a CPU
         self.threads = threads if device.type == "cpu" else None
         self.tree = tree_positions(self.model.config)
+        self.bounds = TRANSFORMER_BOUNDS if family(self.model.config) == TREE_TRANSFORMER else LSTM_BOUNDS
         self.sessions = Sessions()
         self.flat_memo = Memo()  # subtrees before the cursor, flattened by earlier requests
         self.chain_types: dict = {}  # grammar -> the type ids a member chain is made of (chains.py)
@@ -124,12 +125,12 @@ class Predictor:
         if text_key in self._texts:
             self._texts.move_to_end(text_key)
             return self._texts[text_key]
-        flat, target_parent = flatten_before(context.target, LIMIT, self.flat_memo)
+        flat, target_parent = flatten_before(context.target, self.bounds.limit, self.flat_memo)
         n = len(flat)
         if n == 0:
             return Answer([])
-        a = anchor_index(flat.starts, flat.types, flat.values, session)
-        anchor = None if a == 0 and n < LIMIT else (flat.starts[a], flat.types[a], flat.values[a])
+        a = anchor_index(flat.starts, flat.types, flat.values, session, self.bounds)
+        anchor = None if a == 0 and n < self.bounds.limit else (flat.starts[a], flat.types[a], flat.values[a])
         if session is None or session.anchor != anchor:
             session = Session(anchor, snapshots={0: Snapshot(self.model.initial_state(1, self.device))})
         keys = self._keys(flat, a, target_parent, context.target)
