@@ -17,9 +17,10 @@ declares already (Python by indentation, JavaScript by braces, over at most READ
 At a parameter's name, the parameters listed before it are not offered again (a parameter named
 twice is a syntax error in both languages), nor keywords, snippets or chains; the rest is ranked
 as any name. A parameter list is the innermost bracket still open before the cursor, a ``(``
-after ``def name`` or ``function name`` (an arrow function's or a method's parameters look like
-a call's arguments until what follows them is written), with the cursor where a parameter
-starts: after the ``(`` or a comma, not in a default value or an annotation.
+after ``def name``, ``function name`` or a method's name in a JavaScript class body (an arrow
+function's parameters, or an object literal's method's, look like a call's arguments until
+what follows them is written), with the cursor where a parameter starts: after the ``(`` or a
+comma, not in a default value or an annotation.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ _PARAMETER_LIST = {
 }
 for _name in ("typescript", "typescriptreact"):
     _PARAMETER_LIST[_name] = _PARAMETER_LIST["javascript"]
+# A class body's method, before its `(`: modifiers and a name right after `{`, `}`, `;` or a new line.
+_JS_METHOD_HEAD = re.compile(rb"(?:^|[{};\n])[ \t]*(?:(?:static|async|get|set)[ \t]+)*\*?[ \t]*#?[A-Za-z_$][\w$]*[ \t]*$")
+_JS_CLASS_HEAD = re.compile(rb"(?:^|[^\w$.])class(?:[ \t]+[A-Za-z_$][\w$]*)?(?:[ \t]+extends[ \t]+[^{};]+?)?[ \t\r\n]*$")
 _CLOSERS, _OPENERS = b")]}", b"([{"
 _PARAMETER_NAME = re.compile(rb"[ \t\r\n]*(?:\*\*|\*|\.\.\.)?[ \t]*([A-Za-z_$][\w$]*)")
 
@@ -98,7 +102,9 @@ def parameters_before(language: str, data: bytes, offset: int) -> set[bytes] | N
             if depth:
                 depth -= 1
                 continue
-            if byte != 40 or not pattern.search(data, max(lo, i - 256), i):  # 40: "("
+            if byte != 40:  # "("
+                return None
+            if not pattern.search(data, max(lo, i - 256), i) and (language == "python" or not _js_method(data, lo, i)):
                 return None
             names = set()
             for piece in _split_top_level(data[i + 1:offset]):
@@ -106,6 +112,24 @@ def parameters_before(language: str, data: bytes, offset: int) -> set[bytes] | N
                     names.add(found.group(1))
             return names
     return None
+
+
+def _js_method(data: bytes, lo: int, paren: int) -> bool:
+    """Whether the ``(`` at ``paren`` opens the parameters of a method of a class body."""
+    head = _JS_METHOD_HEAD.search(data, max(lo, paren - 256), paren)
+    if head is None:
+        return False
+    depth = 0
+    for j in range(head.start(), lo - 1, -1):  # the brace the method's name follows is the body's
+        byte = data[j]
+        if byte in _CLOSERS:
+            depth += 1
+        elif byte in _OPENERS:
+            if depth:
+                depth -= 1
+                continue
+            return byte == 123 and _JS_CLASS_HEAD.search(data, max(lo, j - 256), j) is not None  # 123: "{"
+    return False
 
 
 def _split_top_level(text: bytes) -> list[bytes]:

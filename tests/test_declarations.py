@@ -121,6 +121,10 @@ def test_at_a_top_level_declaration_the_project_s_definitions_are_offered(tmp_pa
     ("python", "def f(self, x=2*", None), ("python", "print(a, ", None), ("python", "def f(a):\n    return g(a, ", None),
     ("javascript", "function f(a, ", {"a"}), ("javascript", "const g = function (a, {b}, ...", {"a"}),
     ("javascript", "async function* gen(", set()), ("javascript", "foo(a, ", None), ("javascript", "x.function(a, ", None),
+    ("javascript", "class A {\n  foo(a, ", {"a"}), ("javascript", "class A extends B.C {\n  static async #bar(x, ", {"x"}),
+    ("javascript", "class A {\n  foo(a) {}\n  constructor(a, b, ", {"a", "b"}),
+    ("javascript", "class A {\n  foo(a) {\n    this.bar(a, ", None), ("javascript", "class A {\n  foo(a) {\n    bar(a, ", None),
+    ("javascript", "const o = {\n  m(a, ", None), ("javascript", "if (x) {\n  foo(a, ", None),
 ])
 def test_a_parameter_position_and_the_parameters_before_it(language, source, expected):
     found = declarations.parameters_before(language, source.encode(), len(source.encode()))
