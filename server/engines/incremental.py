@@ -3,17 +3,17 @@ from the first element that changed.
 
 What the model reads at a cursor (its *context*) is the document's elements from an *anchor* up
 to the predicted node, from an empty state:
-- with fewer than LIMIT elements before the cursor, from the document's first element, as in
-  training (a file is read from its start);
+- with fewer than ``limit`` elements before the cursor, from the document's first element, as
+  in training (a file is read from its start);
 - otherwise from the anchor element the document's session keeps, while it lies among the last
-  LIMIT elements and at least CONTEXT before the cursor; else a new anchor, CONTEXT elements
-  before the cursor.
-So one request reads at most LIMIT elements whatever the file size, and typing on moves the
-anchor once every LIMIT - CONTEXT elements. The bounds are the model's (``Bounds``): the LSTM's
-state after 200 elements read from an empty one ranks as the whole file's does (docs/
-benchmarks.md: on 900 valid-split identifiers no top-1 or top-5 changed from 200 / 300 up to the
-whole file), so it reads 200 to 300; the tree-transformer, which attends to every element it
-reads, keeps 400 to 600.
+  ``limit`` elements and at least ``context`` before the cursor; else a new anchor, ``context``
+  elements before the cursor.
+So one request reads at most ``limit`` elements whatever the file size, and typing on moves the
+anchor once every ``limit - context`` elements. The bounds are the model's (``Bounds``): the
+LSTM's state after 200 elements read from an empty one ranks as the whole file's does (on 900
+valid-split identifiers no top-1 or top-5 changed between 200-300 elements and the whole file;
+docs/benchmarks.md), so it reads 200 to 300; the tree-transformer, which attends to every
+element it reads, keeps 400 to 600.
 
 A session keeps, per document, the inputs read from its anchor (one key per element) and
 snapshots of the model after some of them: every EVERY elements, at the cut points a request
@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
-
 
 
 @dataclass(frozen=True)
