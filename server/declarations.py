@@ -17,10 +17,10 @@ declares already (Python by indentation, JavaScript by braces, over at most READ
 At a parameter's name, the parameters listed before it are not offered again (a parameter named
 twice is a syntax error in both languages), nor keywords, snippets or chains; the rest is ranked
 as any name. A parameter list is the innermost bracket still open before the cursor, a ``(``
-after ``def name``, ``function name`` or a method's name in a JavaScript class body (an arrow
-function's parameters, or an object literal's method's, look like a call's arguments until
-what follows them is written), with the cursor where a parameter starts: after the ``(`` or a
-comma, not in a default value or an annotation.
+after ``def name``, ``function name`` or a method's name in a JavaScript class body or object
+literal (an arrow function's parameters look like a call's arguments until its ``=>`` is
+written), with the cursor where a parameter starts: after the ``(`` or a comma, not in a
+default value or an annotation.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ for _name in ("typescript", "typescriptreact"):
 # A class body's method, before its `(`: modifiers and a name right after `{`, `}`, `;` or a new line.
 _JS_METHOD_HEAD = re.compile(rb"(?:^|[{};\n])[ \t]*(?:(?:static|async|get|set)[ \t]+)*\*?[ \t]*#?[A-Za-z_$][\w$]*[ \t]*$")
 _JS_CLASS_HEAD = re.compile(rb"(?:^|[^\w$.])class(?:[ \t]+[A-Za-z_$][\w$]*)?(?:[ \t]+extends[ \t]+[^{};]+?)?[ \t\r\n]*$")
+# What stands before an object literal's `{` (a block's follows `)`, `=>`, `else`, `try`...).
+_JS_OBJECT_BEFORE = re.compile(rb"(?:[=(,:\[?]|&&|\|\||(?:^|[^\w$.])return)[ \t\r\n]*$")
 _CLOSERS, _OPENERS = b")]}", b"([{"
 _PARAMETER_NAME = re.compile(rb"[ \t\r\n]*(?:\*\*|\*|\.\.\.)?[ \t]*([A-Za-z_$][\w$]*)")
 
@@ -115,7 +117,8 @@ def parameters_before(language: str, data: bytes, offset: int) -> set[bytes] | N
 
 
 def _js_method(data: bytes, lo: int, paren: int) -> bool:
-    """Whether the ``(`` at ``paren`` opens the parameters of a method of a class body."""
+    """Whether the ``(`` at ``paren`` opens the parameters of a method of a class body or of an
+    object literal."""
     head = _JS_METHOD_HEAD.search(data, max(lo, paren - 256), paren)
     if head is None:
         return False
@@ -128,8 +131,23 @@ def _js_method(data: bytes, lo: int, paren: int) -> bool:
             if depth:
                 depth -= 1
                 continue
-            return byte == 123 and _JS_CLASS_HEAD.search(data, max(lo, j - 256), j) is not None  # 123: "{"
+            if byte != 123:  # "{"
+                return False
+            before = max(lo, j - 256)
+            if _JS_CLASS_HEAD.search(data, before, j) is not None:
+                return True
+            # an object literal's method: its name right after the `{` or a comma
+            return _JS_OBJECT_BEFORE.search(data, before, j) is not None and _after_property_boundary(data, head.start(), lo)
     return False
+
+
+def _after_property_boundary(data: bytes, start: int, lo: int) -> bool:
+    """Whether what precedes a method's name (from ``start``, its head's boundary) is the object's
+    `{` or a comma, past blank space."""
+    i = start
+    while i >= lo and data[i] in b" \t\r\n":
+        i -= 1
+    return i >= lo and data[i] in b"{,"
 
 
 def _split_top_level(text: bytes) -> list[bytes]:

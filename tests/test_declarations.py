@@ -124,7 +124,10 @@ def test_at_a_top_level_declaration_the_project_s_definitions_are_offered(tmp_pa
     ("javascript", "class A {\n  foo(a, ", {"a"}), ("javascript", "class A extends B.C {\n  static async #bar(x, ", {"x"}),
     ("javascript", "class A {\n  foo(a) {}\n  constructor(a, b, ", {"a", "b"}),
     ("javascript", "class A {\n  foo(a) {\n    this.bar(a, ", None), ("javascript", "class A {\n  foo(a) {\n    bar(a, ", None),
-    ("javascript", "const o = {\n  m(a, ", None), ("javascript", "if (x) {\n  foo(a, ", None),
+    ("javascript", "const o = {\n  m(a, ", {"a"}), ("javascript", "f({ a: 1,\n  async m(x, ", {"x"}),
+    ("javascript", "const o = { a: f(b, ", None), ("javascript", "const o = { a: 1 }\nfoo(a, ", None),
+    ("javascript", "if (x) {\n  foo(a, ", None), ("javascript", "x.then(() => {\n  foo(a, ", None),
+    ("javascript", "const o = {\n  a: 1\n  m(a, ", None),
 ])
 def test_a_parameter_position_and_the_parameters_before_it(language, source, expected):
     found = declarations.parameters_before(language, source.encode(), len(source.encode()))
