@@ -21,10 +21,11 @@ Iterative (TreeCursor, no recursion limit). Knows nothing of vocabularies or ten
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import tree_sitter
+
+from .lru import SizedLRU
 
 EMPTY = "EMPTY"
 OPERATOR = "operator"
@@ -173,16 +174,15 @@ class Segment:
                    flat.has_sibling[start:end])
 
 
-class Memo:
+class Memo(SizedLRU):
     """Subtrees ``flatten_before`` has read, by their text and place, least recently used first
-    out. Typing changes the text at the cursor: the statements before it, which a request reads
-    again, are copied rather than walked (a subtree's elements depend on its own nodes alone,
-    but for a docstring, whose place the key holds). Not thread-safe: one per caller."""
+    out, under a cap on their elements in all (``size``). Typing changes the text at the cursor:
+    the statements before it, which a request reads again, are copied rather than walked (a
+    subtree's elements depend on its own nodes alone, but for a docstring, whose place the key
+    holds). Not thread-safe: one per caller."""
 
     def __init__(self, cap: int = MEMO_ELEMENTS):
-        self.cap = cap
-        self._segments: OrderedDict[tuple, Segment] = OrderedDict()
-        self._size = 0
+        super().__init__(cap)
 
     @staticmethod
     def key(node: tree_sitter.Node, in_string: bool) -> tuple:
@@ -190,30 +190,6 @@ class Memo:
         docstring_place = (node.type == "expression_statement" and parent is not None
                            and parent.type in DOCSTRING_BLOCKS and node.prev_named_sibling is None)
         return node.start_byte, node.type, node.descendant_count, in_string, docstring_place, node.text
-
-    def get(self, key: tuple) -> Segment | None:
-        segment = self._segments.get(key)
-        if segment is not None:
-            self._segments.move_to_end(key)
-        return segment
-
-    def put(self, key: tuple, segment: Segment) -> None:
-        if key in self._segments:
-            self._segments.move_to_end(key)
-            return
-        self._segments[key] = segment
-        self._size += len(segment.types)
-        while self._size > self.cap and len(self._segments) > 1:
-            _, old = self._segments.popitem(last=False)
-            self._size -= len(old.types)
-
-    def __len__(self) -> int:
-        return len(self._segments)
-
-    @property
-    def size(self) -> int:
-        """Elements kept, in all."""
-        return self._size
 
 
 def _find(root: tree_sitter.Node, start: int, end: int, kind: str) -> tree_sitter.Node:
@@ -357,7 +333,7 @@ def flatten_before(target: tree_sitter.Node, limit: int, memo: Memo | None = Non
                      {a.id for a, e in zip(ancestors, elements) if e is not None})
     if memo is not None:
         for position, key, size in finished:  # a subtree's root comes first, its elements after it
-            memo.put(key, Segment.of(flat, positions[position], positions[position] + size))
+            memo.put(key, Segment.of(flat, positions[position], positions[position] + size), size)
     return flat, target_parent
 
 

@@ -95,24 +95,29 @@ def parameters_before(language: str, data: bytes, offset: int) -> set[bytes] | N
     if not before.endswith((b"(", b",")):
         return None  # not where a parameter starts (a default value, an annotation, a body)
     lo = max(0, offset - PARAMETERS_READ)
+    i = _open_bracket(data, offset - 1, lo)
+    if i is None or data[i] != 40:  # "("
+        return None
+    if not pattern.search(data, max(lo, i - 256), i) and (language == "python" or not _js_method(data, lo, i)):
+        return None
+    names = set()
+    for piece in _split_top_level(data[i + 1:offset]):
+        if found := _PARAMETER_NAME.match(piece):
+            names.add(found.group(1))
+    return names
+
+
+def _open_bracket(data: bytes, start: int, lo: int) -> int | None:
+    """The innermost bracket still open at byte ``start`` (scanning back to ``lo``)."""
     depth = 0
-    for i in range(offset - 1, lo - 1, -1):
+    for i in range(start, lo - 1, -1):
         byte = data[i]
         if byte in _CLOSERS:
             depth += 1
         elif byte in _OPENERS:
-            if depth:
-                depth -= 1
-                continue
-            if byte != 40:  # "("
-                return None
-            if not pattern.search(data, max(lo, i - 256), i) and (language == "python" or not _js_method(data, lo, i)):
-                return None
-            names = set()
-            for piece in _split_top_level(data[i + 1:offset]):
-                if found := _PARAMETER_NAME.match(piece):
-                    names.add(found.group(1))
-            return names
+            if not depth:
+                return i
+            depth -= 1
     return None
 
 
@@ -122,23 +127,14 @@ def _js_method(data: bytes, lo: int, paren: int) -> bool:
     head = _JS_METHOD_HEAD.search(data, max(lo, paren - 256), paren)
     if head is None:
         return False
-    depth = 0
-    for j in range(head.start(), lo - 1, -1):  # the brace the method's name follows is the body's
-        byte = data[j]
-        if byte in _CLOSERS:
-            depth += 1
-        elif byte in _OPENERS:
-            if depth:
-                depth -= 1
-                continue
-            if byte != 123:  # "{"
-                return False
-            before = max(lo, j - 256)
-            if _JS_CLASS_HEAD.search(data, before, j) is not None:
-                return True
-            # an object literal's method: its name right after the `{` or a comma
-            return _JS_OBJECT_BEFORE.search(data, before, j) is not None and _after_property_boundary(data, head.start(), lo)
-    return False
+    j = _open_bracket(data, head.start(), lo)  # the brace the method's name follows is the body's
+    if j is None or data[j] != 123:  # "{"
+        return False
+    before = max(lo, j - 256)
+    if _JS_CLASS_HEAD.search(data, before, j) is not None:
+        return True
+    # an object literal's method: its name right after the `{` or a comma
+    return _JS_OBJECT_BEFORE.search(data, before, j) is not None and _after_property_boundary(data, head.start(), lo)
 
 
 def _after_property_boundary(data: bytes, start: int, lo: int) -> bool:

@@ -8,16 +8,15 @@ body) and hands the pieces to the event loop together, so pygls' message loop (`
 finds them waiting: one hop per message. The framing rules are pygls' own: lines up to an empty
 one, the first ``Content-Length`` header giving the body's size.
 
-The thread reads the file descriptor with ``os.read``, not through ``sys.stdin.buffer``: a
-daemon thread blocked inside a buffered reader holds its lock, and the interpreter, stopping,
-would abort on it.
+The thread reads the file descriptor through a buffered reader of its own, not through
+``sys.stdin.buffer``: a daemon thread blocked inside that one holds its lock, and the
+interpreter, flushing the standard streams as it stops, would abort on it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
-import os
 import re
 import threading
 from collections.abc import Awaitable
@@ -26,43 +25,12 @@ from typing import BinaryIO
 CONTENT_LENGTH = re.compile(rb"^Content-Length: (\d+)\r\n$")  # as pygls.io_.run_async reads it
 
 
-class _Bytes:
-    """``readline`` and ``read(n)`` over a file descriptor, buffered here, without locks."""
-
-    def __init__(self, fd: int):
-        self.fd = fd
-        self.buffer = bytearray()
-        self.ended = False
-
-    def _fill(self) -> bool:
-        if self.ended:
-            return False
-        chunk = os.read(self.fd, 1 << 16)
-        self.ended = not chunk
-        self.buffer += chunk
-        return bool(chunk)
-
-    def readline(self) -> bytes:
-        while (end := self.buffer.find(b"\n")) < 0:
-            if not self._fill():
-                end = len(self.buffer) - 1
-                break
-        line = bytes(self.buffer[:end + 1])
-        del self.buffer[:end + 1]
-        return line
-
-    def read(self, n: int) -> bytes:
-        while len(self.buffer) < n and self._fill():
-            pass
-        data = bytes(self.buffer[:n])
-        del self.buffer[:n]
-        return data
-
-
-def _source(stream: BinaryIO):
+def _source(stream: BinaryIO) -> BinaryIO:
+    """A buffered reader of the stream's file descriptor of our own (the stream itself when it
+    has none, in memory)."""
     try:
-        return _Bytes(stream.fileno())
-    except (AttributeError, OSError, io.UnsupportedOperation):  # an in-memory stream
+        return io.BufferedReader(io.FileIO(stream.fileno(), "rb", closefd=False))
+    except (AttributeError, OSError, io.UnsupportedOperation):
         return stream
 
 

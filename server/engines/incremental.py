@@ -26,12 +26,13 @@ recently used first, when all of them together pass a memory cap.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+
+from ..models.lru import SizedLRU
 
 
 @dataclass(frozen=True)
@@ -104,42 +105,25 @@ class Session:
         return sum(s.nbytes() for s in self.snapshots.values())
 
 
-class Sessions:
-    """Sessions by document URI, least recently used first, under a memory cap."""
+class Sessions(SizedLRU):
+    """Sessions by document URI, least recently used first, under a memory cap: ``put`` stores
+    (or re-measures) a session, then evicts others while over the cap; the newest one always
+    stays."""
 
     def __init__(self, cap: int = MEMORY_CAP):
-        self.cap = cap
-        self._sessions: OrderedDict[str, Session] = OrderedDict()
-        self._sizes: dict[str, int] = {}
-
-    def get(self, uri: str) -> Session | None:
-        session = self._sessions.get(uri)
-        if session is not None:
-            self._sessions.move_to_end(uri)
-        return session
+        super().__init__(cap)
 
     def put(self, uri: str, session: Session) -> None:
-        """Store (or re-measure) a session, then evict others while over the cap; the newest
-        one always stays."""
-        self._sessions[uri] = session
-        self._sessions.move_to_end(uri)
-        self._sizes[uri] = session.nbytes()
-        while self.total() > self.cap and len(self._sessions) > 1:
-            old, _ = self._sessions.popitem(last=False)
-            self._sizes.pop(old, None)
+        super().put(uri, session, session.nbytes())
 
     def forget(self, uri: str) -> None:
-        self._sessions.pop(uri, None)
-        self._sizes.pop(uri, None)
+        self.pop(uri)
 
     def total(self) -> int:
-        return sum(self._sizes.values())
-
-    def __contains__(self, uri: str) -> bool:
-        return uri in self._sessions
+        return self.size
 
     def uris(self) -> Iterable[str]:
-        return list(self._sessions)
+        return list(self)
 
 
 def anchor_index(starts: list[int], types: list[str], values: list[str], session: Session | None,
