@@ -45,6 +45,12 @@ def setup_logging(level: str, log_file: str | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    # No collections while start-up imports: lsprotocol alone builds ~570 attrs classes, and a
+    # collection every few hundred of its allocations cost ~45 ms of the time to answer
+    # initialize. What garbage start-up leaves (17k small objects, mostly the classes attrs
+    # replaces by slotted ones) is frozen with the rest below: collecting it would take 42 ms
+    # and give no memory back (RSS after start-up is ~8 MB higher either way).
+    gc.disable()
     args = parse_args(argv)
     setup_logging(args.log_level, args.log_file)
     from .server import create_server  # after logging is set up: imports log too
@@ -53,6 +59,7 @@ def main(argv: list[str] | None = None) -> None:
     # Everything imported so far lives as long as the process: keep it out of the garbage
     # collector's scans, whose pauses would otherwise land on keystrokes.
     gc.freeze()
+    gc.enable()
     if args.tcp:
         server.start_tcp(args.host, args.port)
     else:
