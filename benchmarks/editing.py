@@ -60,7 +60,7 @@ def collect(files: list[Path], language: LanguageSpec, lang: str) -> list[Sample
             if node.type in SAMPLED[lang] and node.text:
                 category = ("attribute" if member_access(node) is not None
                             else "declaration" if declares(lang, data, node.start_byte)
-                            else "parameter" if parameters_before(lang, data, node.start_byte) is not None else "name")
+                            else "parameter" if parameters_before(lang, data, node.start_byte, node) is not None else "name")
                 samples.append(Sample(path, data, node.start_byte, node.text.decode(), category))
             if cursor.goto_first_child():
                 continue

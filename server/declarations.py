@@ -18,14 +18,18 @@ At a parameter's name, the parameters listed before it are not offered again (a 
 twice is a syntax error in both languages), nor keywords, snippets or chains; the rest is ranked
 as any name. A parameter list is the innermost bracket still open before the cursor, a ``(``
 after ``def name``, ``function name`` or a method's name in a JavaScript class body or object
-literal (an arrow function's parameters look like a call's arguments until its ``=>`` is
-written), with the cursor where a parameter starts: after the ``(`` or a comma, not in a
-default value or an annotation.
+literal, with the cursor where a parameter starts: after the ``(`` or a comma, not in a
+default value or an annotation. Where the text does not say (an arrow function's parameters,
+a method of a class whose ``{`` is further back than the text read), the syntax tree at the
+cursor does when the code after it is written: the ``(`` opens a formal parameter list there
+(the engines read it from the tree with a placeholder identifier at the cursor).
 """
 
 from __future__ import annotations
 
 import re
+
+import tree_sitter
 
 from .context import NAME, CompletionContext
 
@@ -65,6 +69,10 @@ _JS_CLASS_HEAD = re.compile(rb"(?:^|[^\w$.])class(?:[ \t]+[A-Za-z_$][\w$]*)?(?:[
 # What stands before an object literal's `{` (a block's follows `)`, `=>`, `else`, `try`...).
 _JS_OBJECT_BEFORE = re.compile(rb"(?:[=(,:\[?]|&&|\|\||(?:^|[^\w$.])return)[ \t\r\n]*$")
 _CLOSERS, _OPENERS = b")]}", b"([{"
+# The syntax tree's parameter lists (tree-sitter node types).
+_PARAMETER_LISTS = {"python": frozenset({"parameters"}), "javascript": frozenset({"formal_parameters"})}
+for _name in ("typescript", "typescriptreact"):
+    _PARAMETER_LISTS[_name] = _PARAMETER_LISTS["javascript"]
 _PARAMETER_NAME = re.compile(rb"[ \t\r\n]*(?:\*\*|\*|\.\.\.)?[ \t]*([A-Za-z_$][\w$]*)")
 
 
@@ -84,9 +92,10 @@ def at_declaration(context: CompletionContext) -> bool:
     return context.category == NAME and declares(context.language.name, context.data, context.prefix_start)
 
 
-def parameters_before(language: str, data: bytes, offset: int) -> set[bytes] | None:
+def parameters_before(language: str, data: bytes, offset: int, node: tree_sitter.Node | None = None) -> set[bytes] | None:
     """Where an identifier starting at byte ``offset`` names a parameter of the function whose
-    parameter list is open there: the names of the parameters before it; elsewhere None."""
+    parameter list is open there: the names of the parameters before it; elsewhere None.
+    ``node``, the syntax node at ``offset`` if there is a tree, decides where the text does not."""
     pattern = _PARAMETER_LIST.get(language)
     if pattern is None:
         return None
@@ -98,13 +107,23 @@ def parameters_before(language: str, data: bytes, offset: int) -> set[bytes] | N
     i = _open_bracket(data, offset - 1, lo)
     if i is None or data[i] != 40:  # "("
         return None
-    if not pattern.search(data, max(lo, i - 256), i) and (language == "python" or not _js_method(data, lo, i)):
+    if (not pattern.search(data, max(lo, i - 256), i) and (language == "python" or not _js_method(data, lo, i))
+            and not _parameter_list_in_tree(node, i, _PARAMETER_LISTS[language])):
         return None
     names = set()
     for piece in _split_top_level(data[i + 1:offset]):
         if found := _PARAMETER_NAME.match(piece):
             names.add(found.group(1))
     return names
+
+
+def _parameter_list_in_tree(node: tree_sitter.Node | None, paren: int, kinds: frozenset[str]) -> bool:
+    """Whether an ancestor of ``node`` is a parameter list opening at byte ``paren``."""
+    while node is not None and node.start_byte >= paren:
+        if node.start_byte == paren and node.type in kinds:
+            return True
+        node = node.parent
+    return False
 
 
 def _open_bracket(data: bytes, start: int, lo: int) -> int | None:
@@ -163,7 +182,8 @@ def _split_top_level(text: bytes) -> list[bytes]:
 
 def at_parameter(context: CompletionContext) -> bool:
     """Whether the identifier at the cursor names a parameter of a function being declared."""
-    return context.category == NAME and parameters_before(context.language.name, context.data, context.prefix_start) is not None
+    return context.category == NAME and parameters_before(
+        context.language.name, context.data, context.prefix_start, context.target) is not None
 
 
 def top_level(context: CompletionContext) -> bool:
@@ -178,7 +198,7 @@ def declared_before(context: CompletionContext) -> set[str]:
     if not at_declaration(context):
         if context.category != NAME:
             return set()
-        names = parameters_before(context.language.name, context.data, context.prefix_start) or set()
+        names = parameters_before(context.language.name, context.data, context.prefix_start, context.target) or set()
     elif context.language.name == "python":
         names = _python_declared(context.data, _line_start(context.data, context.prefix_start))
     else:

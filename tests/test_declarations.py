@@ -148,3 +148,19 @@ def test_at_a_parameter_neither_engine_offers_one_listed_before_nor_a_keyword_or
     # in a call's arguments the same words are offered, and the expression's snippets
     call = neural_complete(answer, source[:-len("def split(self, ")] + "join(self, ")
     assert "self" in [c.text for c in call] and [c for c in call if c.snippet is not None]
+
+
+@pytest.mark.parametrize(("before", "after", "expected"), [
+    ("const f = (a, ", ") => a;\n", {"a"}),  # an arrow function's: the tree says, with the code after written
+    ("items.map((item, ", ") => item);\n", {"item"}),
+    ("class A {\n" + "  m() { return 1; }\n" * 150 + "  foo(a, ", ") {}\n}\n", {"a"}),  # the class's `{` 2.7 KB back
+    ("const f = (a, ", "\n", None),  # `=>` not written yet: a parenthesised expression or a call
+    ("items.map(item, ", ");\n", None),
+])
+def test_the_tree_at_the_cursor_finds_parameter_lists_the_text_does_not(before, after, expected):
+    doc = Document("file:///main.js", before + after, 1, JAVASCRIPT)
+    context = context_at(doc, len(before.encode()))
+    assert declarations.parameters_before("javascript", context.data, context.prefix_start) is None  # not by the text
+    assert declarations.at_parameter(context) is (expected is not None)
+    found = declarations.parameters_before("javascript", context.data, context.prefix_start, context.target)
+    assert (found if found is None else {n.decode() for n in found}) == expected
