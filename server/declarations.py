@@ -73,6 +73,11 @@ _CLOSERS, _OPENERS = b")]}", b"([{"
 _PARAMETER_LISTS = {"python": frozenset({"parameters"}), "javascript": frozenset({"formal_parameters"})}
 for _name in ("typescript", "typescriptreact"):
     _PARAMETER_LISTS[_name] = _PARAMETER_LISTS["javascript"]
+# The start of a `const` or `let` declaration's value (its first word: `= x`, `= await x`, `= new X`).
+_INITIALISED = {"javascript": re.compile(rb"(?:^|[^\w$.])(?:const|let)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=;\n]*)?"
+                                         rb"=[ \t]*(?:(?:await|new|typeof)[ \t]+)?$")}
+for _name in ("typescript", "typescriptreact"):
+    _INITIALISED[_name] = _INITIALISED["javascript"]
 _PARAMETER_NAME = re.compile(rb"[ \t\r\n]*(?:\*\*|\*|\.\.\.)?[ \t]*([A-Za-z_$][\w$]*)")
 
 
@@ -194,11 +199,14 @@ def top_level(context: CompletionContext) -> bool:
 
 def declared_before(context: CompletionContext) -> set[str]:
     """The names that the block around the cursor declares before it, at a declaration position;
-    the parameters listed before it, at a parameter's; empty elsewhere."""
+    the parameters listed before it, at a parameter's; at the start of a JavaScript ``const`` or
+    ``let``'s value, the name it declares; empty elsewhere."""
     if not at_declaration(context):
         if context.category != NAME:
             return set()
-        names = parameters_before(context.language.name, context.data, context.prefix_start, context.target) or set()
+        names = parameters_before(context.language.name, context.data, context.prefix_start, context.target)
+        if names is None:
+            names = _initialised(context.language.name, context.data, context.prefix_start)
     elif context.language.name == "python":
         names = _python_declared(context.data, _line_start(context.data, context.prefix_start))
     else:
@@ -206,6 +214,17 @@ def declared_before(context: CompletionContext) -> set[str]:
         names = _javascript_declared(_JS_QUOTED.sub(b" ", code))
     names.discard(context.prefix.encode("utf-8", "surrogatepass"))
     return {n.decode("utf-8", "replace") for n in names}
+
+
+def _initialised(language: str, data: bytes, offset: int) -> set[bytes]:
+    """At ``const x = |`` or ``let x = |``, {x}: reading x in its own initialiser throws (the
+    temporal dead zone), where Python's ``x = x + 1`` and JavaScript's ``var x = x || {}`` are
+    idioms. A function written there may name x, but not as its first word."""
+    pattern = _INITIALISED.get(language)
+    if pattern is None:
+        return set()
+    found = pattern.search(data, max(0, offset - 256), offset)
+    return {found.group(1)} if found else set()
 
 
 def _python_declared(data: bytes, line_start: int) -> set[bytes]:

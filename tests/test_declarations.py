@@ -16,7 +16,7 @@ from treecomplete.languages import JAVASCRIPT, PYTHON
 from treecomplete.project import ProjectIndex
 from treecomplete.service import CompletionService
 
-from .test_neural_ranking import complete as neural_complete
+from .test_neural_ranking import StubPredictor, complete as neural_complete
 
 
 def _context(language, source):
@@ -164,3 +164,23 @@ def test_the_tree_at_the_cursor_finds_parameter_lists_the_text_does_not(before, 
     assert declarations.at_parameter(context) is (expected is not None)
     found = declarations.parameters_before("javascript", context.data, context.prefix_start, context.target)
     assert (found if found is None else {n.decode() for n in found}) == expected
+
+
+@pytest.mark.parametrize(("language", "line", "excluded"), [
+    ("javascript", "  const args = a", "args"), ("javascript", "let args = await a", "args"),
+    ("javascript", "const args: string[] = a", "args"), ("javascript", "for (const a of x) { let args = a", "args"),
+    ("javascript", "  var args = a", None),  # `var args = args || []` is an idiom
+    ("javascript", "  const args = f(a", None),  # not the value's first word
+    ("javascript", "  const args = () => a", None),  # a function may name it
+    ("python", "args = a", None),  # `x = x + 1`
+])
+def test_a_const_s_name_is_not_offered_at_the_start_of_its_own_value(language, line, excluded):
+    source = "function f(argv, args0) {\n  return [argv, args0];\n}\nconst args = 1;\n" if language == "javascript" else "argv = 1\nargs = 2\n"
+    uri = "file:///t.js" if language == "javascript" else "file:///t.py"
+    answer = Answer([Prediction("args", 0.6, False), Prediction("argv", 0.3, False)])
+    for service in (CompletionService(), CompletionService(models=StubPredictor(answer))):
+        service.open(uri, language, 1, source + line)
+        result = service.complete(uri, source.count("\n"), len(line), 50)
+        names = [c.text for c in result.candidates]
+        assert "argv" in names
+        assert ("args" not in names) if excluded else ("args" in names), (result.engine, names[:5])

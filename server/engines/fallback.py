@@ -30,7 +30,8 @@ offered, nor a keyword; a name the file only uses after a dot, after `self.` amo
 does not define gets +3 instead of -3 (``self._write_title()``, then ``def _write_title``); the
 project's top-level definitions are listed as at an import, and get +2 at a declaration of the
 file's top level. At a parameter's name, the parameters listed before it are not offered, nor a
-keyword.
+keyword. At the start of a JavaScript ``const`` or ``let``'s value, the name it declares is not
+offered (reading it there throws).
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
 `obj.` and +2 if seen after any dot, or elsewhere -3 if only ever seen after a dot; and every
 word +2 when it starts with the prefix in the case typed.
@@ -394,7 +395,7 @@ class FallbackEngine:
         imported_here = self._imported_names(context, kinds)  # None: the cursor names no import's name
         import_name = imported_here is not None
         parameter = not declaration and at_parameter(context)
-        declared = declared_before(context) if declaration or parameter else set()  # not declared twice
+        declared = declared_before(context)  # not declared twice, nor read in its own `const` initialiser
         self._last_declared = (context, declared)
         receiver = receiver_word(context.receiver, language) if context.category == ATTRIBUTE else None
         own = None
