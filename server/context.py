@@ -133,26 +133,66 @@ def _category(target: tree_sitter.Node | None, probe: bytes, start: int) -> tupl
     return NAME, None
 
 
+# What may stand before a JavaScript regular expression literal (elsewhere a `/` divides).
+_BEFORE_REGEX = frozenset("(,=:[!&|?{};+-*%<>~^")
+
+
+def _regex_starts(line: str, i: int) -> bool:
+    """Whether the `/` at ``i`` starts a regular expression literal (not a comment, not a division)."""
+    if line.startswith(("//", "/*"), i):
+        return False
+    j = i - 1
+    while j >= 0 and line[j] in " \t":
+        j -= 1
+    return j < 0 or line[j] in _BEFORE_REGEX or line[max(0, j - 5):j + 1] in ("return", "typeof")
+
+
+def _regex_end(line: str, i: int) -> int:
+    """Where the regular expression literal starting at ``i`` ends (past its flags), or the
+    line's end."""
+    i += 1
+    in_class = False
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\":
+            i += 1
+        elif ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        elif ch == "/" and not in_class:
+            i += 1
+            while i < len(line) and line[i].isalpha():
+                i += 1
+            return i
+        i += 1
+    return i
+
+
 def _lexical_category(line: str, language: LanguageSpec) -> str | None:
     """COMMENT or STRING when the cursor's line, read left to right, leaves one open."""
-    comment = "#" if language.name == "python" else "//"
+    python = language.name == "python"
+    comment = "#" if python else "//"
+    quotes = "'\"" if python else "'\"`"
     quote: str | None = None
     fstring = False
-    fstring_depth = 0  # open `{` inside a Python f-string: code again
+    fstring_depth = 0  # open `{` inside a Python f-string or `${` inside a template string: code again
     i = 0
     while i < len(line):
         ch = line[i]
         if quote is None:
             if line.startswith(comment, i):
                 return COMMENT
-            if ch in "'\"":
+            if ch == "/" and not python and _regex_starts(line, i):
+                i = _regex_end(line, i)  # a regular expression's quotes and slashes open nothing
+                continue
+            if ch in quotes:
                 quote = ch
                 fstring_depth = 0
-                is_f = language.name == "python" and re.search(r"(?<!\w)[rRbB]?[fF][rR]?\Z", line[:i])
-                fstring = bool(is_f)
+                fstring = ch == "`" or bool(python and re.search(r"(?<!\w)[rRbB]?[fF][rR]?\Z", line[:i]))
         elif ch == "\\":
             i += 1
-        elif fstring and ch == "{":
+        elif fstring and ch == "{" and (python or fstring_depth or line[i - 1] == "$"):
             fstring_depth += 1
         elif fstring and ch == "}" and fstring_depth:
             fstring_depth -= 1

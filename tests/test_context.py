@@ -126,3 +126,29 @@ def test_preceding_nodes_are_pre_order_and_bounded():
 def test_no_tree_no_context():
     doc = Document("file:///t.txt", "hello", 1, None)
     assert context_at(doc, 3) is None
+
+
+@pytest.mark.parametrize(("source", "category"), [
+    ("throw new Error(`'${fi", "name"),  # a quote inside a template's text opens nothing
+    ("const s = `it's ${this.na", "attribute"),
+    ("const s = `it's`; fo", "name"),
+    ("const s = `a ${b} c", "string"),
+    ("const s = `a ${f({ x: 1 })} c", "string"),
+    ("const s = `a ${f({ x: y", "name"),
+    ("const s = 'a ${b", "string"),  # not a template
+    ("const s = `a {b", "string"),  # a brace without `$`
+])
+def test_template_strings_substitutions_are_code(source, category):
+    assert _context(JAVASCRIPT, source).category == category
+
+
+@pytest.mark.parametrize(("source", "category"), [
+    ("if (/^https?:\\/\\//i.test(this.or", "attribute"),  # `//` in a regular expression is no comment
+    ("if (!/^(W\\/)?\"/.te", "attribute"),  # nor is its quote a string
+    ("const r = /[/'\"]/g; fo", "name"),
+    ("return /a'/.te", "attribute"),
+    ("const half = a / 2; // a commen", "comment"),  # a division, then a comment
+    ("const x = a / b + 'str", "string"),
+])
+def test_regular_expression_literals_open_nothing(source, category):
+    assert _context(JAVASCRIPT, source).category == category
