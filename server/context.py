@@ -89,7 +89,8 @@ def context_at(doc: Document, offset: int) -> CompletionContext | None:
     category, receiver = _category(target, probe, prefix_start)
     if category in (NAME, ATTRIBUTE):
         # An unterminated string or a comment on the cursor's line can fool error recovery.
-        category = _lexical_category(decode(data[line_start:prefix_start]), language) or category
+        opened = _template_at(tree, line_start) if language.name != "python" else None
+        category = _lexical_category(decode(data[line_start:prefix_start]), language, opened) or category
     return CompletionContext(
         language=language,
         uri=doc.uri,
@@ -144,7 +145,7 @@ def _regex_starts(line: str, i: int) -> bool:
     j = i - 1
     while j >= 0 and line[j] in " \t":
         j -= 1
-    return j < 0 or line[j] in _BEFORE_REGEX or line[max(0, j - 5):j + 1] in ("return", "typeof")
+    return j < 0 or line[j] in _BEFORE_REGEX or re.search(r"(?<![\w$])(?:return|typeof)\Z", line[:j + 1]) is not None
 
 
 def _regex_end(line: str, i: int) -> int:
@@ -169,14 +170,29 @@ def _regex_end(line: str, i: int) -> int:
     return i
 
 
-def _lexical_category(line: str, language: LanguageSpec) -> str | None:
-    """COMMENT or STRING when the cursor's line, read left to right, leaves one open."""
+def _template_at(tree: tree_sitter.Tree, offset: int) -> int | None:
+    """Where a JavaScript line starting at ``offset`` starts inside a template string that an
+    earlier line opened: 0 in its text, 1 in a ``${...}`` of it; None outside any."""
+    node = tree.root_node.descendant_for_byte_range(offset, offset)
+    while node is not None:
+        if node.start_byte < offset:
+            if node.type == "template_substitution":
+                return 1
+            if node.type in ("template_string", "string_fragment"):  # a fragment across lines: a template's,
+                return 0  # though an unclosed one parses as an error
+        node = node.parent
+    return None
+
+
+def _lexical_category(line: str, language: LanguageSpec, template: int | None = None) -> str | None:
+    """COMMENT or STRING when the cursor's line, read left to right, leaves one open; ``template``:
+    whether the line starts inside a template string (_template_at)."""
     python = language.name == "python"
     comment = "#" if python else "//"
     quotes = "'\"" if python else "'\"`"
-    quote: str | None = None
-    fstring = False
-    fstring_depth = 0  # open `{` inside a Python f-string or `${` inside a template string: code again
+    quote: str | None = None if template is None else "`"
+    fstring = template is not None
+    fstring_depth = template or 0  # open `{` inside a Python f-string or `${` inside a template string: code again
     i = 0
     while i < len(line):
         ch = line[i]

@@ -152,3 +152,13 @@ def test_template_strings_substitutions_are_code(source, category):
 ])
 def test_regular_expression_literals_open_nothing(source, category):
     assert _context(JAVASCRIPT, source).category == category
+
+
+@pytest.mark.parametrize(("source", "category"), [
+    ("const html = `\n  <p>${name}</p>\n`).trim().le", "attribute"),  # a template that an earlier line opened closes here
+    ("const html = `\n  <p>it's ${na", "name"),
+    ("const html = `\n  <p>${name}</p> wor", "string"),
+    ("const html = `${\n  items.ma", "attribute"),  # in a substitution an earlier line opened
+])
+def test_a_template_string_opened_on_an_earlier_line(source, category):
+    assert _context(JAVASCRIPT, source).category == category
