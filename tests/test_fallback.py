@@ -88,3 +88,14 @@ def test_soft_keywords_and_member_names_that_are_keywords_are_identifiers():
     assert {"get", "catch"} <= set(members)
     names = {c.text: c.kind for c in _complete(JAVASCRIPT, "const v = await f();\naw")}
     assert names["await"] == Kind.KEYWORD  # elsewhere, JavaScript's keywords stay keywords
+
+
+def test_where_an_import_names_a_module_builtins_and_what_imports_bind_come_last():
+    source = "import typing as tp\nfrom markupsafe import Markup\nrv = isinstance(tp, int)\nintern_me = Markup\n"
+    names = [c.text for c in _complete(PYTHON, source + "import i")]
+    assert names.index("intern_me") < names.index("inspect") < names.index("isinstance")  # a word may be a package
+    assert {"isinstance", "int"}.isdisjoint(names[:10])
+    names = [c.text for c in _complete(PYTHON, source + "from m")]
+    assert names[0] == "markupsafe" and names.index("Markup") > names.index("math")  # the package, not what it gave
+    names = [c.text for c in _complete(PYTHON, source + "x = i")]
+    assert {"int", "isinstance"} <= set(names[:3])  # elsewhere as before

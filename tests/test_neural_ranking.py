@@ -105,3 +105,11 @@ def test_the_model_never_offers_again_a_name_the_import_already_takes():
     answer = Answer([Prediction("Config", 0.9, True), Prediction("Connection", 0.05, False)])
     assert [c.text for c in complete(answer, "from core import Config, Co")][:1] == ["Connection"]
     assert "Config" in [c.text for c in complete(answer, "from core import Config\nx = Co")]
+
+
+def test_where_an_import_names_a_module_the_model_s_builtins_come_last():
+    answer = Answer([Prediction("len", 0.5, False), Prediction("value", 0.3, False), Prediction("json", 0.1, False)])
+    ranked = [c.text for c in complete(answer, "value = 1\nimport ")]
+    assert ranked.index("value") < ranked.index("json") and "len" not in ranked[:10]
+    elsewhere = [c.text for c in complete(answer, "value = 1\nprint(")]
+    assert elsewhere.index("len") < elsewhere.index("json")  # the model's order where no module is named

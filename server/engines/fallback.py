@@ -25,6 +25,8 @@ the first of these that applies, in this order:
   where an import names a module the standard library's modules: 1; keywords (not after a dot
   or in an import): 0.5
 Where an import names what it takes, a name the buffer's imports bind already is not offered.
+Where an import names a module, the builtins and what the buffer's imports bind (but the
+packages they import from) come last.
 At a declaration's name (server/declarations.py), a name its block declares already is not
 offered, nor a keyword; a name the file only uses after a dot, after `self.` among others, and
 does not define gets +3 instead of -3 (``self._write_title()``, then ``def _write_title``); the
@@ -40,6 +42,7 @@ word +2 when it starts with the prefix in the case typed.
 from __future__ import annotations
 
 import bisect
+import builtins
 import functools
 import heapq
 import math
@@ -62,6 +65,8 @@ from .base import Candidate, Kind
 if TYPE_CHECKING:
     from ..project import ProjectIndex, Snapshot
 
+# Python's builtins, with self and cls: never the module an import names.
+BUILTIN_NAMES = frozenset(dir(builtins)) | {"self", "cls"}
 # The kinds of words the project index lists by prefix (server/project.py, Snapshot.words).
 WORDS, MEMBERS, DEFINED = "words", "members", "defined"
 IMPORT_NAMES = frozenset({"import_specifier", "named_imports", "import_clause", "namespace_import"})  # JavaScript
@@ -196,6 +201,25 @@ def imported_modules(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) ->
             elif capture == "source":
                 names.add(module_name(PurePosixPath(text.decode("utf-8", "replace").strip("'\"`"))))
     return frozenset(names - language.reserved_set)
+
+
+def _module_roots(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) -> set[str]:
+    """The top-level packages that Python code before byte ``hi`` imports from (``a`` of
+    ``import a.b as c`` and of ``from a.b import c``; not what they bind, not relative imports)."""
+    cursor = tree_sitter.QueryCursor(language.imports)
+    cursor.set_byte_range(0, hi)
+    roots: set[str] = set()
+    for nodes in cursor.captures(tree.root_node).values():
+        for statement in nodes:
+            if statement.type == "import_from_statement":
+                paths = [statement.child_by_field_name("module_name")]
+            else:
+                paths = [n.child_by_field_name("name") if n.type == "aliased_import" else n
+                         for n in statement.children_by_field_name("name")]
+            for path in paths:
+                if path is not None and path.type == "dotted_name" and path.named_child_count:
+                    roots.add((path.named_children[0].text or b"").decode("utf-8", "replace"))
+    return roots
 
 
 def module_name(path: PurePath) -> str:
@@ -437,6 +461,9 @@ class FallbackEngine:
             if word not in scores and wanted(word):
                 scores[word] = 1.0
                 signals[word] = [BUILTIN, 0, 0, 0, 0, 0, 0]
+        if module:  # `import |`, `from |`: what cannot name a module last
+            for word in self.not_modules(context) & scores.keys():
+                scores[word] -= 20
         if context.category == NAME and not module and not import_name and not declaration and not parameter:
             for word in language.keywords:
                 if word.lower().startswith(prefix) and word not in scores:
@@ -467,6 +494,18 @@ class FallbackEngine:
             )
             for word, score in ranked
         ]
+
+    def not_modules(self, context: CompletionContext) -> set[str]:
+        """At a Python module position (``import |``, ``from |``), the words that cannot be the
+        module a new import names: builtins, ``self`` and ``cls``, and what the buffer's imports
+        bind (``Markup`` of ``from markupsafe import Markup``, ``t`` of ``import typing as t``)
+        but the packages they import from and the standard library's modules; elsewhere none.
+        (An unknown lowercase word may be a third-party package: it keeps its place.)"""
+        if context.tree is None or not _module_position(context):
+            return set()
+        hi = min(context.data.rfind(b"\n", 0, context.prefix_start) + 1, IMPORTS)
+        bound = imported_modules(context.tree, context.language, hi) - _module_roots(context.tree, context.language, hi)
+        return (BUILTIN_NAMES | bound) - set(context.language.modules)
 
     def imported_here(self, context: CompletionContext) -> set[str]:
         """Where the cursor names what an import takes: the names that the buffer's imports bind

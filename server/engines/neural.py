@@ -137,6 +137,8 @@ class NeuralEngine:
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body, features=tuple(x)))
         scored.sort(key=lambda c: (-c.score, c.text))
+        if not_modules := self.fallback.not_modules(context):  # `import |`: what cannot name a module last
+            scored = [c for c in scored if c.text not in not_modules] + [c for c in scored if c.text in not_modules]
         if self.multi_token and not declaration:
             scored = self._with_chains(scored, answer.chains, prefix, cache, rank_by, block)
         return scored[:limit]
