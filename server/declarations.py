@@ -28,6 +28,7 @@ cursor does when the code after it is written: the ``(`` opens a formal paramete
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import tree_sitter
 
@@ -197,14 +198,30 @@ def top_level(context: CompletionContext) -> bool:
     return context.data[start:start + 1] not in (b" ", b"\t")
 
 
-def declared_before(context: CompletionContext) -> set[str]:
-    """The names that the block around the cursor declares before it, at a declaration position;
-    the parameters listed before it, at a parameter's; at the start of a JavaScript ``const`` or
-    ``let``'s value, the name it declares; empty elsewhere."""
-    if not at_declaration(context):
-        if context.category != NAME:
-            return set()
+@dataclass(frozen=True)
+class Declaring:
+    """What the identifier at the cursor declares, read once per request (``declaring``)."""
+
+    declaration: bool  # the name a statement declares (``def |``, ``const |``)
+    parameter: bool  # a parameter of a function being declared (``def f(a, |``)
+    # what is not offered there: the names the block declares already before it, at a
+    # declaration; the parameters listed before it, at a parameter; at the start of a JavaScript
+    # ``const`` or ``let``'s value, the name it declares
+    taken: frozenset[str]
+
+
+NOT_DECLARING = Declaring(False, False, frozenset())
+
+
+def declaring(context: CompletionContext) -> Declaring:
+    """What the identifier at the cursor declares, and so what is not offered there."""
+    if context.category != NAME:
+        return NOT_DECLARING
+    declaration = declares(context.language.name, context.data, context.prefix_start)
+    parameter = False
+    if not declaration:
         names = parameters_before(context.language.name, context.data, context.prefix_start, context.target)
+        parameter = names is not None
         if names is None:
             names = _initialised(context.language.name, context.data, context.prefix_start)
     elif context.language.name == "python":
@@ -213,7 +230,12 @@ def declared_before(context: CompletionContext) -> set[str]:
         code = context.data[max(0, context.prefix_start - READ):context.prefix_start]
         names = _javascript_declared(_JS_QUOTED.sub(b" ", code))
     names.discard(context.prefix.encode("utf-8", "surrogatepass"))
-    return {n.decode("utf-8", "replace") for n in names}
+    return Declaring(declaration, parameter, frozenset(n.decode("utf-8", "replace") for n in names))
+
+
+def declared_before(context: CompletionContext) -> set[str]:
+    """``declaring``'s names not offered at the cursor."""
+    return set(declaring(context).taken)
 
 
 def _initialised(language: str, data: bytes, offset: int) -> set[bytes]:

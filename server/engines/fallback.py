@@ -49,6 +49,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from pathlib import Path, PurePath, PurePosixPath
 from typing import TYPE_CHECKING
@@ -57,7 +58,7 @@ import tree_sitter
 from pygls.uris import to_fs_path
 
 from ..context import ATTRIBUTE, NAME, CompletionContext
-from ..declarations import at_declaration, at_parameter, declared_before, top_level
+from ..declarations import Declaring, declaring, top_level
 from ..document import Document
 from ..languages import BY_EXTENSION, LanguageSpec
 from .base import Candidate, Kind
@@ -203,6 +204,17 @@ def imported_modules(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) ->
     return frozenset(names - language.reserved_set)
 
 
+@dataclass
+class _Position:
+    """What the fallback engine read of one context's position (None: not read yet)."""
+
+    context: CompletionContext | None
+    declaring: Declaring | None = None
+    not_modules: frozenset[str] | None = None
+    imported: set[str] | None = None  # imported_here's names; None where the cursor names no import's name
+    imported_read: bool = False
+
+
 def _module_roots(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) -> set[str]:
     """The top-level packages that Python code before byte ``hi`` imports from (``a`` of
     ``import a.b as c`` and of ``from a.b import c``; not what they bind, not relative imports)."""
@@ -332,8 +344,7 @@ class FallbackEngine:
         self._heads: dict[str, tuple[bytes, tuple]] = {}  # uri -> (head bytes, its scan)
         self._far: dict[str, tuple[bytes, Counter[bytes]]] = {}  # uri -> (far bytes, word counts)
         self._imports: dict[str, tuple] = {}  # uri -> (project snapshot, bytes read, imported modules, their files' words)
-        self._last_imported: tuple[CompletionContext | None, set[str] | None] = (None, None)  # complete()'s, for imported_here
-        self._last_declared: tuple[CompletionContext | None, set[str]] = (None, set())  # complete()'s, for declared_here
+        self._last = _Position(None)  # what complete() read of its context's position, for the neural engine
 
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
         tree = context.tree
@@ -405,7 +416,8 @@ class FallbackEngine:
                 scores[name] = 3 - 0.5 * d + 0.5 * c
                 signals[name] = [AFTER, d, c, 0, 0, 0, 0]
 
-        declaration = at_declaration(context)
+        where = self.declaring(context)
+        declaration, parameter = where.declaration, where.parameter
         self._adjust_for_dots(context, before, count, scores, signals, kinds if declaration else None)
 
         for other in self._others(context):
@@ -418,9 +430,7 @@ class FallbackEngine:
         imported = EMPTY_IMPORTS
         imported_here = self._imported_names(context, kinds)  # None: the cursor names no import's name
         import_name = imported_here is not None
-        parameter = not declaration and at_parameter(context)
-        declared = declared_before(context)  # not declared twice, nor read in its own `const` initialiser
-        self._last_declared = (context, declared)
+        declared = where.taken  # not declared twice, nor read in its own `const` initialiser
         receiver = receiver_word(context.receiver, language) if context.category == ATTRIBUTE else None
         own = None
         if project is not None:
@@ -495,33 +505,49 @@ class FallbackEngine:
             for word, score in ranked
         ]
 
-    def not_modules(self, context: CompletionContext) -> set[str]:
+    # The neural engine asks what follows right after complete() with the same context: each is
+    # read once per context (``_Position``).
+
+    def _position(self, context: CompletionContext) -> _Position:
+        if self._last.context is not context:
+            self._last = _Position(context)
+        return self._last
+
+    def declaring(self, context: CompletionContext) -> Declaring:
+        """What the identifier at the cursor declares, and what is not offered there
+        (server/declarations.py)."""
+        position = self._position(context)
+        if position.declaring is None:
+            position.declaring = declaring(context)
+        return position.declaring
+
+    def not_modules(self, context: CompletionContext) -> frozenset[str]:
         """At a Python module position (``import |``, ``from |``), the words that cannot be the
         module a new import names: builtins, ``self`` and ``cls``, and what the buffer's imports
         bind (``Markup`` of ``from markupsafe import Markup``, ``t`` of ``import typing as t``)
         but the packages they import from and the standard library's modules; elsewhere none.
         (An unknown lowercase word may be a third-party package: it keeps its place.)"""
-        if context.tree is None or not _module_position(context):
-            return set()
-        hi = min(context.data.rfind(b"\n", 0, context.prefix_start) + 1, IMPORTS)
-        bound = imported_modules(context.tree, context.language, hi) - _module_roots(context.tree, context.language, hi)
-        return (BUILTIN_NAMES | bound) - set(context.language.modules)
+        position = self._position(context)
+        if position.not_modules is None:
+            position.not_modules = frozenset()
+            if context.tree is not None and _module_position(context):
+                hi = min(context.data.rfind(b"\n", 0, context.prefix_start) + 1, IMPORTS)
+                bound = imported_modules(context.tree, context.language, hi) - _module_roots(context.tree, context.language, hi)
+                position.not_modules = (BUILTIN_NAMES | bound) - frozenset(context.language.modules)
+        return position.not_modules
 
     def imported_here(self, context: CompletionContext) -> set[str]:
         """Where the cursor names what an import takes: the names that the buffer's imports bind
-        already (but the one being typed), which it would not import twice; elsewhere nothing.
-        The neural engine asks right after complete() with the same context: answered from it."""
-        if self._last_imported[0] is context:
-            return self._last_imported[1] or set()
-        return self._imported_names(context) or set()
+        already (but the one being typed), which it would not import twice; elsewhere nothing."""
+        position = self._position(context)
+        if not position.imported_read:
+            self._imported_names(context)
+        return position.imported or set()
 
     def declared_here(self, context: CompletionContext) -> set[str]:
         """Where the cursor names what a statement declares: the names its block declares
-        already before it (server/declarations.py); elsewhere nothing. Answered from complete()
-        for the same context."""
-        if self._last_declared[0] is context:
-            return self._last_declared[1]
-        return declared_before(context)
+        already before it (server/declarations.py); elsewhere nothing."""
+        return set(self.declaring(context).taken)
 
     def _imported_names(self, context: CompletionContext, kinds: dict[bytes, Kind] | None = None) -> set[str] | None:
         """imported_here's names, or None where the cursor names no import's name; ``kinds``:
@@ -537,7 +563,8 @@ class FallbackEngine:
                 kinds.update(_scan(context.tree, context.language, lo, min(len(context.data), context.cursor + WINDOW_AFTER))[1])
             names.update(w.decode("utf-8", "replace") for w, kind in kinds.items() if kind == Kind.MODULE)
             names.discard(context.prefix)
-        self._last_imported = (context, names)
+        position = self._position(context)
+        position.imported, position.imported_read = names, True
         return names
 
     def _adjust_for_dots(self, context: CompletionContext, before: bytes, count: Counter[bytes], scores: dict[str, float],

@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext
-from ..declarations import at_declaration, at_parameter
 from ..languages import BLOCKS, FUNCTIONS, LOCALS
 from ..models.flatten import EMPTY
 from . import ngram, ranker
@@ -89,7 +88,8 @@ class NeuralEngine:
         first = matching(answer.first.items())
         copied = {p.value: p for p in answer.predictions if p.copied}
         model = {t: (direct.get(t, 0.0) + first.get(t, 0.0)) / 2 for t in direct.keys() | first.keys()} if first else direct
-        declaration = at_declaration(context) or at_parameter(context)  # a name being declared
+        where = self.fallback.declaring(context)
+        declaration = where.declaration or where.parameter  # a name being declared
         templates = self._templates(context, answer) if context.category == NAME and not declaration else []
         share = 1.0 - sum(p for _, p in templates)  # what the model leaves to an identifier here
         labels = {t.label for t, _ in templates}
@@ -102,7 +102,7 @@ class NeuralEngine:
         best: tuple[float, Candidate | None, list[float]] = (-math.inf, None, [])
         scored: list[Candidate] = []
         # not imported, nor declared, twice
-        imported = self.fallback.imported_here(context) | self.fallback.declared_here(context) if context.category == NAME else set()
+        imported = self.fallback.imported_here(context) | where.taken if context.category == NAME else set()
         texts = [text for text in model.keys() | listed.keys() if text not in labels and text not in imported]  # a keyword comes as its snippet
         xs = []
         for text in texts:
