@@ -64,7 +64,7 @@ def test_the_cases_split_after_a_dot_and_a_typed_prefix():
              "        with open(a) as fh:\n            if x == 2:\n                ",
      {"alpha", "beta", "gamma", "delta"}, {"x", "y", "item", "fh"}),
     (JAVASCRIPT, "function f(a, {b}, c = 2, ...d) {\n  const e = 1;\n  let g;\n  h = 2;\n  return ",
-     {"a", "c", "d"}, {"e", "g", "h"}),
+     {"a", "b", "c", "d"}, {"e", "g", "h"}),
     (JAVASCRIPT, "const g = item => ", {"item"}, set()),
     (PYTHON, "x = 1\n", set(), set()),
 ])

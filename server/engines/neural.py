@@ -11,8 +11,9 @@ from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext
-from ..languages import BLOCKS, FUNCTIONS, LOCALS
+from ..languages import BLOCKS, LOCALS
 from ..models.flatten import EMPTY
+from ..scope import function_around
 from . import ngram, ranker
 from .base import Candidate, Engine, Kind
 from .ngram import Continuations
@@ -146,17 +147,17 @@ class NeuralEngine:
     def _locals(self, context: CompletionContext) -> tuple[set[str], set[str]]:
         """The parameter names of the function around the cursor, and the names its code binds
         before the cursor (the last LOCALS_READ bytes of it)."""
-        node = _function(context)
-        if node is None:
-            return set(), set()
         language = context.language.name
-        start = max(node.start_byte, context.prefix_start - LOCALS_READ)
+        function = function_around(language, context.target)
+        if function is None:
+            return set(), set()
+        start = max(function.start, context.prefix_start - LOCALS_READ)
         read = context.data[start:context.prefix_start]
         if self._bound is None or self._bound[:2] != (language, read):
             pattern = LOCALS.get(language)
             groups = pattern.findall(context.data, start, context.prefix_start) if pattern else ()
             self._bound = (language, read, {g.decode("utf-8", "replace") for found in groups for g in found if g})
-        return _parameters(node), self._bound[2]
+        return set(function.parameters), self._bound[2]
 
     def _continuations(self, context: CompletionContext) -> Continuations:
         language, window = context.language.name, ngram.window(context)
@@ -244,30 +245,6 @@ def _statement(context: CompletionContext):
 
 
 LOCALS_READ = 16 * 1024  # bytes of the function before the cursor read for the names it binds
-
-
-def _function(context: CompletionContext):
-    """The function node around the cursor, if any."""
-    kinds = FUNCTIONS.get(context.language.name, ())
-    node = context.target
-    while node is not None and node.type not in kinds:
-        node = node.parent
-    return node
-
-
-def _parameters(node) -> set[str]:
-    """The parameter names of a function node."""
-    params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
-    if params is None:
-        return set()
-    names = set()
-    for child in [params] if params.type == "identifier" else params.named_children:
-        name = child if child.type == "identifier" else (
-            child.child_by_field_name("name") or child.child_by_field_name("left")
-            or (child.named_children[0] if child.named_child_count else None))
-        if name is not None and name.type == "identifier" and name.text:
-            names.add(name.text.decode("utf-8", "replace"))
-    return names
 
 
 def _source_line(context: CompletionContext, origin: int, line: int) -> str:
