@@ -28,5 +28,10 @@ class ValueScores:
     def value_target_log_prob(self, g: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
         """log w_t[target] for rows g (N, width), targets (N,) in the vocabulary."""
         if isinstance(self.value_head, nn.AdaptiveLogSoftmaxWithLoss):
+            device = g.device.type
+            if torch.is_autocast_enabled(device):
+                # the head writes its clusters' results into a tensor of g's dtype: make it the
+                # dtype its layers produce under autocast (a float32 g, after a LayerNorm, fails)
+                g = g.to(torch.get_autocast_dtype(device))
             return self.value_head(g, target).output
         return F.log_softmax(self.value_head(g), dim=-1).gather(1, target.unsqueeze(1)).squeeze(1)

@@ -46,6 +46,9 @@ class TrainConfig:
     epoch_elements: int | None = None  # an epoch of this many elements (a random subset of files); None: all
     valid_elements: int | None = 300_000
     minutes: float | None = None  # stop (and save) after this long
+    # "auto": bfloat16 autocast on CUDA, float32 on CPU; "bf16" also autocasts on a CPU (fast where it
+    # has AMX or AVX-512 BF16: models/README.md); "fp32" never autocasts
+    precision: str = "auto"
     seed: int = 0
 
     @classmethod
@@ -100,6 +103,13 @@ def _all_sum(values: list[float], device: torch.device) -> list[float]:
     return t.tolist()
 
 
+def _autocast(precision: str, device: torch.device) -> torch.autocast:
+    if precision not in ("auto", "bf16", "fp32"):
+        raise ValueError(f"training settings: precision must be auto, bf16 or fp32, not {precision!r}")
+    enabled = precision == "bf16" or (precision == "auto" and device.type == "cuda")
+    return torch.autocast(device.type, dtype=torch.bfloat16, enabled=enabled)
+
+
 def _progress(text: str) -> None:
     print("\r" + text.ljust(100), end="", file=sys.stderr, flush=True)
 
@@ -142,7 +152,7 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
         optimizer.load_state_dict(saved["optimizer"])
         meta = {"steps": 0, **saved["meta"]}
         first_epoch, skip_steps = saved["epoch"], saved["step"]
-    amp = torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else torch.autocast("cpu", enabled=False)
+    amp = _autocast(tcfg.precision, device)
     started = time.monotonic() - meta["seconds"]
     budget = tcfg.minutes * 60 if tcfg.minutes else None
     rows = slice(rank * tcfg.batch, (rank + 1) * tcfg.batch)

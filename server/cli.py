@@ -114,6 +114,8 @@ def train(args: argparse.Namespace) -> int:
         model_settings, train_settings = read_config(Path(args.config) if args.config else None)
         if args.minutes is not None:
             train_settings["minutes"] = args.minutes
+        if args.precision is not None:
+            train_settings["precision"] = args.precision
         if args.arch:
             if init is not None:
                 raise ValueError("--arch is for training from scratch; a fine-tuned model keeps its own")
@@ -216,6 +218,8 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--resume", action="store_true", help="continue from OUT.state")
     t.add_argument("--arch", choices=ARCHS, help="the architecture (default: the config's, else pointer)")
     t.add_argument("--minutes", type=float, help="stop after this long (saves, and --resume goes on)")
+    t.add_argument("--precision", choices=["auto", "bf16", "fp32"],
+                   help="autocast to bfloat16 (default auto: on CUDA only; bf16 also on a CPU with AMX)")
     t.set_defaults(run=train)
     e = commands.add_parser("evaluate", help="next-node metrics of a model on a corpus split")
     e.add_argument("--lang", choices=["python", "javascript"], required=True)

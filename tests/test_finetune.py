@@ -23,13 +23,15 @@ def test_finetune_from_a_directory_then_complete_with_it(toy_checkpoint: Path, t
         (project / f"part{i}" / "code.py").write_text(toy_source(rng), encoding="utf-8")
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     cli = [sys.executable, "-c", "from treecomplete.cli import main; main()"]
-    run = subprocess.run([*cli, "train", "--init", str(toy_checkpoint), "--from-dir", str(project), "--minutes", "0.2"],
+    run = subprocess.run([*cli, "train", "--init", str(toy_checkpoint), "--from-dir", str(project), "--minutes", "0.2",
+                          "--precision", "bf16"],
                          capture_output=True, text=True, env=env, timeout=300)
     assert run.returncode == 0, run.stderr
     assert '"treecomplete.model": "python-myproject"' in run.stdout
     saved = tmp_path / "data" / "treecomplete" / "models" / "python-myproject.pt"
     tuned = checkpoint.load(saved)
     assert tuned.meta["init"] == str(toy_checkpoint) and tuned.language == "python"
+    assert tuned.meta["train"]["precision"] == "bf16"
     assert tuned.model.config == checkpoint.load(toy_checkpoint).model.config
 
     source = tmp_path / "use.py"

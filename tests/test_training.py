@@ -61,6 +61,23 @@ def test_checkpoint_round_trip_and_resume(corpus: Path, tmp_path: Path):
     assert meta2["epochs_done"] == 2 and meta2["elements_trained"] > meta["elements_trained"]
 
 
+# the tree-transformer with an adaptive-softmax head: its LayerNorm hands the head float32 rows
+@pytest.mark.parametrize("model_settings", [MODEL, {**TRANSFORMER, "cutoffs": [10]}], ids=["pointer-lstm", "tree-transformer"])
+def test_bf16_precision_autocasts_on_cpu_and_bad_precision_is_refused(corpus: Path, tmp_path: Path, model_settings: dict):
+    settings = {**TRAIN, "epochs": 1}
+    runs = {}
+    for precision in ("fp32", "auto", "bf16"):  # "auto" is float32 on a CPU
+        torch.manual_seed(0)
+        meta, model = train(corpus, tmp_path / f"{precision}.pt", "python", model_settings,
+                            {**settings, "precision": precision}, quiet=True)
+        assert meta["epochs_done"] == 1 and meta["valid"]["value"] > 0
+        runs[precision] = torch.cat([t.flatten() for t in model.state_dict().values() if t.is_floating_point()])
+    torch.testing.assert_close(runs["auto"], runs["fp32"])
+    assert not torch.allclose(runs["bf16"], runs["fp32"])  # rounded to bfloat16 along the way
+    with pytest.raises(ValueError, match="precision must be auto, bf16 or fp32, not 'fp16'"):
+        train(corpus, tmp_path / "bad.pt", "python", model_settings, {**settings, "precision": "fp16"}, quiet=True)
+
+
 class _Payload:
     def __reduce__(self):
         return (os.system, ("echo owned > /dev/null",))
