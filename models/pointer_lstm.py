@@ -148,12 +148,14 @@ class PointerLSTM(ValueScores, nn.Module):
 
     def forward(self, types: torch.Tensor, values: torch.Tensor, files: torch.Tensor, parent_distance: torch.Tensor,
                 parent_type: torch.Tensor, state: State, positions: torch.Tensor | None = None,
-                next_positions: torch.Tensor | None = None) -> Output:
+                next_positions: torch.Tensor | None = None, last: bool = False) -> Output:
         """types, values, files (B, T): the inputs and the file each belongs to (a lane runs
         through many files; attention and pointer never cross into another one).
         parent_distance (B, T): how far back from the *predicted* node its parent is (1 = the
         current input); parent_type (B, T): that parent's type id. ``positions`` and
-        ``next_positions`` (tree positions, read by the tree-transformer) are not used here."""
+        ``next_positions`` (tree positions, read by the tree-transformer) are not used here.
+        ``last``: the outputs for the last input only (T = 1 in them; the state is the same),
+        which is all inference reads: attention and heads skip the others."""
         B, T = types.shape
         L = self.config.window
         x = torch.cat([self.type_embedding(types), self.value_embedding(values)], dim=-1)
@@ -163,24 +165,28 @@ class PointerLSTM(ValueScores, nn.Module):
             h, (h_n, c_n) = self.lstm(x, (state.h, state.c))  # (B, T, H)
         keys = torch.cat([state.memory, h], dim=1)  # (B, L + T, H)
         key_files = torch.cat([state.memory_file, files], dim=1)  # (B, L + T)
+        new_state = State(h_n, c_n, keys[:, -L:], key_files[:, -L:])
+        if last:  # the queries: the last input's only
+            h, files, parent_distance, parent_type = h[:, -1:], files[:, -1:], parent_distance[:, -1:], parent_type[:, -1:]
+        Q = h.shape[1]
+        t = torch.arange(T - Q, T, device=h.device).unsqueeze(1)  # query t is key L + t
         parts = [h]
         alpha = context = None
         if self.config.attends:
-            t = torch.arange(T, device=h.device).unsqueeze(1)  # query t is key L + t
             k = torch.arange(L + T, device=h.device).unsqueeze(0)
             band = (k <= L + t) & (k > t)  # keys t-L+1 .. t
             allowed = band.unsqueeze(0) & (key_files.unsqueeze(1) == files.unsqueeze(2))
             weights, context = self.attention(h, keys, allowed)
             parts.append(context)
             # the window of query t, oldest first: keys t+1 .. t+L
-            index = (t + 1 + torch.arange(L, device=h.device)).unsqueeze(0).expand(B, T, L)
-            alpha = weights.gather(2, index)  # (B, T, L)
+            index = (t + 1 + torch.arange(L, device=h.device)).unsqueeze(0).expand(B, Q, L)
+            alpha = weights.gather(2, index)  # (B, Q, L)
         if self.config.parent == "hidden":
             # the parent of the node after input t is input t + 1 - d, key L + t + 1 - d; a
             # parent farther back than the window is replaced by the current input (d = 1)
             d = parent_distance.clamp(min=1)
             d = torch.where(d > L, torch.ones_like(d), d)
-            index = (L + torch.arange(T, device=h.device).unsqueeze(0) + 1 - d).unsqueeze(-1).expand(B, T, h.shape[-1])
+            index = (L + t.squeeze(1).unsqueeze(0) + 1 - d).unsqueeze(-1).expand(B, Q, h.shape[-1])
             parts.append(keys.gather(1, index))
         elif self.config.parent == "type":
             parts.append(self.type_embedding(parent_type))
@@ -190,7 +196,6 @@ class PointerLSTM(ValueScores, nn.Module):
             switch = torch.sigmoid(self.switch(torch.cat([h, context], dim=-1))).squeeze(-1)
             if self.config.arch == "pointer-random":
                 alpha = _random_pointer(alpha)
-        new_state = State(h_n, c_n, keys[:, -L:], key_files[:, -L:])
         return Output(self.type_head(g), g, alpha, switch, new_state)
 
 

@@ -163,10 +163,10 @@ class TreeTransformer(ValueScores, nn.Module):
 
     def forward(self, types: torch.Tensor, values: torch.Tensor, files: torch.Tensor, parent_distance: torch.Tensor,
                 parent_type: torch.Tensor, state: Memory, positions: torch.Tensor | None = None,
-                next_positions: torch.Tensor | None = None) -> Output:
-        """As PointerLSTM.forward, plus the tree position codes of the inputs and of the nodes
-        they predict (models/tree_positions.py); the parent inputs are not used (the tree
-        positions carry the structure)."""
+                next_positions: torch.Tensor | None = None, last: bool = False) -> Output:
+        """As PointerLSTM.forward (``last`` too), plus the tree position codes of the inputs and
+        of the nodes they predict (models/tree_positions.py); the parent inputs are not used
+        (the tree positions carry the structure)."""
         c = self.config
         B, T = types.shape
         M, L = c.memory, c.window
@@ -190,16 +190,19 @@ class TreeTransformer(ValueScores, nn.Module):
             vals.append(v_i[:, -M:])
         h = self.norm(x)
         finals = torch.cat([state.finals, h], dim=1)  # (B, L + T, d)
+        memory = Memory(torch.stack(keys), torch.stack(vals), finals[:, -L:], key_files[:, -M:], state.step + T)
+        if last:  # the queries: the last input's only
+            h, files, t = h[:, -1:], files[:, -1:], t[-1:]
+        Q = h.shape[1]
         # the pointer: keys t-L+1 .. t of the same file
         pointer_files = key_files[:, M - L:]
         pk = torch.arange(L + T, device=types.device).unsqueeze(0)
         band = (pk <= L + t) & (pk > t)
         pointer_allowed = band.unsqueeze(0) & (pointer_files.unsqueeze(1) == files.unsqueeze(2))
         weights, context = self.pointer(h, finals, pointer_allowed)
-        index = (t + 1 + torch.arange(L, device=types.device)).unsqueeze(0).expand(B, T, L)
-        alpha = weights.gather(2, index)  # (B, T, L), oldest first
+        index = (t + 1 + torch.arange(L, device=types.device)).unsqueeze(0).expand(B, Q, L)
+        alpha = weights.gather(2, index)  # (B, Q, L), oldest first
         switch = torch.sigmoid(self.switch(torch.cat([h, context], dim=-1))).squeeze(-1)
-        memory = Memory(torch.stack(keys), torch.stack(vals), finals[:, -L:], key_files[:, -M:], state.step + T)
         return Output(self.type_head(h), h, alpha, switch, memory)
 
 

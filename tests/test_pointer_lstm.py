@@ -40,6 +40,29 @@ def test_shapes(arch, parent):
         assert out.alpha.shape == (B, T, L)
 
 
+@pytest.mark.parametrize("arch", ["vanilla", "attention", "pointer"])
+@pytest.mark.parametrize("parent", ["none", "hidden", "type"])
+@torch.no_grad()
+def test_outputs_for_the_last_input_only_equal_the_last_row_of_all(arch, parent):
+    model = _model(arch=arch, parent=parent)
+    types, values, _, _, parent_type = _inputs()
+    files = torch.tensor([[0, 0, 0, 1, 1, 1, 1], [5, 5, 5, 5, 5, 5, 5]])
+    distance = torch.tensor([[1, 2, 1, 3, 1, 2, 4], [1, 1, 2, 2, 3, 3, 6]])  # 6: past the window
+    start = model(types[:, :2], values[:, :2], files[:, :2], distance[:, :2], parent_type[:, :2], model.initial_state(B)).state
+    args = (types[:, 2:], values[:, 2:], files[:, 2:], distance[:, 2:], parent_type[:, 2:], start)
+    every, last = model(*args), model(*args, last=True)
+    assert last.type_logits.shape == (B, 1, 12)
+    torch.testing.assert_close(last.type_logits, every.type_logits[:, -1:])
+    torch.testing.assert_close(last.g, every.g[:, -1:])
+    for name in ("alpha", "switch"):
+        a, b = getattr(last, name), getattr(every, name)
+        assert (a is None) == (b is None)
+        if a is not None:
+            torch.testing.assert_close(a, b[:, -1:])
+    for a, b in zip(vars(last.state).values(), vars(every.state).values()):  # the whole segment's either way
+        torch.testing.assert_close(a, b)
+
+
 @torch.no_grad()
 def test_attention_sees_only_its_window_and_its_file():
     model = _model()

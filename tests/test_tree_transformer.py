@@ -85,6 +85,20 @@ def test_the_kv_cache_reads_a_sequence_in_pieces_as_a_whole(positions):
 
 
 @torch.no_grad()
+def test_outputs_for_the_last_input_only_equal_the_last_row_of_all():
+    model = _model()
+    x = dict(_inputs(torch.tensor([[0, 0, 0, 0, 1, 1, 1, 1, 1], [2] * T])))
+    start = model(**{k: v[:, :3] for k, v in x.items()}, state=model.initial_state(B)).state
+    rest = {k: v[:, 3:] for k, v in x.items()}
+    every, last = model(**rest, state=start), model(**rest, state=start, last=True)
+    assert last.type_logits.shape == (B, 1, 12)
+    for name in ("type_logits", "g", "alpha", "switch"):
+        torch.testing.assert_close(getattr(last, name), getattr(every, name)[:, -1:])
+    for a, b in zip(vars(last.state).values(), vars(every.state).values()):  # the whole segment's either way
+        torch.testing.assert_close(a, b)
+
+
+@torch.no_grad()
 def test_the_predicted_nodes_position_is_read():
     model = _model()
     x = _inputs()

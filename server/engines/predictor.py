@@ -189,11 +189,12 @@ class Predictor:
         return [(types[i], values[i], distance[i], parent_type[i], here[i], nxt[i]) for i in range(a, n)]
 
     def run(self, state, rows: list[list[tuple]]):
-        """The model over input rows of equal length (one per lane of ``state``)."""
+        """The model over input rows of equal length (one per lane of ``state``); its outputs for
+        the last input of each row only."""
         batch = torch.tensor(rows, dtype=torch.long, device=self.device)  # (B, T, 6)
         types, values, distance, parent_type, here, nxt = batch.unbind(-1)
         extra = {"positions": here, "next_positions": nxt} if self.tree is not None else {}
-        return self.model(types, values, torch.zeros_like(types), distance, parent_type, state, **extra)
+        return self.model(types, values, torch.zeros_like(types), distance, parent_type, state, last=True, **extra)
 
     def _read(self, session: Session, keys: list[tuple], cuts: list[int]) -> Snapshot:
         """Bring the session to ``keys``, keeping snapshots at the EVERY grid, at ``cuts`` and at
