@@ -129,8 +129,16 @@ class Layer(nn.Module):
         def split(t: torch.Tensor) -> torch.Tensor:
             return t.view(B, -1, self.heads, d // self.heads).transpose(1, 2)
 
-        a = F.scaled_dot_product_attention(split(q), split(k), split(v), attn_mask=allowed.unsqueeze(1),
-                                           dropout_p=self.dropout if self.training else 0.0)
+        q, k_, v_ = split(q), split(k), split(v)
+        if x.device.type == "cpu" and torch.is_autocast_enabled("cpu"):
+            # in bfloat16, the CPU's attention backward takes 3x float32's time (the products
+            # around it gain more than that, so only the attention stays float32)
+            with torch.autocast("cpu", enabled=False):
+                a = F.scaled_dot_product_attention(q.float(), k_.float(), v_.float(), attn_mask=allowed.unsqueeze(1),
+                                                   dropout_p=self.dropout if self.training else 0.0)
+        else:
+            a = F.scaled_dot_product_attention(q, k_, v_, attn_mask=allowed.unsqueeze(1),
+                                               dropout_p=self.dropout if self.training else 0.0)
         x = x + self.out(a.transpose(1, 2).reshape(B, T, d))
         return x + F.dropout(self.ff(self.norm2(x)), self.dropout, self.training), k, v
 
