@@ -58,7 +58,7 @@ def card(checkpoint: Path, result: dict, manifest: str, command: str) -> str:
         f"- Adam lr {train.get('lr')} x {train.get('decay')} per epoch"
         + (f" after {train['warmup']} warm-up steps" if train.get("warmup") else "")
         + f", gradient norm clip {train.get('clip')}, segments of {train.get('segment')}, {train.get('batch')} lanes, "
-        f"seed {train.get('seed')}",
+        f"seed {train.get('seed')}" + (", bfloat16 autocast" if train.get("precision") == "bf16" else ""),
         f"- {meta.get('seconds', 0) / 60:.0f} minutes on {meta.get('hardware')}, torch {meta.get('torch')}",
         f"- best validation (by value accuracy, on {valid.get('queries', 0):,} valid-split queries): type "
         f"{valid.get('type', 0):.2%}, value {valid.get('value', 0):.2%}",
