@@ -186,7 +186,7 @@ class PointerLSTM(ValueScores, nn.Module):
             # parent farther back than the window is replaced by the current input (d = 1)
             d = parent_distance.clamp(min=1)
             d = torch.where(d > L, torch.ones_like(d), d)
-            index = (L + t.squeeze(1).unsqueeze(0) + 1 - d).unsqueeze(-1).expand(B, Q, h.shape[-1])
+            index = (L + t.T + 1 - d).unsqueeze(-1).expand(B, Q, h.shape[-1])
             parts.append(keys.gather(1, index))
         elif self.config.parent == "type":
             parts.append(self.type_embedding(parent_type))

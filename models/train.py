@@ -51,6 +51,10 @@ class TrainConfig:
     precision: str = "auto"
     seed: int = 0
 
+    def __post_init__(self) -> None:  # before the corpus loads, not after
+        if self.precision not in ("auto", "bf16", "fp32"):
+            raise ValueError(f"training settings: precision must be auto, bf16 or fp32, not {self.precision!r}")
+
     @classmethod
     def from_dict(cls, data: dict) -> TrainConfig:
         return from_dict(cls, data, "training settings")
@@ -104,8 +108,6 @@ def _all_sum(values: list[float], device: torch.device) -> list[float]:
 
 
 def _autocast(precision: str, device: torch.device) -> torch.autocast:
-    if precision not in ("auto", "bf16", "fp32"):
-        raise ValueError(f"training settings: precision must be auto, bf16 or fp32, not {precision!r}")
     enabled = precision == "bf16" or (precision == "auto" and device.type == "cuda")
     return torch.autocast(device.type, dtype=torch.bfloat16, enabled=enabled)
 

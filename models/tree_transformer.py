@@ -22,6 +22,7 @@ s_t = sigmoid(W [h_t; c_t]).
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import asdict, dataclass, field
 
 import torch
@@ -129,16 +130,12 @@ class Layer(nn.Module):
         def split(t: torch.Tensor) -> torch.Tensor:
             return t.view(B, -1, self.heads, d // self.heads).transpose(1, 2)
 
-        q, k_, v_ = split(q), split(k), split(v)
-        if x.device.type == "cpu" and torch.is_autocast_enabled("cpu"):
-            # in bfloat16, the CPU's attention backward takes 3x float32's time (the products
-            # around it gain more than that, so only the attention stays float32)
-            with torch.autocast("cpu", enabled=False):
-                a = F.scaled_dot_product_attention(q.float(), k_.float(), v_.float(), attn_mask=allowed.unsqueeze(1),
-                                                   dropout_p=self.dropout if self.training else 0.0)
-        else:
-            a = F.scaled_dot_product_attention(q, k_, v_, attn_mask=allowed.unsqueeze(1),
-                                               dropout_p=self.dropout if self.training else 0.0)
+        # in bfloat16, the CPU's attention backward takes 3x float32's time (the products around
+        # it gain more than that): under CPU autocast the attention alone stays float32
+        in_float = x.device.type == "cpu" and torch.is_autocast_enabled("cpu")
+        with torch.autocast("cpu", enabled=False) if in_float else contextlib.nullcontext():
+            a = F.scaled_dot_product_attention(*(split(t).float() if in_float else split(t) for t in (q, k, v)),
+                                               attn_mask=allowed.unsqueeze(1), dropout_p=self.dropout if self.training else 0.0)
         x = x + self.out(a.transpose(1, 2).reshape(B, T, d))
         return x + F.dropout(self.ff(self.norm2(x)), self.dropout, self.training), k, v
 
