@@ -2,7 +2,8 @@
 
 Every element of every file is a query except each file's first (nothing precedes it); padding
 never counts; an UNK target (OoV and not in the window, or OoV for a model without a pointer)
-counts wrong. Reported: type and value accuracy, top-5 and MRR@10; values split into
+counts wrong. Reported: type accuracy, top-5 and MRR@10, with the two bits and without them (a
+node kind's probability summed over its variants); the same for values, split into
 in-vocabulary and OoV targets, leaf values (all but ``EMPTY``) and leaf categories (attribute,
 name, parameter, literal); OoV rate and localness of the same queries beside them.
 """
@@ -87,6 +88,8 @@ def evaluate(loaded: Loaded, split: Split, corpus: CorpusVocabulary, batch: int 
             c = category(name, parent)
             if c is not None:
                 table[t, p] = CATEGORIES.index(c)
+    kinds = sorted({name.partition("|")[0] for name in loaded.types})
+    kind_of = torch.tensor([kinds.index(name.partition("|")[0]) for name in loaded.types])
     tallies: dict[str, Tally] = defaultdict(Tally)
     local = 0  # OoV targets that occurred earlier in the window
     state = model.initial_state(batch, device)
@@ -101,7 +104,11 @@ def evaluate(loaded: Loaded, split: Split, corpus: CorpusVocabulary, batch: int 
         scored = b.scored
         if not scored.any():
             continue
-        tallies["type"].add(type_ranks(out.type_logits[scored].float().cpu(), b.target_type[scored]))
+        type_logits = out.type_logits[scored].float().cpu()
+        tallies["type"].add(type_ranks(type_logits, b.target_type[scored]))
+        # the node kind alone: a kind's probability is the sum over its has-child / has-sibling variants
+        kind_probs = torch.zeros(len(type_logits), len(kinds)).index_add_(1, kind_of, type_logits.softmax(1))
+        tallies["type (without the bits)"].add(type_ranks(kind_probs, kind_of[b.target_type[scored]]))
         alpha = out.alpha[scored].float().cpu() if out.alpha is not None else None
         switch = out.switch[scored].float().cpu() if out.switch is not None else None
         # slots of other files carry no weight (alpha is 0 there) but must not name a value

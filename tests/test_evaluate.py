@@ -60,6 +60,29 @@ def test_metrics_by_hand(tmp_path: Path):
     assert result["statistics"]["oov_rate"] == pytest.approx(1 / 6)
 
 
+def test_type_without_the_bits_sums_a_kinds_variants(tmp_path: Path):
+    # kinds a (two variants) and b; targets after a|00 a|10 b|00 a|10: a|10 b|00 a|10 EOF
+    types = ["<PAD>", "<UNK>", "<EOF>", "a|00", "a|10", "b|00"]
+    Vocabulary(types, 3).save(tmp_path / "types.json")
+    Vocabulary(VALUES, 2).save(tmp_path / "values.json")
+    with SplitWriter(tmp_path / "test") as writer:
+        writer.add([3, 4, 5, 4], [3, 3, 3, 3], [0, 1, 1, 1], package="p", path="f")
+    config = ModelConfig(arch="vanilla", parent="none", type_dim=4, value_dim=4, hidden=8, window=4, vocab=2, cutoffs=())
+    model = PointerLSTM(config, len(types), 5)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.zero_()
+        model.type_head.bias[3] = 2.0  # a|00 first, a|10 and b|00 level behind it
+        model.type_head.bias[5] = 1.5
+        model.type_head.bias[4] = 1.5
+    result = evaluate(Loaded(model, "python", types, VALUES[:5]), Split(tmp_path / "test"), CorpusVocabulary.load(tmp_path))
+    # with the bits: a|10 and b|00 rank 2 (ties do not count against), EOF ranks 4: none right
+    assert result["type"]["accuracy"] == 0.0
+    # without: kind a carries a|00 + a|10, first for both a|10 targets; b second; EOF third
+    assert result["type (without the bits)"] == pytest.approx(
+        {"queries": 4, "accuracy": 2 / 4, "top5": 1.0, "mrr10": (1 + 1 + 1 / 2 + 1 / 3) / 4})
+
+
 def test_leaf_categories():
     assert category("identifier|00", "attribute|11") == "attribute"
     assert category("identifier|01", "attribute|11") == "name"  # the object of obj.attr
