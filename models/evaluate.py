@@ -88,8 +88,8 @@ def evaluate(loaded: Loaded, split: Split, corpus: CorpusVocabulary, batch: int 
             c = category(name, parent)
             if c is not None:
                 table[t, p] = CATEGORIES.index(c)
-    kinds = sorted({name.partition("|")[0] for name in loaded.types})
-    kind_of = torch.tensor([kinds.index(name.partition("|")[0]) for name in loaded.types])
+    kinds: dict[str, int] = {}  # node kind (the type without its bits) -> its index
+    kind_of = torch.tensor([kinds.setdefault(name.partition("|")[0], len(kinds)) for name in loaded.types])
     tallies: dict[str, Tally] = defaultdict(Tally)
     local = 0  # OoV targets that occurred earlier in the window
     state = model.initial_state(batch, device)
