@@ -25,7 +25,8 @@ def card(checkpoint: Path, result: dict, manifest: str, command: str) -> str:
                  "a pointer) that treecomplete ships. Architecture and training code: models/tree_transformer.py, "
                  "models/tree_positions.py, models/train.py."]
         shape = [f"- {config.layers} pre-norm layers, d_model {config.d_model}, {config.heads} heads, feed-forward "
-                 f"{config.ff}; KV cache of {config.memory} positions; pointer window L = {config.window}",
+                 f"{config.ff}; KV cache of {config.memory} positions; pointer window L = {config.window}"
+                 + ("; the predicted node's parent's type as an input" if config.parent else ""),
                  f"- positions: {config.positions}; tree {tree.kind} (n = {tree.degree}, k = {tree.depth}), "
                  f"{config.copies} copies with learned p"]
     else:

@@ -1,6 +1,7 @@
 """A causal transformer over node sequences with tree positional encodings and a pointer.
 
-Input at step t: type and value embeddings (summed), plus the position signal:
+Input at step t: type and value embeddings (summed), with ``parent`` an embedding of the
+predicted node's parent's type too, plus the position signal:
 - ``tree``: the tree positional encoding of element t *and* of the node being predicted
   (element t + 1, whose place in the partial tree is known while completing: Shiv & Quirk's
   decoder aligns outputs with their positions the same way), each through its own projection;
@@ -52,6 +53,7 @@ class TransformerConfig:
     window: int = 50  # how far back the pointer copies
     vocab: int = 10_000
     cutoffs: tuple[int, ...] = (2_000,)
+    parent: bool = False  # add an embedding of the predicted node's parent's type to the input
 
     def __post_init__(self) -> None:
         if self.arch != "tree-transformer":
@@ -152,6 +154,8 @@ class TreeTransformer(ValueScores, nn.Module):
             self.tree_encoding = TreePositionalEncoding(config.tree_config, config.copies, d)
             self.here = nn.Linear(self.tree_encoding.size, d, bias=False)
             self.next = nn.Linear(self.tree_encoding.size, d, bias=False)
+        if config.parent:
+            self.parent_embedding = nn.Embedding(n_types, d)
         self.layers = nn.ModuleList(Layer(d, config.heads, config.ff, config.dropout) for _ in range(config.layers))
         self.norm = nn.LayerNorm(d)
         self.pointer = ContextAttention(d)
@@ -170,12 +174,15 @@ class TreeTransformer(ValueScores, nn.Module):
                 parent_type: torch.Tensor, state: Memory, positions: torch.Tensor | None = None,
                 next_positions: torch.Tensor | None = None, last: bool = False) -> Output:
         """As PointerLSTM.forward (``last`` too), plus the tree position codes of the inputs and
-        of the nodes they predict (models/tree_positions.py); the parent inputs are not used
-        (the tree positions carry the structure)."""
+        of the nodes they predict (models/tree_positions.py). With ``parent`` the type of the
+        predicted node's parent joins the input, as the LSTM's parent = type does (the tree
+        positions say where that parent is, not what it is); its distance is not used."""
         c = self.config
         B, T = types.shape
         M, L = c.memory, c.window
         x = self.type_embedding(types) + self.value_embedding(values)
+        if c.parent:
+            x = x + self.parent_embedding(parent_type)
         if c.uses_tree:
             if positions is None or next_positions is None:
                 raise ValueError("a tree-transformer needs the tree positions of its inputs")

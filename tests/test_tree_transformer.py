@@ -109,6 +109,19 @@ def test_the_predicted_nodes_position_is_read():
         model(**dict(x, positions=None), state=model.initial_state(B))
 
 
+@pytest.mark.parametrize("parent", [False, True])
+@torch.no_grad()
+def test_the_parents_type_is_read_when_configured(parent):
+    model = _model(parent=parent)
+    x = _inputs()
+    out = model(**x, state=model.initial_state(B))
+    other = dict(x, parent_type=x["parent_type"].clone())
+    other["parent_type"][:, 6] = 5
+    changed = model(**other, state=model.initial_state(B))
+    torch.testing.assert_close(changed.g[:, :6], out.g[:, :6])  # an input reaches no earlier output
+    assert torch.allclose(changed.g[:, 6:], out.g[:, 6:]) != parent
+
+
 def test_bad_configurations_are_refused():
     with pytest.raises(ValueError, match="positions"):
         TransformerConfig(positions="diagonal")
