@@ -116,6 +116,7 @@ def _replica(rank: int, port: int, corpus: Path, out: Path, model_settings: dict
     torch.set_num_threads(1)
     _, model = train(corpus, out / "ddp.pt", "python", model_settings, {**TRAIN, "epochs": 1, "batch": 4}, quiet=True)
     torch.save(model.state_dict(), out / f"rank{rank}.pt")
+    torch.distributed.barrier()  # neither replica tears gloo down while the other still talks to it
     torch.distributed.destroy_process_group()
 
 
