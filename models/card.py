@@ -26,7 +26,8 @@ def card(checkpoint: Path, result: dict, manifest: str, command: str) -> str:
                  "models/tree_positions.py, models/train.py."]
         shape = [f"- {config.layers} pre-norm layers, d_model {config.d_model}, {config.heads} heads, feed-forward "
                  f"{config.ff}; KV cache of {config.memory} positions; pointer window L = {config.window}"
-                 + ("; the predicted node's parent's type as an input" if config.parent else ""),
+                 + ("; the predicted node's parent's type as an input" if config.parent else "")
+                 + ("; heads on tanh(W [h; pointer context])" if config.combine else ""),
                  f"- positions: {config.positions}; tree {tree.kind} (n = {tree.degree}, k = {tree.depth}), "
                  f"{config.copies} copies with learned p"]
     else:

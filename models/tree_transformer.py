@@ -16,9 +16,10 @@ training state carried across segments, like the LSTM's, and the cache at infere
 element costs attention over the cached positions, not a re-read of the context.
 
 Heads as in the pointer LSTM, so the losses, ranks and evaluation are shared (models/scoring.py):
-next type from G_t, next value from G_t (adaptive softmax), a pointer over the last
-``window`` positions of the same file (bilinear scores of the final states) and the switch
-s_t = sigmoid(W [h_t; c_t]).
+next type and next value (adaptive softmax) from the final state h_t, or with ``combine`` from
+G_t = tanh(W [h_t; c_t]) as the LSTM's (c_t the pointer's attention context: what the window
+holds reaches the vocabulary heads too), a pointer over the last ``window`` positions of the
+same file (bilinear scores of the final states) and the switch s_t = sigmoid(W [h_t; c_t]).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class TransformerConfig:
     vocab: int = 10_000
     cutoffs: tuple[int, ...] = (2_000,)
     parent: bool = False  # add an embedding of the predicted node's parent's type to the input
+    combine: bool = False  # heads read G = tanh(W [h; c]) (the pointer's context c), as the LSTM's do
 
     def __post_init__(self) -> None:
         if self.arch != "tree-transformer":
@@ -162,6 +164,8 @@ class TreeTransformer(ValueScores, nn.Module):
         self.type_head = nn.Linear(d, n_types)
         self.value_head = value_head(d, n_values, config.cutoffs)
         self.switch = nn.Linear(2 * d, 1)
+        if config.combine:
+            self.combine = nn.Linear(2 * d, d)
 
     def initial_state(self, batch: int, device: torch.device | str = "cpu") -> Memory:
         c = self.config
@@ -214,8 +218,10 @@ class TreeTransformer(ValueScores, nn.Module):
         weights, context = self.pointer(h, finals, pointer_allowed)
         index = (t + 1 + torch.arange(L, device=types.device)).unsqueeze(0).expand(B, Q, L)
         alpha = weights.gather(2, index)  # (B, Q, L), oldest first
-        switch = torch.sigmoid(self.switch(torch.cat([h, context], dim=-1))).squeeze(-1)
-        return Output(self.type_head(h), h, alpha, switch, memory)
+        h_c = torch.cat([h, context], dim=-1)
+        switch = torch.sigmoid(self.switch(h_c)).squeeze(-1)
+        g = torch.tanh(self.combine(h_c)) if c.combine else h
+        return Output(self.type_head(g), g, alpha, switch, memory)
 
 
 def _sinusoid(steps: torch.Tensor, d: int) -> torch.Tensor:

@@ -122,6 +122,19 @@ def test_the_parents_type_is_read_when_configured(parent):
     assert torch.allclose(changed.g[:, 6:], out.g[:, 6:]) != parent
 
 
+@pytest.mark.parametrize("combine", [False, True])
+@torch.no_grad()
+def test_the_heads_read_the_pointers_context_when_configured(combine):
+    model = _model(combine=combine)
+    x = _inputs()
+    out = model(**x, state=model.initial_state(B))
+    model.pointer.query.weight.mul_(-3.0)  # other pointer weights, other contexts
+    moved = model(**x, state=model.initial_state(B))
+    assert not torch.allclose(moved.alpha, out.alpha)
+    assert torch.allclose(moved.type_logits, out.type_logits) != combine
+    assert torch.allclose(moved.g, out.g) != combine
+
+
 def test_bad_configurations_are_refused():
     with pytest.raises(ValueError, match="positions"):
         TransformerConfig(positions="diagonal")
