@@ -91,6 +91,19 @@ def corpus_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def leave_process_group(finished: bool) -> None:
+    """Under torchrun, tear the process group down once every replica is done with it (after
+    a barrier: one replica leaving while another still talks to gloo aborts that one); after
+    an error, the barrier could wait forever, so the group goes at once."""
+    import torch.distributed as dist
+
+    if not (dist.is_available() and dist.is_initialized()):
+        return
+    if finished:
+        dist.barrier()
+    dist.destroy_process_group()
+
+
 def train(args: argparse.Namespace) -> int:
     """Train from scratch on a corpus, or fine-tune a model (``--init``) on a corpus or on a
     directory of your own code (``--from-dir``, built into a corpus in the user cache dir)."""
@@ -100,6 +113,7 @@ def train(args: argparse.Namespace) -> int:
     from .models.train import read_config
     from .models.train import train as run_training
 
+    meta = None
     try:
         init = None
         if args.init:
@@ -148,6 +162,8 @@ def train(args: argparse.Namespace) -> int:
     except (OSError, ValueError, checkpoint.CheckpointError) as error:
         print(f"treecomplete: {error}", file=sys.stderr)
         return 2
+    finally:
+        leave_process_group(finished=meta is not None)
     if os.environ.get("RANK", "0") != "0":
         return 0  # under torchrun, the first process reports
     valid = meta.get("valid") or {}

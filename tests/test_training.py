@@ -1,16 +1,21 @@
 """Training on the toy corpus: the loss falls, checkpoints round-trip and load safely, --resume
-goes on, and two DistributedDataParallel processes (gloo) compute what one process does."""
+goes on, and two DistributedDataParallel processes (gloo) compute what one process does, through
+the library and through `treecomplete train` under torchrun."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import torch
 import torch.multiprocessing as mp
 
+from treecomplete.cli import leave_process_group
 from treecomplete.models import checkpoint
 from treecomplete.models.batches import CorpusVocabulary, Targets, lanes, segments
 from treecomplete.models.pointer_lstm import ModelConfig, PointerLSTM
@@ -116,8 +121,8 @@ def _replica(rank: int, port: int, corpus: Path, out: Path, model_settings: dict
     torch.set_num_threads(1)
     _, model = train(corpus, out / "ddp.pt", "python", model_settings, {**TRAIN, "epochs": 1, "batch": 4}, quiet=True)
     torch.save(model.state_dict(), out / f"rank{rank}.pt")
-    torch.distributed.barrier()  # neither replica tears gloo down while the other still talks to it
-    torch.distributed.destroy_process_group()
+    leave_process_group(finished=True)  # what `treecomplete train` does under torchrun
+    assert not torch.distributed.is_initialized()
 
 
 @pytest.mark.parametrize("model_settings", [MODEL, TRANSFORMER], ids=["pointer-lstm", "tree-transformer"])
@@ -130,3 +135,16 @@ def test_two_gloo_processes_match_one(corpus: Path, tmp_path: Path, model_settin
     _, single = train(corpus, tmp_path / "single.pt", "python", model_settings, {**TRAIN, "epochs": 1, "batch": 8}, quiet=True)
     for name, tensor in single.state_dict().items():
         torch.testing.assert_close(rank0[name], tensor, atol=2e-4, rtol=1e-3)
+
+
+def test_train_under_torchrun_reports_once_and_leaves_the_group(corpus: Path, tmp_path: Path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"model": MODEL, "train": {**TRAIN, "epochs": 1, "batch": 4}}))
+    out = tmp_path / "ddp.pt"
+    run = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--master-port",
+                          str(_free_port()), "-m", "treecomplete.cli", "train", "--lang", "python", "--data", str(corpus),
+                          "--config", str(config), "--out", str(out)],
+                         capture_output=True, text=True, timeout=180, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.count(f"{out}: 1 epochs") == 1  # the first replica reports, the other does not
+    assert checkpoint.load(out).meta["epochs_done"] == 1
