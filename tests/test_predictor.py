@@ -63,3 +63,34 @@ def test_parent_types_before_the_read_tail_are_those_training_sees(toy_checkpoin
         assert key[3] == ids[j - full.parents[j]], i
         far += j - full.parents[j] < first
     assert far >= 1  # the class body's statements: the class lies before the tail
+
+
+def test_value_scores_sum_the_pointer_slots_and_weigh_the_vocabulary(toy_checkpoint):
+    """By hand: the attention's slots hold the last inputs (the first slots are padding while the
+    window is shorter); a value's pointer mass is the sum over its slots, times 1 - switch; its
+    origin is the start of its slot of largest mass, the earlier one on a tie; the vocabulary's
+    probabilities are weighed by the switch."""
+    import torch
+
+    predictor = Predictor.load(toy_checkpoint, "cpu")
+    g = torch.zeros(predictor.model.config.hidden)
+    alpha = torch.tensor([0.3, 0.1, 0.2, 0.2, 0.2])  # five slots, four inputs: slot 0 is padding
+    window, starts = ["a", "b", "a", "c"], [10, 20, 30, 40]
+    known = 5
+    assert predictor.values[known] not in {"a", "b", "c", "d"}
+    scores = predictor.value_scores(g, alpha, 0.5, window, starts, vocabulary=[(known, 0.4)])
+    assert list(scores)[:3] == ["a", "b", "c"]  # first seen first: ties keep this order
+    assert scores["a"][0] == pytest.approx(0.5 * (0.1 + 0.2)) and scores["a"][1:] == [True, 30]
+    assert scores["b"][0] == pytest.approx(0.5 * 0.2) and scores["b"][1:] == [True, 20]
+    assert scores["c"][0] == pytest.approx(0.5 * 0.2) and scores["c"][1:] == [True, 40]
+    assert scores[predictor.values[known]] == [pytest.approx(0.2), False, None]
+    # A window longer than the attention: only its last five inputs are pointed at.
+    longer = predictor.value_scores(g, alpha, 0.0, ["z"] + window + ["d"], [0] + starts + [50], vocabulary=[])
+    assert set(longer) == {"a", "b", "c", "d"} and longer["a"][0] == pytest.approx(0.3 + 0.2)
+    assert longer["a"][2] == 10  # slot 0's mass 0.3 beats slot 2's 0.2
+    assert longer["d"] == [pytest.approx(0.2), True, 50]
+    # No starts: no origins; zero mass: not a candidate.
+    bare = predictor.value_scores(g, torch.tensor([0.0, 1.0]), 0.0, ["q", "r"], vocabulary=[])
+    assert bare == {"r": [1.0, True, None]}
+    tie = predictor.value_scores(g, torch.tensor([0.5, 0.5]), 0.0, ["q", "q"], [1, 2], vocabulary=[])
+    assert tie == {"q": [1.0, True, 1]}

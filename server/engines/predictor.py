@@ -283,19 +283,34 @@ class Predictor:
         share = 1.0
         if switch is not None and alpha is not None:
             share = switch
-            L = alpha.numel()
-            n = len(window)
-            best: dict[str, float] = {}
-            for slot, mass in enumerate((alpha * (1 - switch)).tolist()):
-                i = n - L + slot
-                if i < 0 or mass <= 0:
-                    continue
-                value = window[i]
-                entry = scores.setdefault(value, [0.0, True, None])
-                entry[0] += mass
-                if mass > best.get(value, 0.0) and starts is not None:
-                    best[value] = mass
-                    entry[2] = starts[i]
+            # slot s of the L attended holds input n - L + s; slots before the first input are
+            # padding. One pass in slot order: the sums, the insertion order (which orders ties)
+            # and the origin (the first slot of the largest mass) are those of a per-slot loop.
+            masses = (alpha * (1 - switch)).tolist()
+            first = max(len(window) - len(masses), 0)
+            masses = masses[len(masses) - (len(window) - first):]
+            get = scores.get
+            if starts is None:
+                for value, mass in zip(window[first:], masses):
+                    if mass > 0:
+                        entry = get(value)
+                        if entry is None:
+                            scores[value] = [mass, True, None]
+                        else:
+                            entry[0] += mass
+            else:
+                best: dict[str, float] = {}
+                for value, mass, start in zip(window[first:], masses, starts[first:]):
+                    if mass > 0:
+                        entry = get(value)
+                        if entry is None:
+                            scores[value] = [mass, True, start]
+                            best[value] = mass
+                        else:
+                            entry[0] += mass
+                            if mass > best[value]:
+                                best[value] = mass
+                                entry[2] = start
         for index, p in vocabulary:
             entry = scores.setdefault(self.values[index], [0.0, False, None])
             entry[0] += p * share
