@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from itertools import repeat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -287,30 +288,22 @@ class Predictor:
             # padding. One pass in slot order: the sums, the insertion order (which orders ties)
             # and the origin (the first slot of the largest mass) are those of a per-slot loop.
             masses = (alpha * (1 - switch)).tolist()
-            first = max(len(window) - len(masses), 0)
+            first = max(len(window) - len(masses), 0)  # the input in the first unpadded slot
             masses = masses[len(masses) - (len(window) - first):]
-            get = scores.get
-            if starts is None:
-                for value, mass in zip(window[first:], masses):
-                    if mass > 0:
-                        entry = get(value)
-                        if entry is None:
-                            scores[value] = [mass, True, None]
-                        else:
-                            entry[0] += mass
-            else:
-                best: dict[str, float] = {}
-                for value, mass, start in zip(window[first:], masses, starts[first:]):
-                    if mass > 0:
-                        entry = get(value)
-                        if entry is None:
-                            scores[value] = [mass, True, start]
-                            best[value] = mass
-                        else:
-                            entry[0] += mass
-                            if mass > best[value]:
-                                best[value] = mass
-                                entry[2] = start
+            origins = starts[first:] if starts is not None else repeat(None)
+            best: dict[str, float] = {}
+            for value, mass, origin in zip(window[first:], masses, origins):
+                if mass <= 0:
+                    continue
+                entry = scores.get(value)
+                if entry is None:
+                    scores[value] = [mass, True, origin]
+                    best[value] = mass
+                else:
+                    entry[0] += mass
+                    if mass > best[value]:
+                        best[value] = mass
+                        entry[2] = origin
         for index, p in vocabulary:
             entry = scores.setdefault(self.values[index], [0.0, False, None])
             entry[0] += p * share
