@@ -26,7 +26,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from treecomplete.context import member_access
-from treecomplete.declarations import declares, parameters_before
+from treecomplete.declarations import declares, member_position, parameters_before
 from treecomplete.languages import JAVASCRIPT, PYTHON, LanguageSpec
 
 from .lsp import Session, peer_command, run_benchmark
@@ -45,7 +45,7 @@ class Sample:
     data: bytes
     start: int  # byte offset of the identifier
     name: str
-    category: str  # "attribute", "declaration" (``def |``, ``const |``: server/declarations.py), "parameter"
+    category: str  # "attribute", "declaration" (``def |``, ``const |``, a class member: server/declarations.py), "parameter"
     # (``def f(a, |``) or "name" (any other)
 
 
@@ -60,6 +60,7 @@ def collect(files: list[Path], language: LanguageSpec, lang: str) -> list[Sample
             if node.type in SAMPLED[lang] and node.text:
                 category = ("attribute" if member_access(node) is not None
                             else "declaration" if declares(lang, data, node.start_byte)
+                            or member_position(lang, data, node.start_byte, node) is not None
                             else "parameter" if parameters_before(lang, data, node.start_byte, node) is not None else "name")
                 samples.append(Sample(path, data, node.start_byte, node.text.decode(), category))
             if cursor.goto_first_child():

@@ -14,6 +14,13 @@ Read from the text with regular expressions, as unfinished code parses as an err
 before the cursor says whether it is a declaration, and the block's earlier statements what it
 declares already (Python by indentation, JavaScript by braces, over at most READ bytes).
 
+A member's name in a JavaScript class body or object literal (``  |``, ``  static |``,
+``  get |``) is a declaration too: the members the body defines already before it are not offered
+(but, after ``get`` or ``set``, those the other accessor defines: a getter's setter shares its
+name), and the fallback engine lifts the members that ``this.`` uses before they are defined
+(engines/fallback.py). The body is the innermost brace still open in the READ bytes before the
+cursor, or, further back (a long class), the class body of the syntax tree at the cursor.
+
 At a parameter's name, the parameters listed before it are not offered again (a parameter named
 twice is a syntax error in both languages), nor keywords, snippets or chains; the rest is ranked
 as any name. A parameter list is the innermost bracket still open before the cursor, a ``(``
@@ -35,6 +42,14 @@ import tree_sitter
 from .context import NAME, CompletionContext
 
 READ = 16 * 1024  # bytes before the cursor read for the block's declarations
+CALLS_READ = 128 * 1024  # bytes before the cursor read for the methods a class calls
+# A member of the object a method runs on, called (`(`) or assigned (`=`). The receiver is a
+# literal first, so that the regular expression engine skips to it (a look-behind there is 9x slower).
+_OWN_USE = {language: re.compile(receiver + rb"[ \t]*\.[ \t]*#?([A-Za-z_$][\w$]*)[ \t]*(\(|=(?!=))?")
+            for language, receiver in (("python", b"self"), ("javascript", b"this"), ("typescript", b"this"),
+                                       ("typescriptreact", b"this"))}
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_BRACKETS = re.compile(rb"[()\[\]{}]")
 
 # The line before the cursor's identifier, at a declaration's name.
 _POSITION = {
@@ -70,6 +85,16 @@ _JS_CLASS_HEAD = re.compile(rb"(?:^|[^\w$.])class(?:[ \t]+[A-Za-z_$][\w$]*)?(?:[
 # What stands before an object literal's `{` (a block's follows `)`, `=>`, `else`, `try`...).
 _JS_OBJECT_BEFORE = re.compile(rb"(?:[=(,:\[?]|&&|\|\||(?:^|[^\w$.])return)[ \t\r\n]*$")
 _CLOSERS, _OPENERS = b")]}", b"([{"
+# The line before a member's name in a class body or object literal: modifiers only.
+_JS_MEMBER_HEAD = re.compile(rb"[ \t]*((?:(?:static|async|get|set)[ \t]+)*)\*?[ \t]*#?")
+# A member defined in a body's text, at its own brace depth: its modifiers and its name, before
+# `(` (a method), `=` or `;` (a field) or `:` (an object's property); and the brackets.
+_JS_MEMBER_TOKENS = re.compile(rb"[{}()]|(?:^|(?<=[{};,\n]))[ \t\r\n]*((?:(?:static|async|get|set)[ \t]+)*)\*?[ \t]*#?"
+                               rb"([A-Za-z_$][\w$]*)[ \t]*(?=[(=;:])", re.MULTILINE)
+_MEMBER_NODES = frozenset({"field_definition", "method_definition", "ERROR"})
+MODIFIERS = frozenset({"static", "async", "get", "set"})  # what may stand before a member's name
+ACCESSORS = frozenset({"get", "set"})
+_ACCESSORS = frozenset(a.encode() for a in ACCESSORS)
 # The syntax tree's parameter lists (tree-sitter node types).
 _PARAMETER_LISTS = {"python": frozenset({"parameters"}), "javascript": frozenset({"formal_parameters"})}
 for _name in ("typescript", "typescriptreact"):
@@ -135,13 +160,12 @@ def _parameter_list_in_tree(node: tree_sitter.Node | None, paren: int, kinds: fr
 def _open_bracket(data: bytes, start: int, lo: int) -> int | None:
     """The innermost bracket still open at byte ``start`` (scanning back to ``lo``)."""
     depth = 0
-    for i in range(start, lo - 1, -1):
-        byte = data[i]
-        if byte in _CLOSERS:
+    for found in reversed(list(_BRACKETS.finditer(data, lo, start + 1))):  # 8x a loop over every byte
+        if data[found.start()] in _CLOSERS:
             depth += 1
-        elif byte in _OPENERS:
-            if not depth:
-                return i
+        elif not depth:
+            return found.start()
+        else:
             depth -= 1
     return None
 
@@ -186,6 +210,95 @@ def _split_top_level(text: bytes) -> list[bytes]:
     return pieces
 
 
+def member_position(language: str, data: bytes, offset: int,
+                    node: tree_sitter.Node | None = None) -> tuple[set[bytes], set[bytes]] | None:
+    """Where an identifier starting at byte ``offset`` names a member of a JavaScript class body
+    or object literal: the modifiers before it and the names not offered there (the members the
+    body defines before it; after ``get`` or ``set``, but those of the other accessor); elsewhere
+    None. ``node``, the syntax node at ``offset``, finds the class body where the text read
+    does not reach its brace."""
+    if language not in _INITIALISED:  # the JavaScript family
+        return None
+    head = _JS_MEMBER_HEAD.fullmatch(data, _line_start(data, offset), offset)
+    if head is None or (node is not None and node.type == "identifier" and node.parent is not None
+                        and node.parent.type == "expression_statement"):
+        return None  # a statement's first word, by the tree: no text to read
+    modifiers = set(head.group(1).split())
+    for read in (READ // 8, READ):  # the innermost brace is mostly near: read 2 KB first
+        lo = max(0, offset - read)
+        code = _JS_QUOTED.sub(lambda m: b" " * len(m.group(0)), data[lo:offset])  # braces in strings are no blocks
+        brace = _open_bracket(code, len(code) - 1, 0)
+        if brace is not None or not lo:
+            break
+    if brace is not None:
+        if code[brace] != 123:  # "(" or "[": an argument, an element
+            return None
+        before = max(0, brace - 256)
+        if _JS_CLASS_HEAD.search(code, before, brace) is None and not (
+                _JS_OBJECT_BEFORE.search(code, before, brace) and _after_property_boundary(code, head.start() - lo - 1, 0)):
+            return None  # a block: the name starts a statement
+        defined = _js_members(code[brace + 1:])
+    else:
+        body = _class_body(node)
+        if body is None:
+            return None
+        defined = _tree_members(body, offset)
+    return modifiers, _taken(defined, modifiers)
+
+
+def _taken(defined: list[tuple[set[bytes], bytes]], modifiers: set[bytes]) -> set[bytes]:
+    """Of the members ``defined`` (modifiers, name), those not defined again with ``modifiers``:
+    all but, at an accessor, those that only the other accessor defines."""
+    accessor = modifiers & _ACCESSORS
+    taken: set[bytes] = set()
+    for mods, name in defined:
+        other = mods & _ACCESSORS
+        if not accessor or not other or other == accessor:
+            taken.add(name)
+    return taken
+
+
+def _js_members(body: bytes) -> list[tuple[set[bytes], bytes]]:
+    """The members defined at the top level of a class body's or object literal's text (its
+    strings blanked), with their modifiers."""
+    depth, members = 0, []
+    for found in _JS_MEMBER_TOKENS.finditer(body):
+        token = found.group(0)
+        if token in (b"{", b"("):
+            depth += 1
+        elif token in (b"}", b")"):
+            depth -= 1
+        elif depth == 0:
+            members.append((set(found.group(1).split()), found.group(2)))
+    return members
+
+
+def _class_body(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
+    """The class body whose member ``node`` names, if it is one."""
+    for _ in range(3):
+        if node is None or node.parent is None:
+            return None
+        node = node.parent
+        if node.type == "class_body":
+            return node
+        if node.type not in _MEMBER_NODES:
+            return None
+    return None
+
+
+def _tree_members(body: tree_sitter.Node, offset: int) -> list[tuple[set[bytes], bytes]]:
+    """The members a class body's tree defines before byte ``offset``, with their modifiers."""
+    members = []
+    for child in body.named_children:
+        if child.start_byte >= offset:
+            break
+        name = child.child_by_field_name("name") or child.child_by_field_name("property")
+        if name is not None and name.end_byte <= offset and name.text:
+            mods = {c.type.encode() for c in child.children if not c.is_named and c.type in MODIFIERS}
+            members.append((mods, name.text.lstrip(b"#")))
+    return members
+
+
 def at_parameter(context: CompletionContext) -> bool:
     """Whether the identifier at the cursor names a parameter of a function being declared."""
     return context.category == NAME and parameters_before(
@@ -202,12 +315,19 @@ def top_level(context: CompletionContext) -> bool:
 class Declaring:
     """What the identifier at the cursor declares, read once per request (``declaring``)."""
 
-    declaration: bool  # the name a statement declares (``def |``, ``const |``)
+    declaration: bool  # the name a statement declares (``def |``, ``const |``), or a member
     parameter: bool  # a parameter of a function being declared (``def f(a, |``)
     # what is not offered there: the names the block declares already before it, at a
     # declaration; the parameters listed before it, at a parameter; at the start of a JavaScript
     # ``const`` or ``let``'s value, the name it declares
     taken: frozenset[str]
+    # a member of a JavaScript class body or object literal (a declaration): the modifiers
+    # written before it (``static``, ``get``...); None elsewhere
+    member: frozenset[str] | None = None
+    # at a member's name or a Python method's: the methods that ``this.`` / ``self.`` calls
+    # before the cursor, and that the body neither defines before it nor assigns (``this.x =``):
+    # what is being defined, more often than not (a class calls methods it defines further down)
+    pending: frozenset[str] = frozenset()
 
 
 NOT_DECLARING = Declaring(False, False, frozenset())
@@ -219,18 +339,46 @@ def declaring(context: CompletionContext) -> Declaring:
         return NOT_DECLARING
     declaration = declares(context.language.name, context.data, context.prefix_start)
     parameter = False
+    prefix = context.prefix.encode("utf-8", "surrogatepass")
+    if not declaration and (member := member_position(context.language.name, context.data, context.prefix_start,
+                                                      context.target)) is not None:
+        modifiers, names = member
+        names.discard(prefix)
+        return Declaring(True, False, _texts(names), frozenset(m.decode() for m in modifiers),
+                         _texts(_pending(context.language.name, context.data, context.prefix_start) - names))
+    method = False
     if not declaration:
         names = parameters_before(context.language.name, context.data, context.prefix_start, context.target)
         parameter = names is not None
         if names is None:
             names = _initialised(context.language.name, context.data, context.prefix_start)
     elif context.language.name == "python":
-        names = _python_declared(context.data, _line_start(context.data, context.prefix_start))
+        names, method = _python_declared(context.data, _line_start(context.data, context.prefix_start))
     else:
         code = context.data[max(0, context.prefix_start - READ):context.prefix_start]
         names = _javascript_declared(_JS_QUOTED.sub(b" ", code))
-    names.discard(context.prefix.encode("utf-8", "surrogatepass"))
-    return Declaring(declaration, parameter, frozenset(n.decode("utf-8", "replace") for n in names))
+    names.discard(prefix)
+    pending = _texts(_pending("python", context.data, context.prefix_start) - names) if method else frozenset()
+    return Declaring(declaration, parameter, _texts(names), pending=pending)
+
+
+def _texts(names: set[bytes]) -> frozenset[str]:
+    return frozenset(n.decode("utf-8", "replace") for n in names)
+
+
+def _pending(language: str, data: bytes, offset: int) -> set[bytes]:
+    """The methods that ``this.`` (``self.`` in Python) calls in the CALLS_READ bytes before
+    ``offset`` and never assigns: those a class body may be about to define."""
+    called: set[bytes] = set()
+    assigned: set[bytes] = set()
+    for found in _OWN_USE[language].finditer(data, max(0, offset - CALLS_READ), offset):
+        if found.start() and data[found.start() - 1] in _WORD_BYTES:
+            continue  # `mythis.x`, not the receiver
+        if found.group(2) == b"(":
+            called.add(found.group(1))
+        elif found.group(2):
+            assigned.add(found.group(1))
+    return called - assigned
 
 
 def declared_before(context: CompletionContext) -> set[str]:
@@ -249,9 +397,9 @@ def _initialised(language: str, data: bytes, offset: int) -> set[bytes]:
     return {found.group(1)} if found else set()
 
 
-def _python_declared(data: bytes, line_start: int) -> set[bytes]:
+def _python_declared(data: bytes, line_start: int) -> tuple[set[bytes], bool]:
     """The def and class names of the lines above ``line_start`` at its indentation, up to the
-    line that opens their block."""
+    line that opens their block; and whether that line opens a class."""
     indent = len(_INDENT.match(data, line_start).group(0))
     names: set[bytes] = set()
     lo, end, first = max(0, line_start - READ), line_start - 1, True
@@ -264,15 +412,15 @@ def _python_declared(data: bytes, line_start: int) -> set[bytes]:
             continue
         if first and stripped.startswith(b"@"):
             if _PY_REDEFINES.match(stripped):
-                return set()  # a property's setter, an overload: the name is meant to come again
+                return set(), False  # a property's setter, an overload: the name is meant to come again
             continue  # the decorators of the definition being typed
         first = False
         depth = len(text) - len(stripped)
         if depth < indent:
-            break  # the line that opens the block
+            return names, stripped.startswith(b"class") and _PY_DEFINITION.match(stripped) is not None
         if depth == indent and (found := _PY_DEFINITION.match(stripped)):
             names.add(found.group(1))
-    return names
+    return names, False
 
 
 def _javascript_declared(code: bytes) -> set[bytes]:

@@ -184,3 +184,73 @@ def test_a_const_s_name_is_not_offered_at_the_start_of_its_own_value(language, l
         names = [c.text for c in result.candidates]
         assert "argv" in names
         assert ("args" not in names) if excluded else ("args" in names), (result.engine, names[:5])
+
+
+@pytest.mark.parametrize(("source", "taken", "modifiers"), [
+    ("class A {\n  constructor() { this.x = 1 }\n  foo(a, b = 2) { return {c: 3} }\n  static #n = 0;\n  get size() { return 1 }\n  ",
+     {"constructor", "foo", "n", "size"}, set()),
+    ("class A {\n  foo() {}\n  static ", {"foo"}, {"static"}),
+    ("class A {\n  get size() { return 1 }\n  set ", set(), {"set"}),  # a getter's setter takes its name
+    ("class A {\n  get size() { return 1 }\n  size() {}\n  set ", {"size"}, {"set"}),
+    ("class A {\n  get size() { return 1 }\n  get ", {"size"}, {"get"}),
+    ("const o = {\n  a: 1,\n  b: f(x, y = 2),\n  /** a { brace */\n  get c() { return '}' },\n  ", {"a", "b", "c"}, set()),
+    ("function f() {\n  const x = 1;\n  ", None, None), ("if (x) {\n  ", None, None), ("foo({\n  a: 1\n}, ", None, None),
+    ("class A {\n  m() {\n    if (a) {\n      ", None, None), ("class A {\n  m() {\n    ", None, None),
+])
+def test_a_javascript_member_s_name_and_what_its_body_defines_before_it(source, taken, modifiers):
+    where = declarations.declaring(_context(JAVASCRIPT, source))
+    if taken is None:
+        assert where.member is None and not where.declaration
+    else:
+        assert where.declaration and where.taken == taken and where.member == modifiers
+        assert declarations.declaring(_context(JAVASCRIPT, source + "s")).taken == taken - {"s"}
+
+
+def test_a_class_body_further_back_than_the_text_read_is_found_in_the_tree():
+    methods = "".join(f"  method{i}(a) {{\n    return this.other{i}(a)\n  }}\n" for i in range(800))
+    source = "class Big {\n" + methods + "  "
+    assert len(source) > 2 * declarations.READ
+    where = declarations.declaring(_context(JAVASCRIPT, source))
+    assert where.member == set() and {"method0", "method799"} <= where.taken
+    assert "other0" in where.pending and "method0" not in where.pending
+
+
+CLASS = ("class Widget extends Base {\n"
+         "  constructor() {\n    super()\n    this.size = 0\n    this.render()\n    this.layout(this.size)\n  }\n"
+         "  render() {\n    this.paint()\n    other.scroll()\n    return this.size\n  }\n"
+         "  ")
+
+
+def test_at_a_member_the_methods_the_class_calls_and_has_not_defined_come_first():
+    doc = Document("file:///w.js", CLASS, 1, JAVASCRIPT)
+    names = [c.text for c in FallbackEngine(lambda: [doc]).complete(context_at(doc, len(doc.data)), 100)]
+    assert set(names[:2]) == {"layout", "paint"}  # called on this, defined nowhere yet
+    assert not {"render", "constructor"} & set(names)  # defined already
+    assert names.index("size") > 1  # a field the constructor assigns: no method pending
+    assert "scroll" in names  # another receiver's member is a plausible name here, not lowered away
+    assert {"static", "async", "get"} <= set(names) and not {"if", "return", "const"} & set(names)
+    accessor = Document("file:///w.js", CLASS + "get ", 1, JAVASCRIPT)
+    names = [c.text for c in FallbackEngine(lambda: [accessor]).complete(context_at(accessor, len(accessor.data)), 100)]
+    assert not {"static", "get", "set"} & set(names)  # after `get` comes the name
+
+
+def test_with_the_model_the_methods_pending_still_come_first_and_a_defined_one_never():
+    answer = Answer([Prediction("render", 0.6, False), Prediction("update", 0.3, False), Prediction("paint", 0.01, False)])
+    service = CompletionService(models=StubPredictor(answer))  # type: ignore[arg-type]
+    service.open("file:///w.js", "javascript", 1, CLASS)
+    lines = CLASS.split("\n")
+    result = service.complete("file:///w.js", len(lines) - 1, len(lines[-1]), 50)
+    assert result is not None and result.engine == "neural"
+    ranked = [c.text for c in result.candidates]
+    assert set(ranked[:2]) == {"layout", "paint"} and "update" in ranked and "render" not in ranked
+
+
+def test_at_a_python_method_s_def_the_methods_self_calls_come_first_but_not_its_fields():
+    answer = Answer([Prediction("update", 0.9, False)])
+    source = ("class A:\n    def __init__(self):\n        self.width = 1\n        self.width()\n        self.draw()\n\n"
+              "    def helper(self):\n        self.helper()\n\n    def ")
+    ranked = [c.text for c in neural_complete(answer, source)]
+    assert ranked[0] == "draw" and "update" in ranked and "helper" not in ranked  # not the field width first
+    assert declarations.declaring(_context(PYTHON, source)).pending == {"draw"}
+    top = source.replace("\n    def helper", "\ndef helper").rstrip() + "\ndef "
+    assert declarations.declaring(_context(PYTHON, top)).pending == set()  # a function of the module: no class's methods

@@ -31,7 +31,12 @@ At a declaration's name (server/declarations.py), a name its block declares alre
 offered, nor a keyword; a name the file only uses after a dot, after `self.` among others, and
 does not define gets +3 instead of -3 (``self._write_title()``, then ``def _write_title``); the
 project's top-level definitions are listed as at an import, and get +2 at a declaration of the
-file's top level. At a parameter's name, the parameters listed before it are not offered, nor a
+file's top level. At a member's name in a JavaScript class body or object literal (a declaration
+too), a name the file only uses after a dot is not lowered, the project's member names are
+listed as after a dot, and the modifiers not yet written (``static``, ``async``, ``get``, ``set``)
+are the keywords offered. There, and at a Python method's name, the methods ``this.`` or ``self.``
+calls before the cursor and that the class neither defines before it nor assigns come first. At a
+parameter's name, the parameters listed before it are not offered, nor a
 keyword. At the start of a JavaScript ``const`` or ``let``'s value, the name it declares is not
 offered (reading it there throws).
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
@@ -58,7 +63,7 @@ import tree_sitter
 from pygls.uris import to_fs_path
 
 from ..context import ATTRIBUTE, NAME, CompletionContext
-from ..declarations import Declaring, declaring, top_level
+from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
 from ..languages import BY_EXTENSION, LanguageSpec
 from .base import Candidate, Kind
@@ -83,6 +88,7 @@ HEAD = 8 * 1024  # the file's head is always read: imports
 FAR = 256 * 1024  # before the window: words only (no tree query, comments not blanked)
 OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
 KINDS = {"function": Kind.FUNCTION, "class": Kind.CLASS, "module": Kind.MODULE}
+PENDING = 20  # above any other score: a method the class calls and has not defined, at a member's name
 # Where a word was found, the first that applies (a candidate's ``features`` say which, for the
 # neural engine's ranker): its tier, then ln(1+d) and ln(1+c) as in the scores above, whether it
 # followed the same receiver / any dot (after a dot), whether only ever after a dot (elsewhere),
@@ -418,7 +424,8 @@ class FallbackEngine:
 
         where = self.declaring(context)
         declaration, parameter = where.declaration, where.parameter
-        self._adjust_for_dots(context, before, count, scores, signals, kinds if declaration else None)
+        member = where.member is not None  # a class body's or object literal's member
+        self._adjust_for_dots(context, before, count, scores, signals, kinds if declaration else None, member)
 
         for other in self._others(context):
             for word, c in other.items():
@@ -438,7 +445,8 @@ class FallbackEngine:
             own = project.files.get(path) if path else None
             imported = self._imported(context, tree, project, path)
             top_declaration = declaration and top_level(context)  # its line not indented
-            listed = (DEFINED, WORDS) if import_name or declaration else (MEMBERS,) if context.category == ATTRIBUTE else (WORDS,)
+            listed = ((MEMBERS, WORDS) if member else (DEFINED, WORDS) if import_name or declaration
+                      else (MEMBERS,) if context.category == ATTRIBUTE else (WORDS,))
             found = [(w, f, 1.5) for w, f in project.members_of(receiver, prefix, path, PROJECT_WORDS)] if receiver else []
             found += [(w, f, 1.5) for w, f in imported.best(prefix, PROJECT_WORDS)]
             found += [(w, f, 0) for kind in listed for w, f, _ in project.words(context.prefix, path, PROJECT_WORDS, kind)]
@@ -448,7 +456,7 @@ class FallbackEngine:
                 scores[word] = 1 + bonus + 0.3 * math.log1p(files)
                 signals[word] = [PROJECT, 0, 0, 0, 0, 0, 0]
                 used, members = project.counts(word, own)
-                if context.category == ATTRIBUTE and members:
+                if (context.category == ATTRIBUTE or member) and members:
                     scores[word] += 1
                     signals[word][4] = 1
                 elif context.category != ATTRIBUTE and members == used:
@@ -475,10 +483,20 @@ class FallbackEngine:
             for word in self.not_modules(context) & scores.keys():
                 scores[word] -= 20
         if context.category == NAME and not module and not import_name and not declaration and not parameter:
-            for word in language.keywords:
-                if word.lower().startswith(prefix) and word not in scores:
-                    scores[word] = 0.5
-                    signals[word] = [KEYWORD, 0, 0, 0, 0, 0, 0]
+            offered: Iterable[str] = language.keywords
+        elif member and not where.member & ACCESSORS:  # `static |`: what may come before a member's name
+            offered = sorted(MODIFIERS - where.member)
+        else:
+            offered = ()
+        for word in offered:
+            if word.lower().startswith(prefix) and word not in scores:
+                scores[word] = 0.5
+                signals[word] = [KEYWORD, 0, 0, 0, 0, 0, 0]
+        for word in where.pending:  # methods the class calls and has not defined yet: first
+            if wanted(word):
+                if word not in scores:  # called further back than the window
+                    scores[word], signals[word] = 0.0, [FAR_BACK, 0, 0, 0, 0, 0, 0]
+                scores[word] += PENDING
 
         if context.prefix:  # the case the user typed is a strong hint
             for word in scores:
@@ -568,13 +586,16 @@ class FallbackEngine:
         return names
 
     def _adjust_for_dots(self, context: CompletionContext, before: bytes, count: Counter[bytes], scores: dict[str, float],
-                         signals: dict[str, list[float]], declaring: dict[bytes, Kind] | None = None) -> None:
+                         signals: dict[str, list[float]], declaring: dict[bytes, Kind] | None = None,
+                         member: bool = False) -> None:
         """Member names after a dot, plain names elsewhere (``count``: all occurrences). At a
         declaration (``declaring``: the kinds of the names the file defines around the cursor), a
         name only ever used after a dot, after ``self.`` among others, and not defined is what is
         being declared more often than not: ``self._write_title()`` above, then ``def
         _write_title``. (Any receiver's members would lift JavaScript's property names at
-        ``const |``: fewer names declared there were among the first five.)"""
+        ``const |``: fewer names declared there were among the first five.) At a member's name
+        (``member``), the other names only used after a dot are not lowered: members are
+        what a dot reads."""
         as_member = Counter(member_words(before, context.language))
         if context.category == ATTRIBUTE:
             same_receiver: set[bytes] = set()
@@ -598,7 +619,7 @@ class FallbackEngine:
                 if as_member[raw] and as_member[raw] == count[raw]:
                     if declaring is not None and raw not in declaring and raw in own_members:
                         scores[word] += 3
-                    else:
+                    elif not member:
                         scores[word] -= 3
                         signals[word][5] = 1
 

@@ -47,8 +47,9 @@ class NeuralEngine:
     as the chain's first free leaf summed over the structures searched (the cursor's own parse
     lacks the nodes that finished code would put above it, such as the call around
     ``os.path.join``). At the name a statement declares (server/declarations.py) there are no
-    snippets or chains, and no name the block declares already; at a parameter's name, none of
-    the parameters listed before it."""
+    snippets or chains, and no name the block declares already (at a class member's, the
+    methods the class calls before the cursor and does not define yet come first); at a
+    parameter's name, none of the parameters listed before it."""
 
     def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
         self.fallback = fallback
@@ -138,6 +139,8 @@ class NeuralEngine:
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body, features=tuple(x)))
         scored.sort(key=lambda c: (-c.score, c.text))
+        if where.pending:  # at a member's name, the methods the class calls and has not defined first
+            scored = [c for c in scored if c.text in where.pending] + [c for c in scored if c.text not in where.pending]
         if not_modules := self.fallback.not_modules(context):  # `import |`: what cannot name a module last
             scored = [c for c in scored if c.text not in not_modules] + [c for c in scored if c.text in not_modules]
         if self.multi_token and not declaration:
