@@ -304,3 +304,25 @@ def test_from_a_module_import_offers_what_that_module_defines_first(tmp_path):
     assert offered("from pkg.utils._headers import (\n    HEADER,\n    ge")[0] == "get_token_to_send"
     assert offered("from .utils import ge")[0] == "get_session"  # a package: its __init__.py
     assert "get_token_to_send" not in offered("from .utils._headers import get_token_to_send, ge")  # imported already
+
+
+def test_a_javascript_import_offers_what_the_module_named_after_the_cursor_defines_first(tmp_path):
+    # JavaScript names the module after the names it takes: `import { ge| } from './utils/headers.js'`.
+    _tree(tmp_path, {
+        **{f"src/other{i}.js": "".join(f"export function get_{i}_{j}() {{}}\n" for j in range(20)) for i in range(3)},
+        "src/utils/headers.js": "export function getTokenToSend() {}\nexport const HEADER = 1\n",
+        "src/utils/index.js": "export function getSession() {}\n",
+        "lib/headers.js": "export function getUnrelated() {}\n",
+    })
+    service = CompletionService(project=_indexed(tmp_path))
+    uri = (tmp_path / "src" / "main.js").as_uri()
+
+    def offered(before, after):
+        service.open(uri, "javascript", 1, before + after)
+        line, col = before.count("\n"), len(before) - before.rfind("\n") - 1
+        return [c.text for c in service.complete(uri, line, col, 50).candidates]
+
+    assert offered("import { ge", " } from './utils/headers.js'\n")[0] == "getTokenToSend"  # not lib/'s getUnrelated
+    assert offered("import { HEADER, ge", " } from './utils/headers'\n")[0] == "getTokenToSend"  # no extension
+    assert offered("import {\n  ge", ",\n} from './utils'\n")[0] == "getSession"  # a folder: its index.js
+    assert offered("import { ge", " } from '../lib/headers.js'\n")[0] == "getUnrelated"

@@ -20,7 +20,7 @@ the first of these that applies, in this order:
   names what it takes from a module as many again that a file defines at its top level): 1 + 0.3 ln(1+f)
   (both: +1 after a dot if the project writes it after a dot, -1 elsewhere if it only ever does,
   +4 where an import names what it takes if a file defines it, +6 more if ``from m import``
-  names the file that does)
+  names the file that does, or, in JavaScript, ``} from './m'`` after the cursor)
 - the language's common builtins, after a dot its standard types' and modules' common members,
   where an import names a module the standard library's modules: 1; keywords (not after a dot
   or in an import): 0.5
@@ -51,6 +51,7 @@ import builtins
 import functools
 import heapq
 import math
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -250,12 +251,20 @@ _FROM_IMPORT = re.compile(rb"\bfrom[ \t]+(\.*)([\w.]*)[ \t]+import\b")
 FROM_READ = 4096  # bytes before the cursor searched for the `from m import` it continues
 
 
+# The rest of a JavaScript import after the cursor, where it names its module: `b } from './m'`.
+_JS_FROM_AFTER = re.compile(rb"[^;{]*?\}[ \t\r\n]*from[ \t\r\n]*(['\"])([^'\"\r\n]+)\1")
+_JS_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", "/index.js", "/index.ts")
+
+
 def _from_module_defines(context: CompletionContext, project: Snapshot, path: str | None) -> set[str]:
     """Where the cursor names what ``from m import`` takes (Python), the names that the project's
     file for ``m`` defines at its top level: ``pkg/m.py`` or ``pkg/m/__init__.py`` (relative to
-    the buffer's folder for ``from .m``), else every file the import could mean by name."""
+    the buffer's folder for ``from .m``), else every file the import could mean by name. In
+    JavaScript the module comes after the names (``import { a, | } from './m'``): where the text
+    after the cursor names it, the names of the file it resolves to (``./m``, ``./m.js``,
+    ``./m/index.js``...) relative to the buffer's folder, else of the files so named."""
     if context.language.name != "python":
-        return set()
+        return _js_from_module_defines(context, project, path)
     found = list(_FROM_IMPORT.finditer(context.data, max(0, context.prefix_start - FROM_READ), context.prefix_start))
     if not found:
         return set()
@@ -271,6 +280,19 @@ def _from_module_defines(context: CompletionContext, project: Snapshot, path: st
         tail = f"{base}/{tail}"
     exact = [f for f in files if PurePath(f).as_posix().endswith((f"{tail}.py", f"{tail}/__init__.py"))]
     return {word for f in exact or files for word in project.files[f].defined}
+
+
+def _js_from_module_defines(context: CompletionContext, project: Snapshot, path: str | None) -> set[str]:
+    found = _JS_FROM_AFTER.match(context.data, context.cursor, min(len(context.data), context.cursor + FROM_READ))
+    if found is None:
+        return set()
+    spec = found.group(2).decode("utf-8", "replace")
+    files = [f for f in project.modules.get(module_name(PurePosixPath(spec)), ()) if f != path]
+    if spec.startswith(".") and path:
+        base = posixpath.normpath(posixpath.join(PurePath(path).parent.as_posix(), spec))
+        exact = [f for f in files if PurePath(f).as_posix() in {base + suffix for suffix in _JS_SUFFIXES}]
+        files = exact or files
+    return {word for f in files for word in project.files[f].defined}
 
 
 class Imported(dict):
