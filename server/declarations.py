@@ -17,9 +17,11 @@ declares already (Python by indentation, JavaScript by braces, over at most READ
 A member's name in a JavaScript class body or object literal (``  |``, ``  static |``,
 ``  get |``) is a declaration too: the members the body defines already before it are not offered
 (but, after ``get`` or ``set``, those the other accessor defines: a getter's setter shares its
-name), and the fallback engine lifts the members that ``this.`` uses before they are defined
-(engines/fallback.py). The body is the innermost brace still open in the READ bytes before the
-cursor, or, further back (a long class), the class body of the syntax tree at the cursor.
+name). There, and at a Python ``def`` in a class, the methods that ``this.`` / ``self.`` calls
+before the cursor and the class neither defines before it nor assigns are *pending*: the engines
+list them first (a class calls methods it defines further down). The body is the innermost
+brace still open in the READ bytes before the cursor, or, further back (a long class), the
+class body of the syntax tree at the cursor.
 
 At a parameter's name, the parameters listed before it are not offered again (a parameter named
 twice is a syntax error in both languages), nor keywords, snippets or chains; the rest is ranked
