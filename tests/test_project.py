@@ -326,3 +326,6 @@ def test_a_javascript_import_offers_what_the_module_named_after_the_cursor_defin
     assert offered("import { HEADER, ge", " } from './utils/headers'\n")[0] == "getTokenToSend"  # no extension
     assert offered("import {\n  ge", ",\n} from './utils'\n")[0] == "getSession"  # a folder: its index.js
     assert offered("import { ge", " } from '../lib/headers.js'\n")[0] == "getUnrelated"
+    assert offered("const { HEADER, ge", " } = require('./utils/headers')\n")[0] == "getTokenToSend"  # CommonJS
+    assert "HEADER" not in offered("const { HEADER, ", " } = require('./utils/headers')\n")  # not taken twice
+    assert offered("const { ge", " } = load('./utils')\n")[0] != "getSession"  # no require, no module

@@ -20,7 +20,8 @@ the first of these that applies, in this order:
   names what it takes from a module as many again that a file defines at its top level): 1 + 0.3 ln(1+f)
   (both: +1 after a dot if the project writes it after a dot, -1 elsewhere if it only ever does,
   +4 where an import names what it takes if a file defines it, +6 more if ``from m import``
-  names the file that does, or, in JavaScript, ``} from './m'`` after the cursor)
+  names the file that does, or, in JavaScript, ``} from './m'`` or ``} = require('./m')`` after
+  the cursor)
 - the language's common builtins, after a dot its standard types' and modules' common members,
   where an import names a module the standard library's modules: 1; keywords (not after a dot
   or in an import): 0.5
@@ -251,8 +252,9 @@ _FROM_IMPORT = re.compile(rb"\bfrom[ \t]+(\.*)([\w.]*)[ \t]+import\b")
 FROM_READ = 4096  # bytes before the cursor searched for the `from m import` it continues
 
 
-# The rest of a JavaScript import after the cursor, where it names its module: `b } from './m'`.
-_JS_FROM_AFTER = re.compile(rb"[^;{]*?\}[ \t\r\n]*from[ \t\r\n]*(['\"])([^'\"\r\n]+)\1")
+# The rest of a JavaScript import after the cursor, where it names its module: `b } from './m'`,
+# or CommonJS's `b } = require('./m')`.
+_JS_FROM_AFTER = re.compile(rb"[^;{]*?\}[ \t\r\n]*(?:from|=[ \t\r\n]*require[ \t]*\()[ \t\r\n]*(['\"])([^'\"\r\n]+)\1")
 _JS_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", "/index.js", "/index.ts")
 
 
@@ -260,7 +262,8 @@ def _from_module_defines(context: CompletionContext, project: Snapshot, path: st
     """Where the cursor names what ``from m import`` takes (Python), the names that the project's
     file for ``m`` defines at its top level: ``pkg/m.py`` or ``pkg/m/__init__.py`` (relative to
     the buffer's folder for ``from .m``), else every file the import could mean by name. In
-    JavaScript the module comes after the names (``import { a, | } from './m'``): where the text
+    JavaScript the module comes after the names (``import { a, | } from './m'``, ``const { a, | } =
+    require('./m')``): where the text
     after the cursor names it, the names of the file it resolves to (``./m``, ``./m.js``,
     ``./m/index.js``...) relative to the buffer's folder, else of the files so named."""
     if context.language.name != "python":
@@ -347,6 +350,9 @@ def _listed_before(context: CompletionContext) -> list[tuple[str, bytes]] | None
         return None
     if parent.type in IMPORT_NAMES:
         return []
+    if _required_pattern(target):  # the names it takes besides: no definitions query finds them
+        return [("identifier", c.text or b"") for c in parent.named_children
+                if c.type == "shorthand_property_identifier_pattern" and c.start_byte != target.start_byte]
     if parent.type == "dotted_name" and parent.parent is not None:
         if parent.parent.type == "import_from_statement":
             return []
@@ -360,6 +366,17 @@ def _listed_before(context: CompletionContext) -> list[tuple[str, bytes]] | None
             break
         between = [] if child.type == "import" else None if between is None else between + [(child.type, child.text or b"")]
     return between if between is not None and all(t in IMPORTED_NAME_LIST for t, _ in between) else None
+
+
+def _required_pattern(target: tree_sitter.Node) -> bool:
+    """Whether ``target`` names what a CommonJS ``const { a, | } = require('./m')`` takes."""
+    pattern = target.parent
+    declarator = pattern.parent if pattern is not None and target.type == "shorthand_property_identifier_pattern" else None
+    if declarator is None or pattern.type != "object_pattern" or declarator.type != "variable_declarator":
+        return False
+    value = declarator.child_by_field_name("value")
+    function = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+    return function is not None and function.text == b"require"
 
 
 class FallbackEngine:
