@@ -82,17 +82,19 @@ _PARAMETER_LIST = {
 for _name in ("typescript", "typescriptreact"):
     _PARAMETER_LIST[_name] = _PARAMETER_LIST["javascript"]
 # A class body's method, before its `(`: modifiers and a name right after `{`, `}`, `;` or a new line.
-_JS_METHOD_HEAD = re.compile(rb"(?:^|[{};\n])[ \t]*(?:(?:static|async|get|set)[ \t]+)*\*?[ \t]*#?[A-Za-z_$][\w$]*[ \t]*$")
+# The modifiers that may stand before a class member's name (`static async *#name`).
+_JS_MODIFIERS = rb"((?:(?:static|async|get|set)[ \t]+)*)\*?[ \t]*#?"
+_JS_METHOD_HEAD = re.compile(rb"(?:^|[{};\n])[ \t]*" + _JS_MODIFIERS + rb"[A-Za-z_$][\w$]*[ \t]*$")
 _JS_CLASS_HEAD = re.compile(rb"(?:^|[^\w$.])class(?:[ \t]+[A-Za-z_$][\w$]*)?(?:[ \t]+extends[ \t]+[^{};]+?)?[ \t\r\n]*$")
 # What stands before an object literal's `{` (a block's follows `)`, `=>`, `else`, `try`...).
 _JS_OBJECT_BEFORE = re.compile(rb"(?:[=(,:\[?]|&&|\|\||(?:^|[^\w$.])return)[ \t\r\n]*$")
 _CLOSERS, _OPENERS = b")]}", b"([{"
 # The line before a member's name in a class body or object literal: modifiers only.
-_JS_MEMBER_HEAD = re.compile(rb"[ \t]*((?:(?:static|async|get|set)[ \t]+)*)\*?[ \t]*#?")
+_JS_MEMBER_HEAD = re.compile(rb"[ \t]*" + _JS_MODIFIERS)
 # A member defined in a body's text, at its own brace depth: its modifiers and its name, before
 # `(` (a method), `=` or `;` (a field) or `:` (an object's property); and the brackets.
-_JS_MEMBER_TOKENS = re.compile(rb"[{}()]|(?:^|(?<=[{};,\n]))[ \t\r\n]*((?:(?:static|async|get|set)[ \t]+)*)\*?[ \t]*#?"
-                               rb"([A-Za-z_$][\w$]*)[ \t]*(?=[(=;:])", re.MULTILINE)
+_JS_MEMBER_TOKENS = re.compile(rb"[{}()]|(?:^|(?<=[{};,\n]))[ \t\r\n]*" + _JS_MODIFIERS
+                               + rb"([A-Za-z_$][\w$]*)[ \t]*(?=[(=;:])", re.MULTILINE)
 _MEMBER_NODES = frozenset({"field_definition", "method_definition", "ERROR"})
 MODIFIERS = frozenset({"static", "async", "get", "set"})  # what may stand before a member's name
 ACCESSORS = frozenset({"get", "set"})
@@ -339,29 +341,27 @@ def declaring(context: CompletionContext) -> Declaring:
     """What the identifier at the cursor declares, and so what is not offered there."""
     if context.category != NAME:
         return NOT_DECLARING
-    declaration = declares(context.language.name, context.data, context.prefix_start)
+    language = context.language.name
+    declaration = declares(language, context.data, context.prefix_start)
     parameter = False
-    prefix = context.prefix.encode("utf-8", "surrogatepass")
-    if not declaration and (member := member_position(context.language.name, context.data, context.prefix_start,
-                                                      context.target)) is not None:
-        modifiers, names = member
-        names.discard(prefix)
-        return Declaring(True, False, _texts(names), frozenset(m.decode() for m in modifiers),
-                         _texts(_pending(context.language.name, context.data, context.prefix_start) - names))
-    method = False
-    if not declaration:
-        names = parameters_before(context.language.name, context.data, context.prefix_start, context.target)
+    member = None if declaration else member_position(language, context.data, context.prefix_start, context.target)
+    modifiers, method = None, member is not None  # method: what `this.` / `self.` calls may be defined here
+    if member is not None:
+        declaration, (modifiers, names) = True, member
+    elif not declaration:
+        names = parameters_before(language, context.data, context.prefix_start, context.target)
         parameter = names is not None
         if names is None:
-            names = _initialised(context.language.name, context.data, context.prefix_start)
-    elif context.language.name == "python":
+            names = _initialised(language, context.data, context.prefix_start)
+    elif language == "python":
         names, method = _python_declared(context.data, _line_start(context.data, context.prefix_start))
     else:
         code = context.data[max(0, context.prefix_start - READ):context.prefix_start]
         names = _javascript_declared(_JS_QUOTED.sub(b" ", code))
-    names.discard(prefix)
-    pending = _texts(_pending("python", context.data, context.prefix_start) - names) if method else frozenset()
-    return Declaring(declaration, parameter, _texts(names), pending=pending)
+    names.discard(context.prefix.encode("utf-8", "surrogatepass"))
+    pending = _texts(_pending(language, context.data, context.prefix_start) - names) if method else frozenset()
+    return Declaring(declaration, parameter, _texts(names),
+                     None if modifiers is None else frozenset(m.decode() for m in modifiers), pending)
 
 
 def _texts(names: set[bytes]) -> frozenset[str]:

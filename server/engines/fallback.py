@@ -293,7 +293,8 @@ def _js_from_module_defines(context: CompletionContext, project: Snapshot, path:
     files = [f for f in project.modules.get(module_name(PurePosixPath(spec)), ()) if f != path]
     if spec.startswith(".") and path:
         base = posixpath.normpath(posixpath.join(PurePath(path).parent.as_posix(), spec))
-        exact = [f for f in files if PurePath(f).as_posix() in {base + suffix for suffix in _JS_SUFFIXES}]
+        candidates = {base + suffix for suffix in _JS_SUFFIXES}
+        exact = [f for f in files if PurePath(f).as_posix() in candidates]
         files = exact or files
     return {word for f in files for word in project.files[f].defined}
 
