@@ -22,6 +22,7 @@ and cost O(words with the prefix's first two letters), not O(project).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import queue
@@ -31,11 +32,12 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
-from .engines.fallback import (DEFINED, MEMBERS, WORDS, blank_code, exported_names, member_pairs, member_words,
-                               module_name, parse_in_pieces)
+from pygls.uris import to_fs_path
+
 from .languages import BY_EXTENSION, LanguageSpec
+from .words import blank_code, exported_names, member_pairs, member_words, parse_in_pieces
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,20 @@ SKIPPED = frozenset({
 })
 BUCKET = 100  # words kept per one-letter prefix (and for no prefix), by file count
 QUIET = 0.05  # seconds without server work before the index reads on
+WORDS, MEMBERS, DEFINED = "words", "members", "defined"  # the kinds of words Snapshot.words lists by prefix
+
+
+def module_name(path: PurePath) -> str:
+    """What an import calls a file: its stem, or its folder's name for __init__.py and index.js."""
+    stem = path.stem if path.suffix in BY_EXTENSION or not path.suffix else path.name
+    return path.parent.name if stem in ("__init__", "index") else stem
+
+
+@functools.lru_cache(maxsize=1024)
+def path_of(uri: str) -> str | None:
+    """The file a ``file:`` URI names, as the project index names it."""
+    path = to_fs_path(uri) if uri.startswith("file:") else None
+    return str(Path(path).resolve()) if path else None
 
 
 @dataclass(frozen=True)

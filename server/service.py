@@ -14,12 +14,12 @@ from pathlib import Path
 from .context import CompletionContext, context_at
 from .document import Document
 from .engines.base import Candidate, Engine
-from .engines.fallback import FallbackEngine, path_of
+from .engines.fallback import FallbackEngine
 from .engines.neural import NeuralEngine
 from .engines.registry import Registry
 from .languages import language_for
 from .positions import UTF16
-from .project import ProjectIndex
+from .project import ProjectIndex, path_of
 
 log = logging.getLogger(__name__)
 

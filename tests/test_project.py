@@ -7,7 +7,7 @@ import math
 import shutil
 from pathlib import Path
 
-from treecomplete.engines import fallback, ranker
+from treecomplete.engines import ranker, window
 from treecomplete.languages import JAVASCRIPT, PYTHON
 from treecomplete.project import MAX_FILE_BYTES, ProjectIndex, Snapshot
 from treecomplete.service import CompletionService
@@ -166,7 +166,7 @@ def test_the_fallback_offers_project_words_but_not_the_open_files_future(tmp_pat
     found = {c.text: c for c in service.complete(uri, 1, 13, 50).candidates}
     assert "compute_checksum_total" in found and "compute_future_only" not in found
     tier, *_, project, imported, member_files, defined, defined_at_import, _ = found["compute_checksum_total"].features
-    assert tier == fallback.PROJECT and project == math.log1p(1)  # helpers.py alone: main.py's disk copy does not count
+    assert tier == window.PROJECT and project == math.log1p(1)  # helpers.py alone: main.py's disk copy does not count
     assert imported == 1  # `import helpers` names helpers.py
     assert member_files == 0 and defined == 1 and defined_at_import == 0  # helpers.py defines it; this is no import
     x = ranker.features(0.0, False, 1, found["compute_checksum_total"], -3.0)

@@ -12,7 +12,7 @@ import torch
 from benchmarks.ranking import NOT_HIDDEN, fit, fit_hidden, score
 from treecomplete.context import context_at
 from treecomplete.document import Document
-from treecomplete.engines import fallback, neural, ranker
+from treecomplete.engines import neural, ranker, window
 from treecomplete.engines.base import Candidate, Kind
 from treecomplete.engines.fallback import FallbackEngine
 from treecomplete.languages import JAVASCRIPT, PYTHON
@@ -26,22 +26,22 @@ def _fallback(language, source):
 def test_the_fallback_engine_says_where_it_found_each_word():
     found = _fallback(PYTHON, "import os\nalpha = 1\nx = 'beta'\nos.getcwd()\nos.")
     tier, recency, count, same, member, only_member, case, *project = found["getcwd"].features
-    assert (tier, same, member, project) == (fallback.CODE, 1, 0, [0, 0, 0, 0, 0, 0])  # no project index
-    assert found["beta"].features[0] == fallback.QUOTED
+    assert (tier, same, member, project) == (window.CODE, 1, 0, [0, 0, 0, 0, 0, 0])  # no project index
+    assert found["beta"].features[0] == window.QUOTED
     # seven words before the cursor (keywords count), alpha the third: d = 7 - 2
-    assert found["alpha"].features[:5] == (fallback.CODE, math.log1p(5), math.log1p(1), 0, 0)
+    assert found["alpha"].features[:5] == (window.CODE, math.log1p(5), math.log1p(1), 0, 0)
     # after a dot the standard types' members stand in for the builtins
-    assert found["append"].features[0] == fallback.BUILTIN and "len" not in found
-    assert _fallback(PYTHON, "alpha = 1\nle")["len"].features[0] == fallback.BUILTIN
+    assert found["append"].features[0] == window.BUILTIN and "len" not in found
+    assert _fallback(PYTHON, "alpha = 1\nle")["len"].features[0] == window.BUILTIN
     names = _fallback(PYTHON, "os.getcwd()\nalpha = 1\nGe")
     assert names["getcwd"].features[5] == 1 and names["getcwd"].features[6] == 0  # only after dots; case differs
 
 
 def test_without_fitted_weights_the_score_is_the_hand_set_one():
     blend = ranker.Ranker("no such language")
-    listed = Candidate("alpha", Kind.FUNCTION, 7.5, features=(fallback.CODE, 1.0, 2.0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0))
+    listed = Candidate("alpha", Kind.FUNCTION, 7.5, features=(window.CODE, 1.0, 2.0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0))
     x = ranker.features(0.2, False, 3, listed, -1.5)
-    assert x[ranker.KINDS[Kind.FUNCTION]] == 1.0 and x[4 + fallback.CODE] == 1.0
+    assert x[ranker.KINDS[Kind.FUNCTION]] == 1.0 and x[4 + window.CODE] == 1.0
     expected = 0.5 * math.log(0.2) - 0.5 * math.log(4) + 7.5 + 1.25 * -1.5
     for block in range(len(ranker.CASES)):
         assert blend.score(x, block) == pytest.approx(expected)
@@ -137,7 +137,7 @@ def test_the_hidden_layer_learns_what_no_linear_score_can():
 def test_a_word_of_another_open_document_counts_as_one_of_another_project_file():
     # the fitted lists had one buffer open at a time: the other-document tier was never seen
     signals = (0.0, 9.5, 0, 0, 0, 1, math.log1p(3), 0, 0, 0, 0, 0)
-    other = Candidate("alpha", Kind.VARIABLE, 4.0, features=(fallback.OTHER,) + signals)
-    project = Candidate("alpha", Kind.VARIABLE, 4.0, features=(fallback.PROJECT, 0.0, 0.0) + signals[2:])
+    other = Candidate("alpha", Kind.VARIABLE, 4.0, features=(window.OTHER,) + signals)
+    project = Candidate("alpha", Kind.VARIABLE, 4.0, features=(window.PROJECT, 0.0, 0.0) + signals[2:])
     assert ranker.features(0.1, False, 3, other, -2.0) == ranker.features(0.1, False, 3, project, -2.0)
     assert ranker.features(0.1, False, 3, other, -2.0)[25] == 1.0  # "project file"

@@ -4,7 +4,7 @@ fitted on valid-split files (benchmarks/ranking.py --write), one set per languag
 The features of a candidate: the model's log-probability among the candidates that match the
 prefix (at least FLOOR), whether the model lists it and whether the pointer copied it, the log
 of its rank in the fallback engine's list, where that engine found it (tiers of
-engines/fallback.py: code before the cursor, comments and strings, far back, after the cursor,
+engines/window.py: code before the cursor, comments and strings, far back, after the cursor,
 other documents, builtins, keywords, other files of the project, nowhere), its recency and
 count there, how many files of the project use it (after a dot), whether a file the buffer imports
 uses it, whether one defines it at its top level (where an import names what it takes, too) and how
@@ -31,7 +31,7 @@ import operator
 from ..context import ATTRIBUTE
 from . import ranking_weights
 from .base import Candidate, Kind
-from .fallback import KEYWORD, OTHER, PROJECT
+from .window import KEYWORD, OTHER, PROJECT
 
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
 ABSENT = 100  # the rank of a candidate the fallback engine did not list
@@ -59,7 +59,7 @@ def case(category: str, prefix: str) -> int:
 def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cache_log_p: float,
              first: float = 0.0, parameter: bool = False, bound: bool = False) -> list[float]:
     """A candidate's features (NAMES): ``fallback`` is the fallback engine's candidate, if it
-    listed it, whose ``features`` are its signals (engines/fallback.py); ``first`` the model's
+    listed it, whose ``features`` are its signals (engines/window.py); ``first`` the model's
     probability of the word as a multi-token chain's first leaf (engines/chains.py);
     ``parameter`` whether it is a parameter of the function around the cursor, ``bound`` whether
     that function's code binds it before the cursor."""

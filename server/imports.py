@@ -1,0 +1,238 @@
+"""Import positions and module lookups: where the identifier at the cursor is part of an import,
+which modules the code before the cursor imports, and which files of the project those are.
+
+- A module position (Python): the identifier starts the module path of an import (``import |``,
+  ``from |``). There what cannot name a module (builtins, what the buffer's imports bind) comes
+  last.
+- An import's name: the identifier names what an import takes (``from m import |``, ``import {
+  a, | }``, ``const { a, | } = require('./m')``). There the names the buffer's imports bind
+  already are not offered again, and what the project's file for ``m`` defines comes first.
+- The imported modules: the names in Python's import statements, the last part of a JavaScript
+  module path; the words of the project's files so named (``Imported``) rank above the
+  project's other words.
+
+Read from the syntax tree with the languages' imports queries (server/languages.py), and from
+the text where unfinished code parses as an error. The project's files come from its index
+(server/project.py); nothing here reads the disk.
+"""
+
+from __future__ import annotations
+
+import bisect
+import builtins
+import functools
+import heapq
+import posixpath
+import re
+from collections import Counter
+from pathlib import PurePath, PurePosixPath
+
+import tree_sitter
+
+from .context import CompletionContext
+from .languages import LanguageSpec
+from .project import Snapshot, module_name
+
+# Python's builtins, with self and cls: never the module an import names.
+BUILTIN_NAMES = frozenset(dir(builtins)) | {"self", "cls"}
+IMPORT_NAMES = frozenset({"import_specifier", "named_imports", "import_clause", "namespace_import"})  # JavaScript
+IMPORTED_NAME_LIST = frozenset({"identifier", "dotted_name", "aliased_import", "import_specifier", "named_imports",
+                                ",", "(", "{", "as"})  # what may stand between `import` and such a name
+IMPORTS = 32 * 1024  # imports are read in the file's first 32 KB
+# The first part of the module paths that Python's imports name.
+_PY_IMPORT_ROOTS = """
+(import_statement name: (dotted_name . (identifier) @root))
+(import_statement name: (aliased_import name: (dotted_name . (identifier) @root)))
+(import_from_statement module_name: (dotted_name . (identifier) @root))
+"""
+
+_FROM_IMPORT = re.compile(rb"\bfrom[ \t]+(\.*)([\w.]*)[ \t]+import\b")
+FROM_READ = 4096  # bytes before the cursor searched for the `from m import` it continues
+# The rest of a JavaScript import after the cursor, where it names its module: `b } from './m'`,
+# or CommonJS's `b } = require('./m')`.
+_JS_FROM_AFTER = re.compile(rb"[^;{]*?\}[ \t\r\n]*(?:from|=[ \t\r\n]*require[ \t]*\()[ \t\r\n]*(['\"])([^'\"\r\n]+)\1")
+_JS_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", "/index.js", "/index.ts")
+
+
+def imports_end(context: CompletionContext) -> int:
+    """Where imports are read up to: the cursor's line start (so that typing on a line reuses
+    what was read), within the file's first IMPORTS bytes."""
+    return min(context.data.rfind(b"\n", 0, context.prefix_start) + 1, IMPORTS)
+
+
+def imported_modules(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) -> frozenset[str]:
+    """The module names that code before byte ``hi`` imports: every name in Python's import
+    statements, the last part of a JavaScript module path (its folder's for an index file)."""
+    cursor = tree_sitter.QueryCursor(language.imports)
+    cursor.set_byte_range(0, hi)
+    names: set[str] = set()
+    for capture, nodes in cursor.captures(tree.root_node).items():
+        for node in nodes:
+            text = node.text or b""
+            if capture == "import":
+                names.update(w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(text))
+            elif capture == "source":
+                names.add(module_name(PurePosixPath(text.decode("utf-8", "replace").strip("'\"`"))))
+    return frozenset(names - language.reserved_set)
+
+
+def _module_roots(tree: tree_sitter.Tree, language: LanguageSpec, hi: int) -> set[str]:
+    """The top-level packages that Python code before byte ``hi`` imports from (``a`` of
+    ``import a.b as c`` and of ``from a.b import c``; not what they bind, not relative imports)."""
+    cursor = tree_sitter.QueryCursor(_roots_query(language))
+    cursor.set_byte_range(0, hi)
+    return {(node.text or b"").decode("utf-8", "replace") for node in cursor.captures(tree.root_node).get("root", ())}
+
+
+@functools.cache
+def _roots_query(language: LanguageSpec) -> tree_sitter.Query:
+    return tree_sitter.Query(language.language, _PY_IMPORT_ROOTS)
+
+
+def module_position(context: CompletionContext) -> bool:
+    """Whether the identifier at the cursor starts the module path of an import (Python):
+    ``import o``, ``from o``, ``import a, o``, ``import o as p``."""
+    target = context.target
+    parent = target.parent if target is not None else None
+    if parent is None or not context.language.modules:
+        return False
+    if parent.type == "ERROR":  # `from o` with no `import` yet
+        before = target.prev_sibling
+        return before is not None and before.type in ("import", "from")
+    if parent.type != "dotted_name" or parent.start_byte != target.start_byte or parent.parent is None:
+        return False
+    statement = parent.parent.parent if parent.parent.type == "aliased_import" else parent.parent
+    if statement.type == "import_statement":
+        return True
+    module = statement.child_by_field_name("module_name") if statement.type == "import_from_statement" else None
+    return module is not None and module.start_byte == parent.start_byte
+
+
+def not_modules(context: CompletionContext) -> frozenset[str]:
+    """At a Python module position (``import |``, ``from |``), the words that cannot be the
+    module a new import names: builtins, ``self`` and ``cls``, and what the buffer's imports
+    bind (``Markup`` of ``from markupsafe import Markup``, ``t`` of ``import typing as t``)
+    but the packages they import from and the standard library's modules; elsewhere none.
+    (An unknown lowercase word may be a third-party package: it keeps its place.)"""
+    if context.tree is None or not module_position(context):
+        return frozenset()
+    hi = imports_end(context)
+    bound = imported_modules(context.tree, context.language, hi) - _module_roots(context.tree, context.language, hi)
+    return (BUILTIN_NAMES | bound) - frozenset(context.language.modules)
+
+
+def listed_names(context: CompletionContext) -> set[str] | None:
+    """Where the identifier at the cursor names what an import takes from a module (``from m
+    import x``, ``from m import (a, x``, ``import { a, x }``, ``import x from``), the names that
+    an unfinished import lists before it (none for a finished one, whose names the definitions
+    query finds); elsewhere None."""
+    listed = _listed_before(context) if context.tree is not None else None
+    if listed is None:
+        return None
+    return {w.decode("utf-8", "replace") for t, text in listed if t in ("identifier", "dotted_name")
+            for w in context.language.identifier_pattern.findall(text)}
+
+
+def _listed_before(context: CompletionContext) -> list[tuple[str, bytes]] | None:
+    """listed_names' (type, text) of what an unfinished import lists since its last `import`."""
+    target = context.target
+    parent = target.parent if target is not None else None
+    if parent is None or module_position(context):
+        return None
+    if parent.type in IMPORT_NAMES:
+        return []
+    if _required_pattern(target):  # the names it takes besides: no definitions query finds them
+        return [("identifier", c.text or b"") for c in parent.named_children
+                if c.type == "shorthand_property_identifier_pattern" and c.start_byte != target.start_byte]
+    if parent.type == "dotted_name" and parent.parent is not None:
+        if parent.parent.type == "import_from_statement":
+            return []
+        parent, target = parent.parent, parent
+    if parent.type != "ERROR":
+        return None
+    # Unfinished, an ERROR node: only names and punctuation since its last `import`.
+    between: list[tuple[str, bytes]] | None = None
+    for child in parent.children:
+        if child.start_byte >= target.start_byte:
+            break
+        between = [] if child.type == "import" else None if between is None else between + [(child.type, child.text or b"")]
+    return between if between is not None and all(t in IMPORTED_NAME_LIST for t, _ in between) else None
+
+
+def _required_pattern(target: tree_sitter.Node) -> bool:
+    """Whether ``target`` names what a CommonJS ``const { a, | } = require('./m')`` takes."""
+    pattern = target.parent
+    declarator = pattern.parent if pattern is not None and target.type == "shorthand_property_identifier_pattern" else None
+    if declarator is None or pattern.type != "object_pattern" or declarator.type != "variable_declarator":
+        return False
+    value = declarator.child_by_field_name("value")
+    function = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+    return function is not None and function.text == b"require"
+
+
+def module_defines(context: CompletionContext, project: Snapshot, path: str | None) -> set[str]:
+    """Where the cursor names what ``from m import`` takes (Python), the names that the project's
+    file for ``m`` defines at its top level: ``pkg/m.py`` or ``pkg/m/__init__.py`` (relative to
+    the buffer's folder for ``from .m``), else every file the import could mean by name. In
+    JavaScript the module comes after the names (``import { a, | } from './m'``, ``const { a, | } =
+    require('./m')``): where the text after the cursor names it, the names of the file it
+    resolves to (``./m``, ``./m.js``, ``./m/index.js``...) relative to the buffer's folder, else
+    of the files so named."""
+    if context.language.name != "python":
+        return _js_module_defines(context, project, path)
+    found = list(_FROM_IMPORT.finditer(context.data, max(0, context.prefix_start - FROM_READ), context.prefix_start))
+    if not found:
+        return set()
+    dots, dotted = len(found[-1].group(1)), found[-1].group(2).decode("utf-8", "replace").strip(".")
+    parts = [p for p in dotted.split(".") if p]
+    if not parts:
+        return set()  # `from . import x` names modules
+    files = [f for f in project.modules.get(parts[-1], ()) if f != path]
+    tail = "/".join(parts)
+    if dots and path:
+        parents = PurePath(path).parents
+        base = parents[dots - 1].as_posix() if dots <= len(parents) else ""
+        tail = f"{base}/{tail}"
+    exact = [f for f in files if PurePath(f).as_posix().endswith((f"{tail}.py", f"{tail}/__init__.py"))]
+    return {word for f in exact or files for word in project.files[f].defined}
+
+
+def _js_module_defines(context: CompletionContext, project: Snapshot, path: str | None) -> set[str]:
+    found = _JS_FROM_AFTER.match(context.data, context.cursor, min(len(context.data), context.cursor + FROM_READ))
+    if found is None:
+        return set()
+    spec = found.group(2).decode("utf-8", "replace")
+    files = [f for f in project.modules.get(module_name(PurePosixPath(spec)), ()) if f != path]
+    if spec.startswith(".") and path:
+        base = posixpath.normpath(posixpath.join(PurePath(path).parent.as_posix(), spec))
+        candidates = {base + suffix for suffix in _JS_SUFFIXES}
+        exact = [f for f in files if PurePath(f).as_posix() in candidates]
+        files = exact or files
+    return {word for f in files for word in project.files[f].defined}
+
+
+class Imported(dict):
+    """The words of the files a buffer imports (word -> files using it), sorted by their lower
+    case too, so that those with a prefix are found by bisection, not by a scan of them all."""
+
+    def __init__(self, counts: Counter[str]):
+        super().__init__(counts)
+        self.keys_sorted = sorted((w.lower(), w) for w in counts)
+        # for no prefix (after a dot): ordered once, ties as best() breaks them
+        self.most_used = sorted(((w, counts[w]) for _, w in self.keys_sorted), key=lambda item: -item[1])
+
+    @classmethod
+    def of(cls, project: Snapshot, modules: frozenset[str], path: str | None) -> Imported:
+        """The words of the project's files that ``modules`` name (but the buffer's own, ``path``)."""
+        counts: Counter[str] = Counter()
+        for f in {f for name in modules for f in project.modules.get(name, ()) if f != path}:
+            counts.update(project.files[f].words)
+        return cls(counts)
+
+    def best(self, prefix: str, limit: int) -> list[tuple[str, int]]:
+        """The ``limit`` words used by the most files among those starting with ``prefix`` (lower case)."""
+        if not prefix:
+            return self.most_used[:limit]
+        start = bisect.bisect_left(self.keys_sorted, (prefix,))
+        end = bisect.bisect_left(self.keys_sorted, (prefix + "\U0010ffff",), start)
+        return heapq.nlargest(limit, ((w, self[w]) for _, w in self.keys_sorted[start:end]), key=lambda item: item[1])

@@ -1,0 +1,116 @@
+"""Words of source code as the completion engines read them: the spans of comments and strings
+and the kinds of the names defined there (tree-sitter queries), code with those spans blanked,
+the words written after a dot and the (receiver, member) pairs, and the names a file defines at
+its top level.
+
+The fallback engine (engines/fallback.py) reads the window around the cursor with these, and
+the project index (project.py) the workspace's files, so that both count the same words. The
+tree says what is code; words are then found with regular expressions over the blanked bytes,
+which costs O(bytes) and copes with code that does not parse. Nothing here keeps state.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+import tree_sitter
+
+from .engines.base import Kind
+from .languages import LanguageSpec
+
+KINDS = {"function": Kind.FUNCTION, "class": Kind.CLASS, "module": Kind.MODULE}  # the scan query's captures
+
+
+def scan(tree: tree_sitter.Tree, language: LanguageSpec, lo: int, hi: int) -> tuple[list[tuple[int, int]], dict[bytes, Kind]]:
+    """The comment and string spans of [lo, hi), sorted, and the kinds of the names defined there."""
+    spans: list[tuple[int, int]] = []
+    kinds: dict[bytes, Kind] = {}
+    if lo >= hi:
+        return spans, kinds
+    cursor = tree_sitter.QueryCursor(language.scan)
+    cursor.set_byte_range(lo, hi)
+    for capture, nodes in cursor.captures(tree.root_node).items():
+        if capture == "skip":
+            spans.extend((n.start_byte, n.end_byte) for n in nodes)
+        else:
+            kinds.update((n.text, KINDS[capture]) for n in nodes if n.text)
+    spans.sort()
+    return spans, kinds
+
+
+def blank(data: bytes, spans: list[tuple[int, int]], lo: int, hi: int) -> bytes:
+    """data[lo:hi] with the given spans (comments, strings) replaced by a space."""
+    if lo >= hi:
+        return b""
+    pieces, pos = [], lo
+    for start, end in spans:
+        start, end = max(start, lo), min(end, hi)
+        if start >= end:
+            continue
+        if start >= pos:
+            pieces.append(data[pos:start])
+            pos = end
+        elif end > pos:
+            pos = end
+    pieces.append(data[pos:hi])
+    return b" ".join(pieces)
+
+
+def blank_code(data: bytes, tree: tree_sitter.Tree, language: LanguageSpec) -> bytes:
+    """A whole file with its comments and strings blanked."""
+    return blank(data, scan(tree, language, 0, len(data))[0], 0, len(data))
+
+
+def parse_in_pieces(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None) -> tree_sitter.Tree:
+    """A whole file's tree (what the project index reads, on its own thread), parsed from 4 KB
+    pieces, calling ``pause`` before each: tree-sitter holds the GIL while it parses, and each
+    piece lets the server's worker in (a 229 KB file held it 32 ms in one piece; in pieces no
+    thread waited more than 9 ms)."""
+
+    def piece(offset: int, _point) -> bytes:
+        pause()
+        return data[offset:offset + 4096]
+
+    return language.parser().parse(piece)
+
+
+def exported_names(tree: tree_sitter.Tree, language: LanguageSpec) -> set[bytes]:
+    """The names a file defines at its top level: what an import can take from it."""
+    found = tree_sitter.QueryCursor(language.exports).captures(tree.root_node).get("name", ())
+    return {node.text for node in found if node.text}
+
+
+@functools.cache
+def member_pattern(identifier_chars: str) -> re.Pattern[bytes]:
+    """A dot and the word after it (group 1)."""
+    chars = identifier_chars.encode() + rb"\x80-\xff"
+    return re.compile(rb"\.\s*([" + chars + rb"]+)")
+
+
+def member_words(code: bytes, language: LanguageSpec) -> list[bytes]:
+    """The words written after a dot in ``code`` (``obj.word``)."""
+    return member_pattern(language.identifier_chars).findall(code)
+
+
+@functools.cache
+def _pair_pattern(identifier_chars: str) -> re.Pattern[bytes]:
+    chars = identifier_chars.encode() + rb"\x80-\xff"
+    return re.compile(rb"(?<![" + chars + rb"])(?![0-9])([" + chars + rb"]+)\s*(?=\.\s*([" + chars + rb"]+))")
+
+
+def member_pairs(code: bytes, language: LanguageSpec) -> list[tuple[bytes, bytes]]:
+    """The (word before the dot, word after it) pairs of ``code``: ``a.b.c`` gives (a, b), (b, c)."""
+    return _pair_pattern(language.identifier_chars).findall(code)
+
+
+@functools.cache
+def _receiver_pattern(identifier_chars: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![" + identifier_chars + r"\w])(?![0-9])([" + identifier_chars + r"\w]+)\s*\Z")
+
+
+def receiver_word(receiver: str | None, language: LanguageSpec) -> str | None:
+    """The last word of the object before the dot (``state`` for ``context.state``), if it ends in one."""
+    match = _receiver_pattern(language.identifier_chars).search(receiver) if receiver else None
+    return match.group(1) if match else None
