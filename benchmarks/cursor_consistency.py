@@ -1,5 +1,5 @@
 """How often the sequence at a cursor agrees with training's, outside the predicted node's
-ancestors (models/README.md, "At a cursor"): every leaf of every file is a cut.
+ancestors (docs/models.md, "The node sequence"): every leaf of every file is a cut.
 
     python -m benchmarks.cursor_consistency bench-out/heldout/python --max-files 12
 """
@@ -46,7 +46,8 @@ def main() -> None:
     parser.add_argument("--max-files", type=int, default=12)
     parser.add_argument("--max-bytes", type=int, default=12_000, help="skip larger files (cost is quadratic)")
     args = parser.parse_args()
-    files = [p for p in sorted(Path(args.directory).iterdir()) if language_for(None, p.name) and p.stat().st_size <= args.max_bytes]
+    files = [p for p in sorted(Path(args.directory).rglob("*"))  # benchmarks/fetch_heldout.sh keeps the packages' folders
+             if p.is_file() and language_for(None, p.name) and p.stat().st_size <= args.max_bytes]
     agree = total = 0
     for path in files[: args.max_files]:
         a, n = agreement(language_for(None, path.name), path.read_bytes())
