@@ -50,7 +50,7 @@ def card(checkpoint: Path, result: dict, manifest: str, command: str) -> str:
         "## Data",
         "",
         f"- corpus built by `treecomplete corpus build` from {manifest} (packages split 80/10/10 by name; "
-        "statistics in models/README.md)",
+        "statistics in docs/models.md)",
         f"- trained on {meta.get('elements_trained', 0):,} nodes ({meta.get('epochs_done', 0)} epochs of "
         f"{train.get('epoch_elements') or 'all'} nodes)",
         "",

@@ -4,7 +4,7 @@ A tree-sitter tree becomes the depth-first pre-order sequence of its *elements*,
 (type, value) pair with its parent's offset and two bits: has a child, has a right sibling.
 One implementation, used by corpus building, training and the server.
 
-Which nodes are elements (models/README.md says why):
+Which nodes are elements (docs/models.md says why):
 - named nodes, except comments (extras), zero-width MISSING nodes from error recovery, and the
   pieces of a string literal (its quotes, content and escapes);
 - anonymous nodes that fill an ``operator`` / ``operators`` field (``+``, ``not in``, ``+=``):

@@ -47,7 +47,7 @@ class TrainConfig:
     valid_elements: int | None = 300_000
     minutes: float | None = None  # stop (and save) after this long
     # "auto": bfloat16 autocast on CUDA, float32 on CPU; "bf16" also autocasts on a CPU (fast where it
-    # has AMX or AVX-512 BF16: models/README.md); "fp32" never autocasts
+    # has AMX or AVX-512 BF16: docs/models.md); "fp32" never autocasts
     precision: str = "auto"
     seed: int = 0
 

@@ -2,7 +2,7 @@
 
 For every leaf of the fixture files, the file is cut at the leaf (the editing scenario), the
 placeholder parse of the server's context is flattened up to the predicted node, and compared
-with the full file's sequence before that leaf. Documented differences (models/README.md):
+with the full file's sequence before that leaf. Documented differences (docs/models.md):
 the predicted node's ancestors (the cut code is unfinished: ERROR nodes, and containers that
 only later code reveals, such as the `call` around `f.x` before its `(`), and, near the cursor,
 error recovery regrouping earlier nodes of the unfinished statement. So the elements that are

@@ -51,3 +51,17 @@ def test_multi_token_is_a_boolean():
     options, problems = parse_options({"multiToken": "no", "maxItems": True})
     assert options.multi_token is True and options.max_items == 50
     assert len(problems) == 2 and any("multiToken must be a bool" in p for p in problems)
+
+
+def test_the_readme_lists_every_setting_with_its_default():
+    import json
+    import re
+    from dataclasses import fields
+    from pathlib import Path
+
+    from treecomplete.options import _camel
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| `(\w+)` \| `([^`]*)` \|", section, re.MULTILINE))
+    assert rows == {_camel(f.name): json.dumps(f.default) for f in fields(Options)}

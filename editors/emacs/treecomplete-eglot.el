@@ -8,7 +8,7 @@
 (add-to-list 'eglot-server-programs
              `((python-mode python-ts-mode js-mode js-ts-mode) . ,(lambda (&rest _) treecomplete-command)))
 
-;; server settings (editors/README.md), answered to workspace/configuration
+;; server settings (README.md, "Settings"), answered to workspace/configuration
 (setq-default eglot-workspace-configuration '(:treecomplete (:maxItems 50)))
 
 (provide 'treecomplete-eglot)

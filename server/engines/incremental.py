@@ -12,7 +12,7 @@ So one request reads at most ``limit`` elements whatever the file size, and typi
 anchor once every ``limit - context`` elements. The bounds are the model's (``Bounds``): the
 LSTM's state after 200 elements read from an empty one ranks as the whole file's does (on 900
 valid-split identifiers no top-1 or top-5 changed between 200-300 elements and the whole file;
-docs/benchmarks.md), so it reads 200 to 300. So does the tree-transformer: whenever a
+docs/decisions.md), so it reads 200 to 300. So does the tree-transformer: whenever a
 half-typed statement changes the tree around the cursor, every element's tree position changes
 and it reads its whole context again: reading 200 to 300 elements instead of 400 to 600 cut
 its p99 by a third, with held-out editing accuracy within a few lists either way.

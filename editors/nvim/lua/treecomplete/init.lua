@@ -7,7 +7,7 @@ M.defaults = {
   python = nil, -- an interpreter treecomplete is installed in (used when cmd is nil)
   filetypes = { 'python', 'javascript', 'javascriptreact', 'typescript', 'typescriptreact' },
   root_markers = { '.git', 'pyproject.toml', 'setup.py', 'package.json' },
-  settings = {}, -- the server's settings: model, maxItems, maxFileSize (editors/README.md)
+  settings = {}, -- the server's settings: model, maxItems, maxFileSize (README.md, "Settings")
   autocomplete = true, -- turn on Neovim's built-in LSP completion (vim.lsp.completion) on attach
   autotrigger = true, -- ... and open it as you type
 }
