@@ -18,11 +18,24 @@ copy_tree() { # root, dest, find-args...: the matching files under root, at the 
     mkdir -p "$dest/$(dirname "$f")" && cp "$f" "$dest/$f"
   done)
 }
-rm -rf "$out/python"/* "$out/javascript"/*
+rm -rf "$out/python"/* "$out/javascript"/*  # (.venv and node_modules with them)
 copy_tree "$tmp/py" "$out/python" -name '*.py' ! -path '*/tests/*' ! -path '*/docs/*' -size -200k
 (cd "$tmp/js" && npm pack --silent "${js_packages[@]}" >/dev/null)
 for archive in "$tmp"/js/*.tgz; do
   name=$(basename "$archive" .tgz); mkdir -p "$tmp/js/x/$name" && tar -xzf "$archive" -C "$tmp/js/x/$name"
 done
 copy_tree "$tmp/js/x" "$out/javascript" -name '*.js' ! -name '*.min.js' ! -path '*/test/*' -size -200k
-echo "python: $(find "$out/python" -type f | wc -l) files, javascript: $(find "$out/javascript" -type f | wc -l) files in $out"
+# Each package's own dependencies, installed where an editor's user has them: a .venv beside the
+# Python package (without the package itself, whose files are the workspace's), node_modules in
+# the JavaScript package's folder. The server reads them as libraries; the benchmarks never
+# sample their files.
+for spec in "${python_packages[@]}"; do
+  name=${spec%%==*}; dir=$(ls -d "$out/python/$name-"* | head -1)
+  python3 -m venv "$dir/.venv" && "$dir/.venv/bin/pip" install --quiet "$spec" && "$dir/.venv/bin/pip" uninstall --quiet -y "$name"
+done
+for archive in "$tmp"/js/*.tgz; do
+  name=$(basename "$archive" .tgz)
+  cp "$tmp/js/x/$name/package/package.json" "$out/javascript/$name/package/"
+  (cd "$out/javascript/$name/package" && npm install --silent --omit=dev --ignore-scripts --no-audit --no-fund --no-package-lock >/dev/null)
+done
+echo "python: $(find "$out/python" -path '*/.venv' -prune -o -type f -print | wc -l) files, javascript: $(find "$out/javascript" -path '*/node_modules' -prune -o -name '*.js' -print | wc -l) files in $out"

@@ -37,10 +37,10 @@ import zlib
 from pathlib import Path
 
 import torch
-
 from treecomplete.engines import ranker, ranking_weights
 from treecomplete.engines.registry import Registry
 from treecomplete.languages import JAVASCRIPT, PYTHON
+from treecomplete.libraries.known import Libraries
 from treecomplete.models.corpus import archive_files
 from treecomplete.project import ProjectIndex
 from treecomplete.service import CompletionService
@@ -104,6 +104,42 @@ def fit(rows, l2: float, steps: int = 200) -> list[float]:
             optimiser.step(closure)
         weights.extend(w.detach().tolist())
     return weights
+
+
+def fit_only(rows, names: list[str], weights: list[float], layer: dict | None, l2: float, steps: int = 200,
+             cases: tuple[str, ...] = ()) -> list[float]:
+    """The weights in use with only the features ``names`` fitted, per case, by the same loss
+    (their L2 pull towards ranker.DEFAULT's values), the others and the hidden layer held: a new
+    feature learns its weight without refitting what was fitted on more lists before. In
+    ``cases`` every linear weight is fitted (the hidden layer still held)."""
+    zero = [0.0] * len(weights)
+    hidden = ranker.Ranker("hidden", zero, layer) if layer is not None else None
+    out = list(weights)
+    for block in range(len(ranker.CASES)):
+        chosen = list(range(ranker.SIZE)) if ranker.CASES[block] in cases else [ranker.NAMES.index(name) for name in names]
+        base = torch.tensor(weights[block * ranker.SIZE:(block + 1) * ranker.SIZE], dtype=torch.float64)
+        start = torch.tensor([ranker.DEFAULT[block * ranker.SIZE + i] for i in chosen], dtype=torch.float64)
+        lists = []
+        for _, _, b, x, t in rows:
+            if b == block and t is not None and len(x) > 1:
+                fixed = x @ base - x[:, chosen] @ base[chosen]
+                if hidden is not None:
+                    fixed = fixed + torch.tensor(hidden.scores(x.tolist(), block), dtype=torch.float64)
+                lists.append((x[:, chosen], fixed, t))
+        w = base[chosen].clone().requires_grad_(True)
+        if lists:
+            optimiser = torch.optim.LBFGS([w], max_iter=steps, line_search_fn="strong_wolfe")
+
+            def closure():
+                optimiser.zero_grad()
+                loss = sum(-torch.log_softmax(x @ w + f, 0)[t] for x, f, t in lists) / len(lists) + l2 * ((w - start) ** 2).sum()
+                loss.backward()
+                return loss
+
+            optimiser.step(closure)
+        for i, v in zip(chosen, w.detach().tolist()):
+            out[block * ranker.SIZE + i] = v
+    return out
 
 
 # Features the hidden layer does not see: those that say how recent a word is. Between two words
@@ -205,7 +241,8 @@ def write(language: str, weights: list[float], layer: dict | None) -> None:
 def gather(args, language, suffix: str) -> list:
     """Complete at the sampled identifiers and keep each list's candidates' features."""
     project = None if args.no_project else ProjectIndex()
-    service = CompletionService(models=Registry(), wait_for_models=True, project=project)
+    libraries = Libraries()  # read as the server reads them (stdlib stubs, Node's table; the packages' own deps are not installed)
+    service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=libraries)
     lists = Lists()
     with tempfile.TemporaryDirectory() as tmp:
         packages = args.packages.split(",")
@@ -232,7 +269,12 @@ def gather(args, language, suffix: str) -> list:
                 text = sample.data[: sample.start].decode("utf-8", "replace") + prefix
                 uri = sample.path.as_uri()  # the index does not count this file: its buffer is what counts
                 service.open(uri, args.lang, 1, text)
+                libraries.loader.wait(30)  # as the editing benchmark: the file was opened before the dot was typed
+                read = libraries.loader.reads
                 result = service.complete(uri, *end_position(text), 1000)
+                libraries.loader.wait(30)
+                if libraries.loader.reads > read:  # the receiver itself was asked for
+                    result = service.complete(uri, *end_position(text), 1000)
                 service.close(uri)
                 if result is None or result.engine != "neural":
                     continue
@@ -243,7 +285,30 @@ def gather(args, language, suffix: str) -> list:
     return lists.rows
 
 
+def report_only(args, rows) -> None:
+    """--only: the weights in use, and those with only the named features fitted (two folds by
+    package, then all the lists)."""
+    names = args.only.split(";")
+    cases = tuple(filter(None, args.refit_cases.split(";")))
+    in_use, layer = list(ranking_weights.WEIGHTS.get(args.lang, ranker.DEFAULT)), ranking_weights.HIDDEN.get(args.lang)
+    show("in use", score(rows, in_use, layer))
+    held = Scores()
+    for fold in (0, 1):
+        weights = fit_only([r for r in rows if r[0] != fold], names, in_use, layer, args.l2, cases=cases)
+        for key, ranks in score([r for r in rows if r[0] == fold], weights, layer).rows.items():
+            held.rows[key].extend(ranks)
+    show(f"{len(names)} fitted{' (all in ' + '; '.join(cases) + ')' if cases else ''}, l2 {args.l2:g}", held)
+    weights = fit_only(rows, names, in_use, layer, args.l2, cases=cases)
+    for block, case in enumerate(ranker.CASES):
+        print(f"{case}: " + ", ".join(f"{name} {weights[block * ranker.SIZE + ranker.NAMES.index(name)]:.3f}" for name in names))
+    if args.write:
+        write(args.lang, weights, layer)
+        print(f"written to {WEIGHTS_FILE}")
+
+
 def report(args, rows) -> None:
+    if args.only:
+        return report_only(args, rows)
     show("in use", score(rows, list(ranking_weights.WEIGHTS.get(args.lang, ranker.DEFAULT)), ranking_weights.HIDDEN.get(args.lang)))
     show("hand-set (DEFAULT)", score(rows, list(ranker.DEFAULT)))
     held = Scores()
@@ -284,6 +349,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--decay", type=float, default=1e-3, help="pull of the hidden layer's weights towards 0")
     parser.add_argument("--no-project", action="store_true", help="complete without the project index (server/project.py)")
     parser.add_argument("--write", action="store_true", help="store the weights fitted on all files")
+    parser.add_argument("--only", default="", help="fit only these features (names as in ranker.NAMES, ';' between), "
+                                                    "the other weights and the hidden layer held as in use")
+    parser.add_argument("--refit-cases", default="", help="with --only: cases (ranker.CASES, ';' between) whose linear "
+                                                          "weights are all fitted")
     parser.add_argument("--lists", type=Path, nargs="+", default=[],
                         help="fit on the lists kept in these files; where none exists, collect and keep them in the first")
     args = parser.parse_args(argv)

@@ -170,6 +170,19 @@ def _required_pattern(target: tree_sitter.Node) -> bool:
     return function is not None and function.text == b"require"
 
 
+def from_import(context: CompletionContext) -> tuple[int, str] | None:
+    """The module of the ``from m import`` that the cursor continues: its leading dots and its
+    dotted name; None where there is none (call where listed_names says the cursor names what an
+    import takes)."""
+    if context.language.name != "python":
+        found = _JS_FROM_AFTER.match(context.data, context.cursor, min(len(context.data), context.cursor + FROM_READ))
+        return (0, found.group(2).decode("utf-8", "replace")) if found else None
+    found = list(_FROM_IMPORT.finditer(context.data, max(0, context.prefix_start - FROM_READ), context.prefix_start))
+    if not found:
+        return None
+    return len(found[-1].group(1)), found[-1].group(2).decode("utf-8", "replace").strip(".")
+
+
 def module_defines(context: CompletionContext, project: Snapshot, path: str | None) -> set[str]:
     """Where the cursor names what ``from m import`` takes (Python), the names that the project's
     file for ``m`` defines at its top level: ``pkg/m.py`` or ``pkg/m/__init__.py`` (relative to
@@ -180,10 +193,10 @@ def module_defines(context: CompletionContext, project: Snapshot, path: str | No
     of the files so named."""
     if context.language.name != "python":
         return _js_module_defines(context, project, path)
-    found = list(_FROM_IMPORT.finditer(context.data, max(0, context.prefix_start - FROM_READ), context.prefix_start))
-    if not found:
+    found = from_import(context)
+    if found is None:
         return set()
-    dots, dotted = len(found[-1].group(1)), found[-1].group(2).decode("utf-8", "replace").strip(".")
+    dots, dotted = found
     parts = [p for p in dotted.split(".") if p]
     if not parts:
         return set()  # `from . import x` names modules

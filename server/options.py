@@ -39,6 +39,16 @@ class Options:
         default=True,
         metadata={"help": "offer identifiers of the workspace's other files (read in the background, at most 5,000 files)"},
     )
+    libraries: bool = field(
+        default=True,
+        metadata={"help": "after a dot, offer the members of the modules and classes the code imports and the class around the "
+                          "cursor, read from their source in the background (never run)"},
+    )
+    python_path: str = field(
+        default="",
+        metadata={"help": "the Python interpreter whose site-packages the imports come from; empty: a .venv or venv "
+                          "folder of the workspace, else VIRTUAL_ENV / CONDA_PREFIX, else the server's own"},
+    )
     device: str = field(
         default="auto",
         metadata={"choices": ("auto", "cpu", "cuda"), "help": "where the model runs; auto: CUDA when present"},

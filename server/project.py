@@ -220,7 +220,8 @@ class ProjectIndex:
             self._quiet_since = time.monotonic()
             self._may_run.set()
 
-    def _wait_for_quiet(self) -> None:
+    def wait_for_quiet(self) -> None:
+        """Until the server has not worked for QUIET seconds (other background readers wait on it too)."""
         while True:
             self._may_run.wait()
             left = self._quiet_since + QUIET - time.monotonic()
@@ -294,7 +295,7 @@ class ProjectIndex:
     def _run(self) -> None:
         while True:
             batch = [self._tasks.get()]
-            self._wait_for_quiet()
+            self.wait_for_quiet()
             while True:  # what queued meanwhile (a checkout's many files): one rebuild for all
                 try:
                     batch.append(self._tasks.get_nowait())
@@ -388,7 +389,7 @@ class ProjectIndex:
             data = path.read_bytes()
         except OSError:
             return None
-        self._files.setdefault(language.name, {})[str(path)] = file_words(data, language, self._wait_for_quiet)
+        self._files.setdefault(language.name, {})[str(path)] = file_words(data, language, self.wait_for_quiet)
         return language.name
 
 

@@ -28,6 +28,7 @@ from . import __version__
 from .engines.registry import Registry
 from .items import ClientSupport, completion_list, resolve
 from .languages import BY_EXTENSION
+from .libraries.known import Libraries
 from .options import SECTION, Options, parse_options
 from .project import ProjectIndex
 from .protocol import TreecompleteProtocol
@@ -36,6 +37,8 @@ from .stdio import MessageReader
 
 log = logging.getLogger(__name__)
 
+LIBRARIES = "treecomplete/librariesRead"  # client -> server: wait until the libraries asked for are read
+# (benchmarks, tests); answers the count of reads so far
 STATUS = "treecomplete/status"  # server -> client: a model's state per language (loading, ready, failed, off),
 # and the project index's ("indexed", with its file count)
 
@@ -56,7 +59,8 @@ class TreecompleteServer(LanguageServer):
         self.models = Registry(on_error=self._model_failed, on_status=self._send_status)
         self.project = ProjectIndex(on_ready=self._project_indexed)
         self.roots: list[Path] = []  # the workspace folders, indexed once settings allow
-        self.service = CompletionService(max_file_size=self.options.max_file_size, models=self.models)
+        self.libraries = Libraries(gate=self.project.wait_for_quiet)
+        self.service = CompletionService(max_file_size=self.options.max_file_size, models=self.models, libraries=self.libraries)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treecomplete-worker")
         self.versions: dict[str, int] = {}  # latest version received, per open URI (loop thread)
         self.event_loop: asyncio.AbstractEventLoop | None = None  # for messages from other threads
@@ -123,6 +127,8 @@ class TreecompleteServer(LanguageServer):
                 project.add_root(root)  # once: a root already read is skipped
         self.models.configure(options.model, None if options.device == "auto" else options.device)
         self.service.max_file_size = options.max_file_size
+        self.service.libraries = self.libraries if options.libraries else None
+        self.libraries.python_path = options.python_path
         if self.service.neural is not None:
             self.service.neural.multi_token = options.multi_token
         for doc in self.service.documents.values():
@@ -164,6 +170,7 @@ def create_server() -> TreecompleteServer:
         ls.service.encoding = str(getattr(ls.workspace.position_encoding, "value", ls.workspace.position_encoding))
         ls.client_support = ClientSupport.of(params.capabilities)
         ls.roots = workspace_roots(params)
+        ls.libraries.roots = [root.resolve() for root in ls.roots]
         log.info("treecomplete %s; position encoding %s", __version__, ls.service.encoding)
         ls.apply_settings(params.initialization_options, "initializationOptions")
 
@@ -225,6 +232,7 @@ def create_server() -> TreecompleteServer:
         added = local_folders(folder.uri for folder in params.event.added or ())
         removed = [Path(p).resolve() for folder in params.event.removed or () if (p := to_fs_path(folder.uri))]
         ls.roots = [root for root in ls.roots if root.resolve() not in removed] + added
+        ls.libraries.roots = [root.resolve() for root in ls.roots]
         ls.submit(ls.service.folders_changed, added, removed)
 
     @server.feature(
@@ -246,6 +254,12 @@ def create_server() -> TreecompleteServer:
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     def completion_item_resolve(ls: TreecompleteServer, item: types.CompletionItem) -> types.CompletionItem:
         return resolve(item)
+
+    @server.feature(LIBRARIES)
+    async def libraries_read(ls: TreecompleteServer, params: Any) -> int:
+        await asyncio.wrap_future(ls.submit(lambda: None))  # after the notifications sent before it
+        await asyncio.to_thread(ls.libraries.loader.wait, 30)
+        return ls.libraries.loader.reads
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: TreecompleteServer, params: None) -> None:

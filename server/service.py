@@ -18,6 +18,7 @@ from .engines.fallback import FallbackEngine
 from .engines.neural import NeuralEngine
 from .engines.registry import Registry
 from .languages import language_for
+from .libraries.known import Libraries
 from .positions import UTF16
 from .project import ProjectIndex, path_of
 
@@ -37,14 +38,23 @@ class Completion:
 
 class CompletionService:
     def __init__(self, encoding: str = UTF16, max_file_size: int | None = None, models: Registry | None = None,
-                 wait_for_models: bool = False, project: ProjectIndex | None = None):
+                 wait_for_models: bool = False, project: ProjectIndex | None = None, libraries: Libraries | None = None):
         self.encoding = encoding
         self.max_file_size = max_file_size
         self.documents: dict[str, Document] = {}
-        self.fallback = FallbackEngine(lambda: self.documents.values(), project)
+        self.fallback = FallbackEngine(lambda: self.documents.values(), project, libraries)
         self.models = models
         self.wait_for_models = wait_for_models  # the CLI waits; the server answers while loading
         self.neural = NeuralEngine(self.fallback, self._predictor) if models is not None else None
+
+    @property
+    def libraries(self) -> Libraries | None:
+        """What the code's libraries and classes define (the fallback engine's); None: not read."""
+        return self.fallback.libraries
+
+    @libraries.setter
+    def libraries(self, libraries: Libraries | None) -> None:
+        self.fallback.libraries = libraries
 
     @property
     def project(self) -> ProjectIndex | None:
@@ -73,6 +83,8 @@ class CompletionService:
             self.models.get(language.name)  # start loading its model
         if language is not None and self.project is not None and (path := path_of(uri)):
             self.project.add_document(Path(path))  # its folder, unless a workspace folder holds it
+        if language is not None and self.libraries is not None and not doc.too_large:
+            self.libraries.opened(doc)  # the modules it imports, read ahead of the first dot
         if language is None:
             log.info("%s: language %r is not supported; no completions", uri, language_id)
         elif doc.too_large:
@@ -140,4 +152,5 @@ class CompletionService:
         if context is None:
             return None
         engine = self.engine(context.language.name)
-        return Completion(context, engine.complete(context, limit), engine.name)
+        candidates = engine.complete(context, limit)
+        return Completion(context, candidates + self.fallback.members_left(context, candidates), engine.name)

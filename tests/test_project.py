@@ -165,7 +165,7 @@ def test_the_fallback_offers_project_words_but_not_the_open_files_future(tmp_pat
     service.open(uri, "python", 1, "import helpers\nresult = comp")
     found = {c.text: c for c in service.complete(uri, 1, 13, 50).candidates}
     assert "compute_checksum_total" in found and "compute_future_only" not in found
-    tier, *_, project, imported, member_files, defined, defined_at_import, _ = found["compute_checksum_total"].features
+    tier, *_, project, imported, member_files, defined, defined_at_import, _ = found["compute_checksum_total"].features[:13]
     assert tier == window.PROJECT and project == math.log1p(1)  # helpers.py alone: main.py's disk copy does not count
     assert imported == 1  # `import helpers` names helpers.py
     assert member_files == 0 and defined == 1 and defined_at_import == 0  # helpers.py defines it; this is no import
@@ -178,7 +178,7 @@ def test_the_fallback_offers_project_words_but_not_the_open_files_future(tmp_pat
     assert after_dot["digest_value"].score > after_dot["data"].score
 
 
-IMPORTED, DEFINED_AT_IMPORT = 8, 11  # in the fallback engine's features, after the tier and the six signals
+IMPORTED, DEFINED_AT_IMPORT, SAME_RECEIVER_FILES = 8, 11, 12  # in the fallback engine's features, after the tier and the six signals
 
 
 def test_the_files_a_buffer_imports_are_found_by_module_name(tmp_path):
@@ -272,8 +272,8 @@ def test_after_a_dot_what_the_project_writes_after_the_same_receiver_comes_first
     uri = (tmp_path / "main.py").as_uri()
     service.open(uri, "python", 1, "def h(context):\n    context.state.sc")
     found = [c for c in service.complete(uri, 1, 22, 50).candidates]
-    assert found[0].text == "scope_chain" and found[0].features[-1] == math.log1p(1)
-    assert {c.text: c.features[-1] for c in found}["scope_other"] == 0  # the project writes it after another receiver
+    assert found[0].text == "scope_chain" and found[0].features[SAME_RECEIVER_FILES] == math.log1p(1)
+    assert {c.text: c.features[SAME_RECEIVER_FILES] for c in found}["scope_other"] == 0  # the project writes it after another receiver
 
 
 def test_without_an_index_nothing_changes(tmp_path):

@@ -25,6 +25,10 @@ the first of these that applies, in this order:
   +4 where an import names what it takes if a file defines it, +6 more if ``from m import``
   names the file that does, or, in JavaScript, ``} from './m'`` or ``} = require('./m')`` after
   the cursor)
+- after `obj.` where the receiver's library or class is known (server/libraries/), its members
+  (engines/members.py: 9, +1 for the language's common members, +0.5 ln(1+u) for those u files
+  of real code use; +3 where found already; where all its members are known, the other words
+  -6); the whole member list follows the ranked items (members_left)
 - the language's common builtins, after a dot its standard types' and modules' common members,
   where an import names a module the standard library's modules: 1; keywords (not after a dot
   or in an import): 0.5
@@ -58,13 +62,47 @@ from dataclasses import dataclass
 from ..context import ATTRIBUTE, NAME, CompletionContext
 from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
-from ..imports import (Imported, imported_modules, imports_end, listed_names, module_defines,
-                       module_position, not_modules)
-from ..project import DEFINED, MEMBERS, WORDS, FileWords, ProjectIndex, Snapshot, path_of
+from ..imports import (
+    Imported,
+    imported_modules,
+    imports_end,
+    listed_names,
+    module_defines,
+    module_position,
+    not_modules,
+)
+from ..libraries.known import Libraries
+from ..libraries.members import Members
+from ..project import (
+    DEFINED,
+    MEMBERS,
+    WORDS,
+    FileWords,
+    ProjectIndex,
+    Snapshot,
+    path_of,
+)
 from ..words import blank, receiver_word, scan
+from . import members
 from .base import Candidate, Kind
-from .window import (BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_MEMBER, OTHER, PROJECT, WINDOW_AFTER,
-                     WINDOW_BEFORE, Scores, Window, adjust_for_dots, buffer_words)
+from .window import (
+    BUILTIN,
+    CASE,
+    FAR,
+    FAR_BACK,
+    HEAD,
+    KEYWORD,
+    MEMBER,
+    ONLY_MEMBER,
+    OTHER,
+    PROJECT,
+    WINDOW_AFTER,
+    WINDOW_BEFORE,
+    Scores,
+    Window,
+    adjust_for_dots,
+    buffer_words,
+)
 
 PENDING = 20  # above any other score: a method the class calls and has not defined, at a member's name
 OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
@@ -81,6 +119,8 @@ class _Position:
     not_modules: frozenset[str] | None = None
     imported: set[str] | None = None  # imported_here's names; None where the cursor names no import's name
     imported_read: bool = False
+    known: Members | None = None  # the receiver's members, or an imported module's
+    known_read: bool = False
 
 
 @dataclass
@@ -96,9 +136,11 @@ class _Project:
 class FallbackEngine:
     name = "fallback"
 
-    def __init__(self, open_documents: Callable[[], Iterable[Document]] = lambda: (), project: ProjectIndex | None = None):
+    def __init__(self, open_documents: Callable[[], Iterable[Document]] = lambda: (), project: ProjectIndex | None = None,
+                 libraries: Libraries | None = None):
         self._open_documents = open_documents
         self.project = project
+        self.libraries = libraries
         self._counts: dict[str, tuple[int, Counter[str]]] = {}  # uri -> (version, counts)
         self._heads: dict[str, tuple[bytes, tuple]] = {}  # uri -> (head bytes, its scan)
         self._far: dict[str, tuple[bytes, Counter[bytes]]] = {}  # uri -> (far bytes, word counts)
@@ -126,6 +168,9 @@ class FallbackEngine:
         if project is not None:
             self._project_words(context, scores, where, imported_here, receiver, project)
         self._language_words(context, scores, where, imported_here is not None)
+        known = self.known(context)
+        if known is not None:
+            members.known_words(scores, known, imported_here or set(), context.language.members)
 
         if context.prefix:  # the case the user typed is a strong hint
             for word in scores:
@@ -135,13 +180,34 @@ class FallbackEngine:
         for word in (imported_here or set()) | where.taken:
             scores.pop(word, None)  # `import { a, b, a`, `const a; const a`: not imported, nor declared, twice
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
-        return self._candidates(ranked, scores.signals, window.kinds, project, receiver, imported_here is not None)
+        return self._candidates(ranked, scores.signals, window.kinds, project, receiver, imported_here is not None, known)
+
+    def known(self, context: CompletionContext) -> Members | None:
+        """After a dot, the receiver's members where its library or class is known; where the
+        cursor names what ``from m import`` takes, the members of library module ``m``
+        (server/libraries/). Read once per context."""
+        position = self._position(context)
+        if not position.known_read:
+            if self.libraries is None or context.tree is None:
+                position.known = None
+            elif context.category == ATTRIBUTE:
+                position.known = self.libraries.members(context)
+            elif self._imported_names(context) is not None:
+                position.known = self.libraries.import_members(context)
+            position.known_read = True
+        return position.known
+
+    def members_left(self, context: CompletionContext, listed: list[Candidate]) -> list[Candidate]:
+        """After a dot on a known receiver, its members that ``listed`` lacks (engines/members.py)."""
+        known = self.known(context) if context.category == ATTRIBUTE else None
+        return members.left(known, context.prefix, listed) if known is not None else []
 
     def _candidates(self, ranked: list[tuple[str, float]], signals: dict[str, list[float]], kinds: dict[bytes, Kind],
-                    project: _Project | None, receiver: str | None, import_name: bool) -> list[Candidate]:
+                    project: _Project | None, receiver: str | None, import_name: bool, known: Members | None) -> list[Candidate]:
         """The ranked words as candidates, their signals completed with what the project says of
         each, whatever its tier: in how many of its other files (after a dot, after the same
-        receiver), in a file the buffer imports, defined at a file's top level."""
+        receiver), in a file the buffer imports, defined at a file's top level; and whether the
+        receiver is known to have it (+1), or known not to (-1)."""
         candidates = []
         for word, score in ranked:
             if project is not None:
@@ -152,14 +218,17 @@ class FallbackEngine:
             else:
                 used = members = pair = 0
                 defined = imported = False
+            member = known.names.get(word) if known is not None else None
             signals[word] += [math.log1p(used), 1.0 if imported else 0.0, math.log1p(members),
-                              1.0 if defined else 0.0, 1.0 if defined and import_name else 0.0, math.log1p(pair)]
+                              1.0 if defined else 0.0, 1.0 if defined and import_name else 0.0, math.log1p(pair),
+                              1.0 if member else -1.0 if known is not None and known.complete else 0.0,
+                              math.log1p(member.uses) if member else 0.0]
             keyword = signals[word][0] == KEYWORD
             candidates.append(Candidate(
                 text=word,
-                kind=Kind.KEYWORD if keyword else kinds.get(word.encode("utf-8", "surrogatepass"), Kind.VARIABLE),
+                kind=member.kind if member else Kind.KEYWORD if keyword else kinds.get(word.encode("utf-8", "surrogatepass"), Kind.VARIABLE),
                 score=score,
-                detail=f"{'keyword' if keyword else 'identifier'} · fallback engine",
+                detail=member.detail if member else f"{'keyword' if keyword else 'identifier'} · fallback engine",
                 features=tuple(signals[word]),
             ))
         return candidates
@@ -351,7 +420,10 @@ class FallbackEngine:
             yield cached[1]
 
     def forget(self, uri: str) -> None:
+        if self.libraries is not None:
+            self.libraries.forget(uri)
         self._counts.pop(uri, None)
         self._heads.pop(uri, None)
         self._far.pop(uri, None)
         self._imports.pop(uri, None)
+

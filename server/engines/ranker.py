@@ -33,6 +33,7 @@ from . import ranking_weights
 from .base import Candidate, Kind
 from .window import KEYWORD, OTHER, PROJECT
 
+KNOWN_WEIGHT, USES_WEIGHT = 3.0, 0.5  # the known-member features' weights until a fit sets them (benchmarks/ranking.py)
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
 ABSENT = 100  # the rank of a candidate the fallback engine did not list
 NAMES = (
@@ -44,10 +45,12 @@ NAMES = (
     "project file", "ln(1+project files)", "in an imported file", "ln(1+project files after a dot)",
     "defined at a project file's top level", "that, where an import names what it takes",
     "ln(1+project files writing it after the same receiver)",
+    "a known member of the receiver (+1), or not one of a receiver whose members are all known (-1)",
+    "ln(1+files of real code using that member)",
 )
 SIZE = len(NAMES)
 CASES = ("after a dot, k=0", "after a dot, k>0", "elsewhere, k=0", "elsewhere, k>0")
-DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 13) * len(CASES)
+DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 13 + [KNOWN_WEIGHT, USES_WEIGHT]) * len(CASES)
 KINDS = {Kind.FUNCTION: 19, Kind.CLASS: 20, Kind.MODULE: 21}
 
 
@@ -65,7 +68,7 @@ def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cach
     that function's code binds it before the cursor."""
     x = [math.log(max(p, FLOOR)), 1.0 if p > 0 else 0.0, 1.0 if copied else 0.0, math.log(rank + 1)] + [0.0] * (SIZE - 4)
     if fallback is not None and fallback.features is not None:
-        tier, recency, count, same, member, only_member, case_matches, project, imported, *defined = fallback.features
+        tier, recency, count, same, member, only_member, case_matches, project, imported, *rest = fallback.features
         if tier == OTHER:  # never in the fitted lists (one buffer open at a time): as another file of the project
             tier, recency, count = PROJECT, 0.0, 0.0
         if tier <= KEYWORD:
@@ -74,7 +77,8 @@ def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cach
             x[25] = 1.0
         x[11:17] = recency, count, same, member, only_member, case_matches
         x[26], x[27] = project, imported
-        x[28:32] = defined  # ln(1+files after a dot), defined, defined at an import's name, ln(1+files after obj.)
+        x[28:32] = rest[:4]  # ln(1+files after a dot), defined, defined at an import's name, ln(1+files after obj.)
+        x[32:34] = (rest[4:6] + [0.0, 0.0])[:2]  # a known member, ln(1+its uses) (server/libraries/)
         x[18] = fallback.score
         if fallback.kind in KINDS:
             x[KINDS[fallback.kind]] = 1.0

@@ -59,6 +59,8 @@ function settings(): object {
     maxItems: config.get("maxItems", 50),
     multiToken: config.get("multiToken", true),
     projectIndex: config.get("projectIndex", true),
+    libraries: config.get("libraries", true),
+    pythonPath: config.get("pythonPath", ""),
   };
 }
 

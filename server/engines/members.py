@@ -1,0 +1,47 @@
+"""The receiver's known members (server/libraries/) in the fallback engine's list: their
+scores, and the members the ranked list leaves out.
+
+Listed at KNOWN (+COMMON for the language's common members), +KNOWN_BONUS where found already,
++USES ln(1+u) for a member that u files of real code use (server/libraries/*_usage.json); where
+every member is known, the other words get -NOT_MEMBER: down, not out (dynamic code adds
+members no declaration shows).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from ..libraries.members import Members
+from .base import Candidate
+from .window import BUILTIN, KEYWORD, PROJECT, Scores
+
+KNOWN, COMMON, KNOWN_BONUS, NOT_MEMBER, USES = 9.0, 1.0, 3.0, 6.0, 0.5
+
+
+def known_words(scores: Scores, known: Members, taken: set[str], common: Iterable[str]) -> None:
+    """Score the receiver's known members into ``scores`` (but ``taken``: names an import binds
+    already), and lower the other words where every member is known."""
+    common = set(common)
+    for name, member in known.names.items():
+        if scores.wanted(name) and name not in taken:
+            if name in scores and scores.signals[name][0] != BUILTIN:
+                scores[name] += KNOWN_BONUS
+            else:
+                scores.add(name, KNOWN + (COMMON if name in common else 0.0), PROJECT)
+            scores[name] += USES * math.log1p(member.uses)
+    if known.complete:
+        for word in scores:
+            if word not in known.names and scores.signals[word][0] != KEYWORD:
+                scores[word] -= NOT_MEMBER
+
+
+def left(known: Members, prefix: str, listed: list[Candidate]) -> list[Candidate]:
+    """The known members that match the prefix and that ``listed`` (an engine's list, cut at
+    the limit) lacks, most used first: the whole of ``os.``, as a static completer lists it,
+    after the ranked items."""
+    taken = {c.text for c in listed}
+    prefix = prefix.lower()
+    found = sorted((m for m in known.names.values() if m.name not in taken and m.name.lower().startswith(prefix)),
+                   key=lambda m: (-m.uses, m.name.startswith("_"), m.name))
+    return [Candidate(m.name, m.kind, 0.0, m.detail) for m in found]

@@ -1,0 +1,93 @@
+"""Builds javascript.json, the table of Node's built-in modules and the language's globals that
+the server ships (so that nothing is fetched or read at run time), from the declarations of the
+``typescript`` package (``lib/lib.*.d.ts``: ``Math``, ``JSON``, ``Array``, ``Promise``…) and of
+``@types/node`` (``fs``, ``path``, ``http``…, ``console``, ``process``, ``Buffer``):
+
+    npm pack typescript@5.9.3 @types/node@22.20.5   # then extract both
+    python -m treecomplete.libraries.build_table --typescript DIR --node DIR
+
+The table: {"modules": {"fs": {"readFileSync": "f", ...}}, "globals": {"Math": {"abs": "f"}}},
+kinds f(unction), c(lass), v(ariable), m(odule or namespace).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from .declarations import CLASS, Reader, Scope
+
+TABLE = Path(__file__).with_name("javascript.json")
+LIBS = ("lib.es5.d.ts", "lib.es2015.*.d.ts", "lib.es2016.*.d.ts", "lib.es2017.*.d.ts", "lib.es2018.*.d.ts",
+        "lib.es2019.*.d.ts", "lib.es2020.*.d.ts", "lib.es2021.*.d.ts", "lib.es2022.*.d.ts", "lib.es2023.*.d.ts")
+
+
+def module_members(reader: Reader, name: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
+    scope = reader.modules.get(name)
+    if scope is None or name in seen:
+        return {}
+    out = scope.members(reader.interfaces)
+    if not out and scope.export_equals:  # `export = process`, the global `var process: NodeJS.Process`
+        out = dict(global_members(reader, [reader.globals]).get(scope.export_equals, {}))
+    for source in scope.export_from:
+        for member, kind in module_members(reader, source, seen | {name}).items():
+            out.setdefault(member, kind)
+    return out
+
+
+def global_members(reader: Reader, scopes: list[Scope]) -> dict[str, dict[str, str]]:
+    """Each global variable's members (its interface's), each namespace's and each class's static ones."""
+    out: dict[str, dict[str, str]] = {}
+    for scope in scopes:
+        for name, written in scope.types.items():
+            members = reader.interfaces.get(written.split("<")[0].split(".")[-1].strip())
+            if members:
+                out.setdefault(name, {}).update(members)
+        for name, inner in scope.namespaces.items():
+            if inner.values:
+                out.setdefault(name, {}).update(inner.values)
+        for name, statics in scope.statics.items():
+            if statics and scope.values.get(name) == CLASS:
+                out.setdefault(name, {}).update(statics)
+    return out
+
+
+def build(typescript: Path, node: Path) -> dict:
+    reader = Reader()
+    lib = typescript / "lib"
+    files = sorted({f for pattern in LIBS for f in lib.glob(pattern)})
+    scopes = [reader.read(f.read_bytes()) for f in files]  # a lib file's top level is the global scope
+    for f in sorted(node.rglob("*.d.ts")):
+        if not {"ts5.6", "ts5.1", "compatibility"} & set(f.parts):
+            scopes.append(reader.read(f.read_bytes()))
+    scopes.append(reader.globals)
+    modules = {name: module_members(reader, name) for name in sorted(reader.modules) if not name.startswith("node:")}
+    for name in list(modules):  # `util.inspect.`, `http.IncomingMessage.`: a module's namespaces and classes
+        for inner, members in global_members(reader, [reader.modules[name]]).items():
+            modules.setdefault(f"{name}.{inner}", members)
+    return {"source": f"typescript {_version(typescript)} lib.es5-es2023, @types/node {_version(node)}",
+            "modules": {name: dict(sorted(m.items())) for name, m in modules.items() if m},
+            "globals": {name: dict(sorted(m.items())) for name, m in sorted(global_members(reader, scopes).items())}}
+
+
+def _version(package: Path) -> str:
+    try:
+        return json.loads((package / "package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        return "?"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--typescript", type=Path, required=True, help="the typescript package's folder")
+    parser.add_argument("--node", type=Path, required=True, help="the @types/node package's folder")
+    parser.add_argument("--out", type=Path, default=TABLE)
+    args = parser.parse_args()
+    table = build(args.typescript, args.node)
+    args.out.write_text(json.dumps(table, separators=(",", ":"), sort_keys=False) + "\n")
+    print(f"{args.out}: {len(table['modules'])} modules, {len(table['globals'])} globals, {args.out.stat().st_size} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+"""What a TypeScript declaration file (``.d.ts``) or a JavaScript module offers, read with
+tree-sitter: a module's exported values (``export function``, ``export =``, ``export * from``,
+CommonJS's ``module.exports`` and ``exports.x``), the interfaces it declares, and the global
+variables whose type is one (``declare var Math: Math``).
+
+The shipped table of Node's modules and the language's globals (javascript.json) is built with
+this from the ``typescript`` and ``@types/node`` packages (build_table.py); a package in
+``node_modules`` is read with it when the buffer imports it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+import tree_sitter
+
+FUNCTION, CLASS, VARIABLE, NAMESPACE = "f", "c", "v", "m"
+_DECLARES = {"function_signature": FUNCTION, "function_declaration": FUNCTION, "generator_function_declaration": FUNCTION,
+             "class_declaration": CLASS, "abstract_class_declaration": CLASS, "class": CLASS,
+             "internal_module": NAMESPACE, "module": NAMESPACE, "enum_declaration": VARIABLE}
+_MEMBERS = {"method_signature": FUNCTION, "method_definition": FUNCTION, "abstract_method_signature": FUNCTION,
+            "property_signature": VARIABLE, "public_field_definition": VARIABLE, "field_definition": VARIABLE}
+
+
+@dataclass
+class Scope:
+    """The declarations of a module, a namespace or a file."""
+
+    values: dict[str, str] = field(default_factory=dict)  # name -> kind, every value declared
+    exported: set[str] = field(default_factory=set)  # names written with ``export``
+    types: dict[str, str] = field(default_factory=dict)  # a variable's type as written (``path.PlatformPath``)
+    statics: dict[str, dict[str, str]] = field(default_factory=dict)  # class -> its static members
+    namespaces: dict[str, Scope] = field(default_factory=dict)
+    export_equals: str | None = None  # ``export = path``
+    export_from: list[str] = field(default_factory=list)  # ``export * from "fs"``
+
+    def members(self, interfaces: dict[str, dict[str, str]]) -> dict[str, str]:
+        """What ``require`` of this module gives: its exports, or what ``export =`` names."""
+        if self.export_equals is None:
+            names = self.exported or set(self.values)
+            return {n: k for n, k in self.values.items() if n in names}
+        name = self.export_equals
+        out: dict[str, str] = {}
+        if name in self.namespaces:
+            out.update(self.namespaces[name].values)
+        out.update(self.statics.get(name, {}))
+        written = self.types.get(name)
+        if written:
+            out.update(interfaces.get(written.split(".")[-1].split("<")[0], {}))
+        return out
+
+
+@functools.cache
+def _parser(typescript: bool) -> tree_sitter.Parser:
+    if typescript:
+        import tree_sitter_typescript
+
+        return tree_sitter.Parser(tree_sitter.Language(tree_sitter_typescript.language_typescript()))
+    import tree_sitter_javascript
+
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language()))
+
+
+def _identifier(name: str) -> bool:
+    return name.replace("$", "_").isidentifier() and name != "prototype"
+
+
+def _text(node: tree_sitter.Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+class Reader:
+    """Reads declaration files, collecting the interfaces of all of them (merged by name, as
+    TypeScript merges them) and the global variables' types."""
+
+    def __init__(self) -> None:
+        self.interfaces: dict[str, dict[str, str]] = {}
+        self.modules: dict[str, Scope] = {}  # ``declare module "fs" {...}``
+        self.globals = Scope()
+
+    def read(self, data: bytes, typescript: bool = True) -> Scope:
+        """One file: its own scope (a module file's exports); ambient modules and globals it
+        declares go to ``modules`` and ``globals``."""
+        root = _parser(typescript).parse(data).root_node
+        scope = Scope()
+        self._statements(root, scope, ambient=False)
+        return scope
+
+    def _statements(self, block: tree_sitter.Node, scope: Scope, ambient: bool) -> None:
+        into_globals = False
+        for node in block.named_children:
+            if node.type in ("ERROR", "expression_statement") and _text(node).strip() == "global":  # `global {` in a module:
+                into_globals = True  # the grammar reads an error, then the block
+                continue
+            if into_globals and node.type == "statement_block":
+                self._statements(node, self.globals, ambient=True)
+            else:
+                self._statement(node, scope, ambient, exported=False)
+            into_globals = False
+
+    def _statement(self, node: tree_sitter.Node, scope: Scope, ambient: bool, exported: bool) -> None:
+        kind = node.type
+        if kind == "expression_statement" and node.named_children:
+            self._statement(node.named_children[0], scope, ambient, exported)
+        elif kind == "export_statement":
+            self._export(node, scope, ambient)
+        elif kind == "ambient_declaration":
+            for child in node.named_children:
+                if child.type == "statement_block":  # declare global { ... }
+                    self._statements(child, self.globals, ambient=True)
+                else:
+                    self._statement(child, scope, True, exported)
+        elif kind == "module" and node.child_by_field_name("name") is not None and node.child_by_field_name("name").type == "string":
+            name = _text(node.child_by_field_name("name")).strip("'\"")
+            inner = self.modules.setdefault(name, Scope())
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self._statements(body, inner, ambient=True)
+        elif kind in ("internal_module", "module") and _text(node.child_by_field_name("name")) == "global":
+            body = node.child_by_field_name("body")  # `global { var console: Console }` in a module
+            if body is not None:
+                self._statements(body, self.globals, ambient=True)
+        elif kind in ("internal_module", "module"):
+            name = _text(node.child_by_field_name("name"))
+            inner = scope.namespaces.setdefault(name, Scope())
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self._statements(body, inner, ambient)
+            self._value(scope, name, NAMESPACE, exported)
+        elif kind == "interface_declaration":
+            members = self.interfaces.setdefault(_text(node.child_by_field_name("name")), {})
+            body = node.child_by_field_name("body")
+            for member in body.named_children if body is not None else ():
+                if member.type in _MEMBERS and _identifier(name := _text(member.child_by_field_name("name"))):
+                    members.setdefault(name, _MEMBERS[member.type])
+        elif kind in ("class_declaration", "abstract_class_declaration"):
+            name = _text(node.child_by_field_name("name"))
+            self._value(scope, name, CLASS, exported)
+            statics = scope.statics.setdefault(name, {})
+            body = node.child_by_field_name("body")
+            for member in body.named_children if body is not None else ():
+                if member.type in _MEMBERS and any(c.type == "static" for c in member.children):
+                    statics.setdefault(_text(member.child_by_field_name("name")), _MEMBERS[member.type])
+        elif kind in _DECLARES:
+            self._value(scope, _text(node.child_by_field_name("name")), _DECLARES[kind], exported)
+        elif kind in ("lexical_declaration", "variable_declaration"):
+            for declarator in node.named_children:
+                if declarator.type == "variable_declarator":
+                    name = _text(declarator.child_by_field_name("name"))
+                    annotation = declarator.child_by_field_name("type")
+                    if annotation is not None and annotation.named_children:
+                        scope.types[name] = _text(annotation.named_children[0])
+                    value = declarator.child_by_field_name("value")
+                    self._value(scope, name, FUNCTION if value is not None and "function" in value.type else VARIABLE, exported)
+
+    def _value(self, scope: Scope, name: str, kind: str, exported: bool) -> None:
+        if _identifier(name):
+            scope.values.setdefault(name, kind)
+            if exported:
+                scope.exported.add(name)
+
+    def _export(self, node: tree_sitter.Node, scope: Scope, ambient: bool) -> None:
+        declaration = node.child_by_field_name("declaration")
+        source = node.child_by_field_name("source")
+        if declaration is not None:
+            self._statement(declaration, scope, ambient, exported=True)
+            return
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        if clause is not None:
+            for specifier in clause.named_children:
+                name, alias = specifier.child_by_field_name("name"), specifier.child_by_field_name("alias")
+                shown = _text(alias or name)
+                scope.values.setdefault(shown, scope.values.get(_text(name), VARIABLE))
+                scope.exported.add(shown)
+        elif source is not None:
+            scope.export_from.append(_text(source).strip("'\""))
+        elif any(c.type == "=" for c in node.children) and node.named_children:  # export = name
+            scope.export_equals = _text(node.named_children[-1])
+
+
+_COMMONJS = """
+(assignment_expression left: (member_expression object: (identifier) @object property: (property_identifier) @name)
+  right: (_) @value (#eq? @object "exports"))
+(assignment_expression left: (member_expression object: (member_expression object: (identifier) @module
+  property: (property_identifier) @exports) property: (property_identifier) @name) right: (_) @value
+  (#eq? @module "module") (#eq? @exports "exports"))
+(assignment_expression left: (member_expression object: (identifier) @module property: (property_identifier) @exports)
+  right: (object) @object (#eq? @module "module") (#eq? @exports "exports"))
+"""
+
+
+_EXPORTED_NAME = re.compile(rb"(?m)^[ \t]*(?:exports[ \t]*=[ \t]*)?module\.exports[ \t]*=[ \t]*([A-Za-z_$][\w$]*)[ \t]*;?[ \t]*$")
+_DEFINED_EXPORT = re.compile(rb"Object\.defineProperty\(\s*(?:module\.)?exports\s*,\s*['\"]([A-Za-z_$][\w$]*)['\"]")
+
+
+@functools.cache
+def _commonjs_query() -> tree_sitter.Query:
+    import tree_sitter_javascript
+
+    return tree_sitter.Query(tree_sitter.Language(tree_sitter_javascript.language()), _COMMONJS)
+
+
+def javascript_exports(data: bytes) -> dict[str, str]:
+    """A JavaScript module's exports: ES ``export`` declarations and CommonJS's
+    ``module.exports = {...}``, ``exports.a = ...``, ``module.exports.a = ...``."""
+    scope = Reader().read(data, typescript=False)
+    out = {n: k for n, k in scope.values.items() if n in scope.exported}
+    root = _parser(False).parse(data).root_node
+    for _, captures in tree_sitter.QueryCursor(_commonjs_query()).matches(root):
+        if "object" in captures and captures["object"][0].type == "object":
+            for pair in captures["object"][0].named_children:
+                key = pair.child_by_field_name("key") if pair.type in ("pair", "method_definition") else pair
+                if pair.type == "method_definition":
+                    key = pair.child_by_field_name("name")
+                name = _text(key).strip("'\"")
+                if name.replace("$", "_").isidentifier():
+                    value = pair.child_by_field_name("value")
+                    out.setdefault(name, FUNCTION if pair.type == "method_definition" or (
+                        value is not None and "function" in value.type) else VARIABLE)
+        elif "name" in captures:
+            value = captures["value"][0]
+            kind = FUNCTION if "function" in value.type else CLASS if value.type == "class" else VARIABLE
+            out.setdefault(_text(captures["name"][0]), kind)
+    # `module.exports = status` then `status.message = ...`; `Object.defineProperty(exports, 'json', ...)`
+    for match in _EXPORTED_NAME.finditer(data):
+        for member in re.finditer(rb"(?m)^[ \t]*" + re.escape(match.group(1)) + rb"\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)[ \t]*(function|class)?", data):
+            name = member.group(1).decode()
+            out.setdefault(name, FUNCTION if member.group(2) == b"function" else CLASS if member.group(2) else VARIABLE)
+    for match in _DEFINED_EXPORT.finditer(data):
+        out.setdefault(match.group(1).decode(), VARIABLE)
+    return out

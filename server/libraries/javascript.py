@@ -1,0 +1,169 @@
+"""JavaScript modules' members: Node's built-in modules and the language's globals from the
+shipped table (javascript.json, build_table.py), other modules resolved as Node resolves them
+(relative paths; ``node_modules`` up the folders, ``@types`` too; ``package.json``'s ``types``,
+``exports``, ``main``), preferring ``.d.ts`` declarations to the JavaScript's exports.
+Called on the loader's thread only: it reads the disk.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import re
+from pathlib import Path
+
+from ..engines.base import Kind
+from ..receivers import Target
+from .declarations import CLASS, FUNCTION, NAMESPACE, Reader, javascript_exports
+from .members import Members
+
+log = logging.getLogger(__name__)
+
+TABLE = Path(__file__).with_name("javascript.json")
+USAGE = Path(__file__).with_name("javascript_usage.json")
+MAX_FILE = 2 * 1024 * 1024  # a larger file is not read
+FOLLOW = 4  # re-exports (``module.exports = require('./lib/x')``, ``export * from``) followed this deep
+UP = 32  # folders climbed looking for node_modules
+KINDS = {FUNCTION: Kind.FUNCTION, CLASS: Kind.CLASS, NAMESPACE: Kind.MODULE}
+_SUFFIXES = ("", ".d.ts", ".js", ".cjs", ".mjs", ".ts", "/index.d.ts", "/index.js", "/index.ts")
+_REQUIRED = re.compile(rb"module\.exports\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)")
+
+
+@functools.cache
+def table() -> dict:
+    try:
+        return json.loads(TABLE.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:  # a broken install: no built-ins, nothing else lost
+        log.warning("%s not read: %s", TABLE, error)
+        return {"modules": {}, "globals": {}}
+
+
+@functools.cache
+def usage() -> dict[str, dict[str, int]]:
+    """How many files of real code use each member of a module or global (javascript_usage.json,
+    build_usage.py)."""
+    try:
+        return json.loads(USAGE.read_text(encoding="utf-8"))["modules"]
+    except (OSError, ValueError, KeyError) as error:
+        log.warning("%s not read: %s", USAGE, error)
+        return {}
+
+
+def read(folder: Path | None, target: Target) -> tuple[Members | None, list[str]]:
+    """The members of ``target`` (a module specifier and names after it, or a global: module
+    ""), and the files they were read from."""
+    spec = target.module.removeprefix("node:")
+    if not spec:
+        found = table()["globals"].get(target.names[0]) if len(target.names) == 1 else None
+        return (_members(target.names[0], found, "global", target.names[0]) if found else None), []
+    builtin = table()["modules"]
+    if spec in builtin or spec.split("/")[0] in builtin:
+        name = ".".join((spec,) + target.names)  # `fs`, `util.inspect` (a namespace of util)
+        found = builtin.get(name) or (builtin.get("/".join((spec,) + target.names)) if target.names else None)  # `fs/promises`
+        return (_members(name, found, f"node:{spec}", name) if found else None), []
+    if target.names or folder is None:
+        return None, []
+    path = _resolve(folder, spec)
+    if path is None:
+        return None, []
+    files: list[str] = []
+    names = _exports(path, files, 0)
+    members = _members(spec, names, spec, spec) if names else None
+    if members is not None and spec.startswith(".") and not path.name.endswith(".d.ts"):
+        members.complete = False  # the project's own objects take members as it runs (koa's context.app)
+    return members, files
+
+
+def _members(where: str, names: dict[str, str], source: str, key: str) -> Members:
+    out = Members(where)
+    uses = usage().get(key, {})
+    for name, kind in names.items():
+        out.add(name, KINDS.get(kind, Kind.VARIABLE), f"from {source}", uses.get(name, 0))
+    return out
+
+
+def _resolve(folder: Path, spec: str) -> Path | None:
+    """The file that ``require(spec)`` from ``folder`` reads (its declarations where a package
+    has them), or None."""
+    if spec.startswith((".", "/")):
+        return _file(folder / spec)
+    parts = spec.split("/")
+    package = "/".join(parts[:2] if spec.startswith("@") else parts[:1])
+    rest = "/".join(parts[2:] if spec.startswith("@") else parts[1:])
+    here = folder
+    for _ in range(UP):
+        for root in (here / "node_modules" / package, here / "node_modules" / "@types" / package.replace("@", "").replace("/", "__")):
+            if root.is_dir():
+                found = _file(root / rest) if rest else _entry(root)
+                if found is not None:
+                    return found
+        if here.parent == here:
+            break
+        here = here.parent
+    return None
+
+
+def _file(base: Path) -> Path | None:
+    for suffix in _SUFFIXES:
+        candidate = Path(str(base) + suffix)
+        if candidate.is_file():
+            declarations = candidate.with_name(candidate.name.rsplit(".", 1)[0] + ".d.ts")
+            return declarations if candidate.suffix == ".js" and declarations.is_file() else candidate
+    return None
+
+
+def _entry(root: Path) -> Path | None:
+    """A package's entry: package.json's ``types``/``typings``, ``exports``' ``.``, ``main``."""
+    try:
+        manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        manifest = {}
+    except (OSError, ValueError) as error:
+        log.info("%s/package.json not read: %s", root, error)
+        manifest = {}
+    if not isinstance(manifest, dict):
+        manifest = {}
+    candidates = [manifest.get("types"), manifest.get("typings"), _export_entry(manifest.get("exports")), manifest.get("main"), "index"]
+    for candidate in candidates:
+        if isinstance(candidate, str) and (found := _file(root / candidate)) is not None:
+            return found
+    return None
+
+
+def _export_entry(exports) -> str | None:
+    if isinstance(exports, str):
+        return exports
+    if isinstance(exports, dict):
+        entry = exports.get(".", exports)
+        for key in ("types", "require", "node", "default", "import"):
+            if isinstance(entry, dict) and key in entry:
+                return _export_entry(entry[key])
+        return entry if isinstance(entry, str) else None
+    return None
+
+
+def _exports(path: Path, files: list[str], depth: int) -> dict[str, str]:
+    try:
+        if path.stat().st_size > MAX_FILE:
+            return {}
+        data = path.read_bytes()
+    except OSError as error:
+        log.info("%s not read: %s", path, error)
+        return {}
+    files.append(str(path))
+    if b"\0" in data[:1024]:
+        return {}  # binary
+    if path.name.endswith((".d.ts", ".ts")):
+        reader = Reader()
+        scope = reader.read(data)
+        names = scope.members(reader.interfaces)
+        sources = scope.export_from
+    else:
+        names = javascript_exports(data)
+        sources = [m.group(1).decode("utf-8", "replace") for m in _REQUIRED.finditer(data)]
+    for source in sources[:16] if depth < FOLLOW else ():
+        if source.startswith(".") and (found := _file(path.parent / source)) is not None:
+            for name, kind in _exports(found, files, depth + 1).items():
+                names.setdefault(name, kind)
+    return names

@@ -1,0 +1,141 @@
+"""The members of the receiver before a dot, where the buffer says what it is
+(server/receivers.py) and its library or class can be read: what the fallback engine offers
+and ranks first after that dot.
+
+Everything read from disk goes through the loader (loader.py): the environment a document's
+imports come from, each module or class. A request uses what is read and asks for the rest.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from .. import imports, receivers
+from ..context import ATTRIBUTE, CompletionContext
+from ..document import Document
+from ..engines.base import Kind
+from ..languages import LanguageSpec
+from . import javascript
+from .loader import Loader
+from .members import Members
+from .python import PythonLibraries, environment
+
+log = logging.getLogger(__name__)
+
+BASES = 3  # classes of the file followed this deep
+
+
+class Libraries:
+    def __init__(self, gate=lambda: None):
+        self.loader = Loader(gate)
+        self.python_path = ""  # the pythonPath setting
+        self.roots: list[Path] = []  # the workspace folders
+        self._python: dict[tuple[Path, ...], PythonLibraries] = {}  # by environment (the loader's thread)
+        self._environments: dict[tuple[Path | None, str], tuple[Path, ...]] = {}  # by folder and pythonPath (ditto)
+        self._bindings: dict[str, tuple[bytes, dict[str, receivers.Target]]] = {}  # uri -> (bytes read, bindings)
+
+    def members(self, context: CompletionContext) -> Members | None:
+        """After a dot, the receiver's members where they are known (and read)."""
+        if context.category != ATTRIBUTE or context.tree is None or context.language.name not in receivers.OWN:
+            return None
+        bound = self.bindings(context)
+        own = receivers.own_class(context)
+        if own is not None:
+            return self._class(context, own, bound, 0)
+        target = receivers.target_of(context, bound)
+        if target is None and context.language.name == "javascript":  # `Math.`, `JSON.`, `process.`: a global's
+            names = receivers.chain(context.receiver)
+            target = receivers.Target("", tuple(names)) if names and len(names) == 1 else None
+        return self._target(context, target) if target is not None else None
+
+    def import_members(self, context: CompletionContext) -> Members | None:
+        """Where the cursor names what ``from m import`` (``import { | } from 'm'``) takes, the
+        members of a library module ``m`` (not the project's: server/imports.py has those)."""
+        found = imports.from_import(context)
+        if found is None or found[0] or not found[1] or found[1].startswith("."):
+            return None
+        self.bindings(context)
+        return self._target(context, receivers.Target(found[1]))
+
+    def bindings(self, context: CompletionContext) -> dict[str, receivers.Target]:
+        """The names the buffer's imports bind: in the file's head and the window before the cursor."""
+        lo = max(receivers.BINDINGS_READ, context.prefix_start - receivers.BINDINGS_READ)
+        line = context.data.rfind(b"\n", 0, context.prefix_start) + 1
+        ranges = [(0, min(receivers.BINDINGS_READ, line))] + ([(lo, line)] if lo < line else [])
+        return self._bound(context.uri, context.tree, context.language, context.data, ranges)
+
+    def opened(self, doc: Document) -> None:
+        """A document opened: the modules its imports name are read ahead of the first dot."""
+        if doc.tree is not None and doc.language is not None and doc.language.name in receivers.OWN:
+            self._bound(doc.uri, doc.tree, doc.language, doc.data, [(0, min(receivers.BINDINGS_READ, len(doc.data)))])
+
+    def _bound(self, uri: str, tree, language: LanguageSpec, data: bytes, ranges: list[tuple[int, int]]) -> dict[str, receivers.Target]:
+        """Cached while the bytes they are read from stay the same; the modules they name are
+        asked for at once (`json.` is typed after `import json`)."""
+        key = b"".join(data[a:b] for a, b in ranges)
+        cached = self._bindings.get(uri)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        bound = receivers.bindings(tree, language, ranges)
+        self._bindings[uri] = (key, bound)
+        folder = _folder(uri)
+        for target in {receivers.Target(t.module) for t in bound.values()}:
+            self._read(language.name, folder, target)
+        return bound
+
+    def forget(self, uri: str) -> None:
+        self._bindings.pop(uri, None)
+
+    def _target(self, context: CompletionContext, target: receivers.Target) -> Members | None:
+        return self._read(context.language.name, _folder(context.uri), target)
+
+    def _read(self, language: str, folder: Path | None, target: receivers.Target) -> Members | None:
+        if language == "python":
+            dotted = ".".join((target.module,) + target.names)
+            python_path = self.python_path
+            return self.loader.get(("python", folder, python_path, dotted),
+                                   lambda: self._libraries(self._environment(folder, python_path)).read(dotted))
+        return self.loader.get(("javascript", folder, target), lambda: javascript.read(folder, target))
+
+    def _environment(self, folder: Path | None, python_path: str) -> tuple[Path, ...]:
+        """The environment of a document's folder (on the loader's thread: it looks at the disk)."""
+        key = (folder, python_path)
+        if key not in self._environments:
+            workspace = next((r for r in self.roots if folder is not None and (folder == r or r in folder.parents)), None)
+            self._environments[key] = environment(folder, workspace, python_path)
+        return self._environments[key]
+
+    def _libraries(self, env: tuple[Path, ...]) -> PythonLibraries:
+        if env not in self._python:
+            self._python[env] = PythonLibraries(env)
+        return self._python[env]
+
+    def _class(self, context: CompletionContext, own: receivers.OwnClass, bound: dict, depth: int) -> Members:
+        """The class's own members, then its bases': in the file, or imported."""
+        out = Members(f"class {own.name}", complete=not own.dynamic)
+        for name, what in own.members.items():
+            out.add(name, Kind.FUNCTION if what == "method" else Kind.VARIABLE, f"{what} of {own.name}")
+        for base in own.bases:
+            head, _, rest = base.partition(".")
+            found: Members | None = None
+            if head in bound:
+                target = bound[head]
+                found = self._target(context, receivers.Target(target.module, target.names + tuple(filter(None, rest.split(".")))))
+            elif not rest and depth < BASES and (inner := receivers.class_in_file(context, head)) is not None:
+                found = self._class(context, inner, bound, depth + 1)
+            if found is None:
+                out.complete = False
+                continue
+            out.complete = out.complete and found.complete
+            for member in found.names.values():
+                out.add(member.name, member.kind, member.detail)
+        return out
+
+
+def _folder(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(unquote(parsed.path)).parent

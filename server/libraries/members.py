@@ -1,0 +1,30 @@
+"""A receiver's members as the libraries define them: one name each, with its kind and a
+detail (a signature, where it comes from)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engines.base import Kind
+
+
+@dataclass(frozen=True)
+class Member:
+    name: str
+    kind: Kind
+    detail: str = ""
+    uses: int = 0  # files of real code using it (python_usage.json)
+
+
+@dataclass
+class Members:
+    """The members of one receiver. ``complete``: every member is listed (a module's or a
+    class's whose bases were all found), so a name not among them is probably not one."""
+
+    where: str  # "os.path", "pathlib.Path", "fs", "class Store"
+    names: dict[str, Member] = field(default_factory=dict)
+    complete: bool = True
+
+    def add(self, name: str, kind: Kind, detail: str = "", uses: int = 0) -> None:
+        if name not in self.names:
+            self.names[name] = Member(name, kind, detail, uses)

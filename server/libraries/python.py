@@ -1,0 +1,292 @@
+"""Python modules' and classes' members, read from source and never imported: the standard
+library from typeshed's stubs, third-party packages from the environment's site-packages
+(``.pyi`` first, then ``.py``), both through ``typeshed_client``, which finds a module's file
+and its names (definitions, assignments, ``__all__``, re-exports) with Python's ``ast``.
+
+The environment is found as editors find it: the ``pythonPath`` setting; else a ``.venv`` or
+``venv`` folder in a folder above the document, within its workspace folder; else
+``VIRTUAL_ENV`` / ``CONDA_PREFIX``; else this server's own interpreter.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import logging
+import os
+import sysconfig
+from pathlib import Path
+
+from ..engines.base import Kind
+from .members import Members
+
+log = logging.getLogger(__name__)
+
+USAGE = Path(__file__).with_name("python_usage.json")
+MAX_FILE = 2 * 1024 * 1024  # a larger module file is not read
+MAX_NAMES = 2000  # names listed per module or class
+BASES = 4  # base classes followed this deep
+IGNORED_BASES = frozenset({"object", "Generic", "Protocol", "NamedTuple", "TypedDict", "Enum"})
+
+
+def site_packages(env: Path) -> list[Path]:
+    """The site-packages folders of an environment's prefix (a venv, a conda env, an install)."""
+    found = sorted(env.glob("lib/python3*/site-packages")) + sorted(env.glob("lib/python3*/dist-packages"))
+    found += [p for p in (env / "Lib" / "site-packages",) if p.is_dir()]
+    return [p for p in found if p.is_dir()]
+
+
+def environment(folder: Path | None, workspace: Path | None, python_path: str = "") -> tuple[Path, ...]:
+    """The site-packages folders that the imports of a document in ``folder`` come from."""
+    if python_path:  # the interpreter: its environment is the folder above its bin/ (Scripts\ on Windows)
+        interpreter = Path(python_path).expanduser()
+        found = site_packages(interpreter.parent.parent)
+        if found:
+            return tuple(found)
+        log.warning("pythonPath %s: no site-packages found beside it", python_path)
+    if folder is not None:
+        stop = workspace or Path(folder.anchor)
+        while True:
+            for name in (".venv", "venv"):
+                if (folder / name / "pyvenv.cfg").is_file():
+                    return tuple(site_packages(folder / name))
+            if folder == stop or folder.parent == folder or stop not in folder.parents:
+                break
+            folder = folder.parent
+    for variable in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        if value := os.environ.get(variable):
+            return tuple(site_packages(Path(value)))
+    paths = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    return tuple(sorted(Path(p) for p in paths if Path(p).is_dir()))
+
+
+class PythonLibraries:
+    """Resolves dotted names (``os.path``, ``pathlib.Path``) to their members in one
+    environment. Slow (reads files): the loader thread calls it, never a request."""
+
+    def __init__(self, paths: tuple[Path, ...]):
+        import typeshed_client  # only once a library is read
+
+        self._tc = typeshed_client
+        self.context = typeshed_client.get_search_context(search_path=list(paths), allow_py_files=True)
+        self.resolver = typeshed_client.Resolver(self.context)
+
+    def read(self, dotted: str) -> tuple[Members | None, list[str]]:
+        """members(), and the module files it read (to read again when one changes)."""
+        members = self.members(dotted)
+        parts = dotted.split(".")
+        files = [self._module(".".join(parts[:i])) for i in range(1, len(parts) + 1)]
+        return members, [str(f) for f in files if f is not None]
+
+    def members(self, dotted: str) -> Members | None:
+        """The members of module or class ``dotted``; None where it names neither."""
+        if self._module(dotted) is not None:
+            return self._module_members(dotted)
+        found = self._resolve(dotted)
+        if found is not None and isinstance(found[1].ast, ast.ClassDef):
+            return self._class_members(found[0], found[1], dotted)
+        if found is not None and isinstance(found[1].ast, self._tc.ImportedName):  # `from m import sub` where sub is a module
+            target = ".".join(found[1].ast.module_name + ((found[1].ast.name,) if found[1].ast.name else ()))
+            if target != dotted and self._module(target) is not None:
+                return self._module_members(target)
+        return None
+
+    def _module(self, dotted: str) -> Path | None:
+        try:
+            path = self._tc.get_stub_file(dotted, search_context=self.context)
+            if path is None and "." not in dotted:  # a module of one file (six.py), which typeshed_client leaves out
+                path = next((p / f"{dotted}.{suffix}" for suffix in ("pyi", "py") for p in self.context.search_path
+                             if (p / f"{dotted}.{suffix}").is_file()), None)
+            if path is None or path.stat().st_size > MAX_FILE:
+                return None
+            return path
+        except (OSError, ValueError, SyntaxError) as error:
+            log.info("module %s not read: %s", dotted, error)
+            return None
+
+    def _names(self, dotted: str) -> dict | None:
+        try:
+            names = self._tc.get_stub_names(dotted, search_context=self.context)
+            if names is None and "." not in dotted and (path := self._module(dotted)) is not None:
+                from typeshed_client.finder import ModulePath, parse_stub_file
+                from typeshed_client.parser import parse_ast
+
+                names = parse_ast(parse_stub_file(path), self.context, ModulePath((dotted,)), file_path=path)
+            return names
+        except (OSError, ValueError, SyntaxError, RecursionError, UnicodeDecodeError) as error:
+            log.info("module %s not read: %s", dotted, error)
+            return None
+
+    def _resolve(self, dotted: str):
+        """(module, NameInfo) of a name defined in a module, following re-exports."""
+        try:
+            found = self.resolver.get_fully_qualified_name(dotted)
+        except (OSError, ValueError, SyntaxError, RecursionError, UnicodeDecodeError) as error:
+            log.info("%s not resolved: %s", dotted, error)
+            return None
+        if isinstance(found, self._tc.ImportedInfo):
+            return ".".join(found.source_module), found.info
+        if isinstance(found, self._tc.NameInfo):
+            return dotted.rsplit(".", 1)[0], found
+        module, _, name = dotted.rpartition(".")
+        info = (self._names(module) or {}).get(name) if module and "." not in module else None
+        return (module, info) if info is not None else None  # in a module of one file
+
+    def _module_members(self, dotted: str) -> Members:
+        out = Members(dotted)
+        path = self._module(dotted)
+        names = self._names(dotted) or {}
+        stub = path is not None and path.suffix == ".pyi"
+        listed = _all(names)
+        out.complete = "__getattr__" not in names  # a module's __getattr__ (PEP 562) answers any name
+        package = dotted.split(".")[0]
+        for name, info in list(names.items())[:MAX_NAMES]:
+            if name == "__all__" or (listed is not None and name not in listed and not info.is_exported):
+                continue
+            node = info.ast
+            if isinstance(node, self._tc.ImportedName):
+                source = node.module_name
+                if stub and not info.is_exported:
+                    continue
+                if not stub and listed is None and (name.startswith("_") or source[:1] not in ((package,), ("",), ())):
+                    continue  # `import os`, `from typing import Any` in a package's .py: not what it offers
+                kind, detail = self._imported_kind(node)
+            else:
+                if name.startswith("_") and listed is None:
+                    continue
+                kind, detail = _kind(name, node)
+                if kind == Kind.VARIABLE and isinstance(node, ast.Assign) and self._module(f"{dotted}.{name}") is not None:
+                    kind, detail = Kind.MODULE, ""  # `path = _path` in os
+            out.add(name, kind, f"{detail}from {dotted}", usage().get(dotted, {}).get(name, 0))
+        if path is not None and path.name.startswith("__init__."):
+            for sub in _submodules(path.parent):
+                out.add(sub, Kind.MODULE, f"module {dotted}.{sub}", usage().get(dotted, {}).get(sub, 0))
+        return out
+
+    def _imported_kind(self, node) -> tuple[Kind, str]:
+        target = ".".join(node.module_name + ((node.name,) if node.name else ()))
+        if node.name is None or self._module(target) is not None:
+            return Kind.MODULE, ""
+        found = self._resolve(target)
+        return _kind(node.name, found[1].ast) if found is not None else (Kind.VARIABLE, "")
+
+    def _class_members(self, module: str, info, dotted: str, depth: int = 0, out: Members | None = None) -> Members:
+        out = out if out is not None else Members(dotted)
+        if {"__getattr__", "__getattribute__"} & set(info.child_nodes or {}):
+            out.complete = False  # any name may be a member
+        for name, child in (info.child_nodes or {}).items():
+            if not name.startswith("_"):
+                kind, detail = _kind(name, child.ast, method=True)
+                out.add(name, kind, f"{detail}from {module}.{info.name}")
+        for name in _self_attributes(info.ast):
+            out.add(name, Kind.VARIABLE, f"from {module}.{info.name}")
+        for base in info.ast.bases:
+            written = ast.unparse(base).split("[")[0]
+            if written.split(".")[-1] in IGNORED_BASES:
+                continue
+            found = self._base(module, written) if depth < BASES else None
+            if found is None:
+                out.complete = False  # a base we could not read may define more
+            else:
+                self._class_members(found[0], found[1], dotted, depth + 1, out)
+        return out
+
+    def _base(self, module: str, written: str):
+        """A base class as written in ``module``: defined there or imported there."""
+        names = self._names(module) or {}
+        head, _, rest = written.partition(".")
+        info = names.get(head)
+        if info is None:
+            found = self._resolve(f"builtins.{written}")
+        elif isinstance(info.ast, ast.ClassDef) and not rest:
+            return module, info
+        elif isinstance(info.ast, self._tc.ImportedName):
+            source = ".".join(info.ast.module_name + ((info.ast.name,) if info.ast.name else ()))
+            found = self._resolve(f"{source}.{rest}" if rest else source)
+        else:
+            found = None
+        return found if found is not None and isinstance(found[1].ast, ast.ClassDef) else None
+
+
+@functools.cache
+def usage() -> dict[str, dict[str, int]]:
+    """How many files of real code use each member of the standard library's modules
+    (python_usage.json, build_usage.py)."""
+    try:
+        return json.loads(USAGE.read_text(encoding="utf-8"))["modules"]
+    except (OSError, ValueError, KeyError) as error:
+        log.warning("%s not read: %s", USAGE, error)
+        return {}
+
+
+def _all(names: dict) -> set[str] | None:
+    info = names.get("__all__")
+    if info is None or not isinstance(info.ast, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        return None
+    value = info.ast.value
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return {e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+    return None
+
+
+def _kind(name: str, node, method: bool = False) -> tuple[Kind, str]:
+    """A definition's kind and the start of its detail (``def join(a, *paths) ``)."""
+    definitions = getattr(node, "definitions", None)  # typeshed_client's OverloadedName
+    if definitions:
+        node = definitions[0]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        decorators = {ast.unparse(d) for d in node.decorator_list}
+        if "property" in decorators or any(d.endswith(".setter") or "cached_property" in d for d in decorators):
+            return Kind.VARIABLE, "property "
+        return Kind.FUNCTION, f"def {name}({_parameters(node.args, method)}) "
+    if isinstance(node, ast.ClassDef):
+        return Kind.CLASS, f"class {name} "
+    return Kind.VARIABLE, ""
+
+
+def _parameters(args: ast.arguments, method: bool) -> str:
+    names = [a.arg for a in args.posonlyargs + args.args]
+    if method and names and names[0] in ("self", "cls"):
+        names = names[1:]
+    if args.vararg:
+        names.append(f"*{args.vararg.arg}")
+    elif args.kwonlyargs:
+        names.append("*")
+    names += [a.arg for a in args.kwonlyargs]
+    if args.kwarg:
+        names.append(f"**{args.kwarg.arg}")
+    return ", ".join(names)
+
+
+def _self_attributes(node: ast.ClassDef) -> list[str]:
+    """``self.x = ...`` in the class's methods: instance attributes a ``.py`` class sets."""
+    found = []
+    for item in node.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(item):
+                targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target] if isinstance(sub, ast.AnnAssign) else []
+                for target in [e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]:
+                    if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                            and target.value.id == "self" and not target.attr.startswith("_")):
+                        found.append(target.attr)
+    return found
+
+
+def _submodules(folder: Path) -> list[str]:
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    out = []
+    for entry in entries[:MAX_NAMES]:
+        name, _, suffix = entry.name.partition(".")
+        if name.startswith("_") or not name.isidentifier():
+            continue
+        try:
+            if suffix in ("py", "pyi") or (not suffix and entry.is_dir() and any(
+                    (Path(entry.path) / f"__init__.{s}").is_file() for s in ("py", "pyi"))):
+                out.append(name)
+        except OSError:
+            continue
+    return sorted(set(out))

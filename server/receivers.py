@@ -1,0 +1,250 @@
+"""What the object before a dot is, as far as the buffer says: a module or a module's name that
+an import binds (``os.path``, ``t`` for ``import typing as t``), a name assigned an instance of
+such a class (``p = Path(...)``), or the class around the cursor (``self.``, ``cls.``,
+``this.``). Read from the syntax tree and the text before the cursor; nothing here reads the
+disk (server/libraries/ does, off the request path).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+import tree_sitter
+
+from .context import CompletionContext
+from .languages import LanguageSpec
+
+BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
+ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back
+CLASS_READ = 256 * 1024  # a larger class body is not read for its members
+_CHAIN = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+OWN = {"python": ("self", "cls"), "javascript": ("this",)}
+
+_PY_IMPORTS = "[(import_statement) (import_from_statement)] @import"
+_JS_IMPORTS = """
+(import_statement source: (string (string_fragment) @source)) @import
+(variable_declarator name: (_) @name value: (call_expression function: (identifier) @require
+   arguments: (arguments . (string (string_fragment) @source))) (#eq? @require "require")) @import
+"""
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a receiver refers to: ``module`` (a dotted Python name, or a JavaScript module
+    specifier) and the names after it (``("path",)`` for ``os.path``)."""
+
+    module: str
+    names: tuple[str, ...] = ()
+
+
+@dataclass
+class OwnClass:
+    """The class around the cursor: what its body defines, and its bases as written."""
+
+    name: str
+    members: dict[str, str] = field(default_factory=dict)  # name -> "method" | "attribute"
+    bases: list[str] = field(default_factory=list)
+    dynamic: bool = False  # it defines __getattr__ / __getattribute__: any name may be a member
+
+
+@functools.cache
+def _query(language: tree_sitter.Language, source: str) -> tree_sitter.Query:
+    return tree_sitter.Query(language, source)
+
+
+def bindings(tree: tree_sitter.Tree, language: LanguageSpec, ranges: list[tuple[int, int]]) -> dict[str, Target]:
+    """The names that the imports in ``ranges`` of the buffer bind, and what each refers to."""
+    found: dict[str, Target] = {}
+    python = language.name == "python"
+    query = _query(language.language, _PY_IMPORTS if python else _JS_IMPORTS)
+    for lo, hi in ranges:
+        cursor = tree_sitter.QueryCursor(query)
+        cursor.set_byte_range(lo, hi)
+        for _, captures in cursor.matches(tree.root_node):
+            (_python_binding if python else _js_binding)(captures, found)
+    return found
+
+
+def _text(node: tree_sitter.Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+def _python_binding(captures: dict, found: dict[str, Target]) -> None:
+    statement = captures["import"][0]
+    if statement.type == "import_statement":
+        for name in statement.children_by_field_name("name"):
+            if name.type == "aliased_import":
+                found[_text(name.child_by_field_name("alias"))] = Target(_text(name.child_by_field_name("name")))
+            else:
+                dotted = _text(name)
+                found[dotted.split(".")[0]] = Target(dotted.split(".")[0])
+        return
+    module = _text(statement.child_by_field_name("module_name"))
+    if not module or module.startswith("."):  # relative: the project's own files (server/project.py)
+        return
+    for name in statement.children_by_field_name("name"):
+        if name.type == "aliased_import":
+            found[_text(name.child_by_field_name("alias"))] = Target(module, (_text(name.child_by_field_name("name")),))
+        else:
+            found[_text(name)] = Target(module, (_text(name),))
+
+
+def _js_binding(captures: dict, found: dict[str, Target]) -> None:
+    source = _text(captures["source"][0])
+    if "name" in captures:  # const x = require('m'), const { a, b: c } = require('m')
+        name = captures["name"][0]
+        if name.type == "identifier":
+            found[_text(name)] = Target(source)
+        elif name.type == "object_pattern":
+            for part in name.named_children:
+                if part.type == "shorthand_property_identifier_pattern":
+                    found[_text(part)] = Target(source, (_text(part),))
+                elif part.type == "pair_pattern" and part.child_by_field_name("value") is not None:
+                    key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
+                    if value.type == "identifier":
+                        found[_text(value)] = Target(source, (_text(key),))
+        return
+    statement = captures["import"][0]
+    clause = next((c for c in statement.named_children if c.type == "import_clause"), None)
+    for part in clause.named_children if clause is not None else ():
+        if part.type == "identifier":  # import x from 'm': its default export, a module's namespace for Node's
+            found[_text(part)] = Target(source)
+        elif part.type == "namespace_import":
+            found[_text(part.named_children[0] if part.named_children else None)] = Target(source)
+        elif part.type == "named_imports":
+            for specifier in part.named_children:
+                name, alias = specifier.child_by_field_name("name"), specifier.child_by_field_name("alias")
+                found[_text(alias or name)] = Target(source, (_text(name),))
+
+
+def chain(receiver: str | None) -> list[str] | None:
+    """``os . path`` -> ["os", "path"]; None where the receiver is not a chain of names (a call,
+    an index)."""
+    if not receiver or not _CHAIN.fullmatch(receiver.strip()):
+        return None
+    return [part.strip() for part in receiver.strip().split(".")]
+
+
+def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | None:
+    """What the receiver before the dot refers to, through the buffer's imports: a module, a
+    module's name, or an instance of an imported class (``p = Path(...)`` … ``p.``)."""
+    names = chain(context.receiver)
+    if not names:
+        return None
+    head = bound.get(names[0])
+    if head is None and len(names) == 1:
+        assigned = _assigned_class(context, names[0])
+        if assigned is not None and (found := bound.get(assigned[0])) is not None:
+            head, names = found, assigned
+    if head is None:
+        return None
+    return Target(head.module, head.names + tuple(names[1:]))
+
+
+def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
+    """The class whose instance ``name`` was last assigned before the cursor: ``x = a.B(`` ->
+    ["a", "B"], ``const x = new B(`` -> ["B"]."""
+    before = context.data[max(0, context.prefix_start - ASSIGNMENT_READ):context.prefix_start]
+    word = re.escape(name.encode())
+    pattern = re.compile(rb"(?<![\w$.])" + word + rb"\s*(?::[^=\n]*)?=\s*(?:new\s+|await\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\(")
+    found = None
+    for found in pattern.finditer(before):
+        pass
+    if found is None:
+        return None
+    names = found.group(1).decode().split(".")
+    return names if names[-1][:1].isupper() else None  # a class, by convention: not a factory's result
+
+
+def own_class(context: CompletionContext) -> OwnClass | None:
+    """The class around the cursor, where the receiver is ``self`` / ``cls`` / ``this``."""
+    language = context.language.name
+    if context.receiver is None or context.receiver.strip() not in OWN.get(language, ()):
+        return None
+    node = context.target
+    kinds = ("class_definition",) if language == "python" else ("class_declaration", "class")
+    while node is not None and node.type not in kinds:
+        node = node.parent
+    data = context.data
+    if node is None and language == "javascript":  # an unclosed class (the buffer ends in it): read it alone, closed
+        node, data = _closed_class(context)
+    if node is None or node.end_byte - node.start_byte > CLASS_READ:
+        return None
+    return _read_class(node, data, language, context.prefix)
+
+
+_JS_CLASS = re.compile(rb"\bclass(?:\s+[A-Za-z_$][\w$]*)?(?:\s+extends\s+[^{]+)?\s*\{")
+
+
+def _closed_class(context: CompletionContext) -> tuple[tree_sitter.Node | None, bytes]:
+    """The last class opened before the cursor and not closed, parsed alone with its braces
+    closed: error recovery leaves no class node around the cursor in ``class A { m() { this.``."""
+    lo = max(0, context.prefix_start - CLASS_READ)
+    before = context.data[lo:context.prefix_start]
+    for match in reversed(list(_JS_CLASS.finditer(before))):
+        text = before[match.start():]
+        text = text[:text.rfind(b"\n") + 1] or text  # the cursor's line may not parse
+        depth = text.count(b"{") - text.count(b"}")
+        if depth > 0:
+            source = text + b"}" * depth
+            root = context.language.parser().parse(source).root_node
+            node = root.named_children[0] if root.named_children else None
+            while node is not None and node.type not in ("class_declaration", "class"):
+                node = node.named_children[0] if node.named_children else None
+            return node, source
+    return None, b""
+
+
+def _read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) -> OwnClass:
+    body = node.child_by_field_name("body")
+    found = OwnClass(_text(node.child_by_field_name("name")) or "class")
+    for child in body.named_children if body is not None else ():
+        if child.type == "decorated_definition":
+            child = child.child_by_field_name("definition") or child
+        if child.type in ("function_definition", "method_definition"):
+            found.members.setdefault(_text(child.child_by_field_name("name")), "method")
+        elif child.type == "expression_statement" and child.named_children and child.named_children[0].type == "assignment":
+            left = child.named_children[0].child_by_field_name("left")
+            if left is not None and left.type == "identifier":
+                found.members.setdefault(_text(left), "attribute")
+        elif child.type == "field_definition":
+            found.members.setdefault(_text(child.child_by_field_name("property")), "attribute")
+    own = rb"(?:self|cls)" if language == "python" else rb"this"
+    text = data[node.start_byte:node.end_byte]
+    member = own + rb"\s*\.\s*([A-Za-z_$][\w$]*)"
+    # `self.x = `, `self.x: int = `, and each of `self.a, self.b = ...`
+    targets = re.compile(rb"(?<![\w$.])(" + member + rb"(?:\s*,\s*" + member + rb")*)\s*(?::[^=\n]*)?=(?!=)")
+    for match in targets.finditer(text):
+        for name in re.findall(member, match.group(1)):
+            found.members.setdefault(name.decode(), "attribute")
+    found.dynamic = "__getattr__" in found.members or "__getattribute__" in found.members
+    for name in [n for n in found.members if not n or n == prefix or n == "constructor" or n.startswith("__")]:
+        del found.members[name]  # the name being typed (the probe put it there), what no dot reads
+    if language == "python":
+        superclasses = node.child_by_field_name("superclasses")
+        found.bases = [_text(b) for b in (superclasses.named_children if superclasses is not None else ())
+                       if b.type in ("identifier", "attribute")]
+    else:
+        heritage = next((c for c in node.named_children if c.type == "class_heritage"), None)
+        found.bases = [_text(b) for b in (heritage.named_children if heritage is not None else ())
+                       if b.type in ("identifier", "member_expression")]
+    return found
+
+
+def class_in_file(context: CompletionContext, name: str) -> OwnClass | None:
+    """A class the file defines at its top level by that name, read as own_class reads one."""
+    kinds = ("class_definition",) if context.language.name == "python" else ("class_declaration",)
+    for child in context.tree.root_node.named_children if context.tree is not None else ():
+        if child.type == "decorated_definition":
+            child = child.child_by_field_name("definition") or child
+        if child.type in kinds and _text(child.child_by_field_name("name")) == name:
+            inner = child.child_by_field_name("body")
+            probe = inner.named_children[0] if inner is not None and inner.named_children else None
+            if probe is None:
+                return None
+            own = OWN[context.language.name][0]
+            return own_class(CompletionContext(context.language, context.uri, context.data, context.cursor, "",
+                                               context.prefix_start, context.category, (), own, probe, context.tree))
+    return None

@@ -1,0 +1,101 @@
+"""Library and class members through the real server over stdio: the smoke cases a user tries
+first (``os.path.``, ``json.``, ``self.``, ``fs.``, ``this.``), a package of the workspace's
+.venv and of its node_modules, and environments that are broken."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient, client_capabilities
+
+from ..libraries_fixtures import make_node_modules, make_venv
+from .conftest import CONFIG, complete, labels, open_doc
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    make_venv(tmp_path)
+    make_node_modules(tmp_path)
+    return tmp_path
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def lsp(lsp_client: LanguageClient, workspace: Path):
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri=workspace.as_uri(),
+                               workspace_folders=[types.WorkspaceFolder(workspace.as_uri(), "w")],
+                               initialization_options={"treecomplete": {"model": "fallback", "projectIndex": False}})
+    )
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def members_at_end(client: LanguageClient, path: Path, text: str, language: str) -> list[str]:
+    """Open ``text`` and complete at its end once the libraries it asks for are read, as after
+    the pause between opening a file and typing a dot."""
+    open_doc(client, path.as_uri(), text, language)
+    await client.protocol.send_request_async("treecomplete/librariesRead", None)
+    line, character = text.count("\n"), len(text.rsplit("\n", 1)[-1])
+    await complete(client, path.as_uri(), line, character)
+    await client.protocol.send_request_async("treecomplete/librariesRead", None)
+    return labels(await complete(client, path.as_uri(), line, character))
+
+
+async def test_os_path_join_in_the_top_3(lsp: LanguageClient, workspace: Path):
+    found = await members_at_end(lsp, workspace / "a.py", "import os\n\nbase = 'x'\np = os.path.", "python")
+    assert "join" in found[:3]
+
+
+async def test_json_dumps_and_loads_in_the_top_5(lsp: LanguageClient, workspace: Path):
+    found = await members_at_end(lsp, workspace / "b.py", "import json\n\ndata = {}\ntext = json.", "python")
+    assert {"dumps", "loads"} <= set(found[:5])
+
+
+async def test_self_lists_every_method_of_the_class(lsp: LanguageClient, workspace: Path):
+    text = ("class Store:\n    def load(self, path):\n        self.path = path\n\n    def save(self):\n"
+            "        return self.")
+    found = await members_at_end(lsp, workspace / "c.py", text, "python")
+    assert {"load", "save", "path"} <= set(found[:3])
+
+
+async def test_fs_read_file_sync_in_the_top_5(lsp: LanguageClient, workspace: Path):
+    found = await members_at_end(lsp, workspace / "d.js", "const fs = require('fs');\n\nconst text = fs.", "javascript")
+    assert "readFileSync" in found[:5]
+
+
+async def test_this_lists_the_methods_of_the_class(lsp: LanguageClient, workspace: Path):
+    text = "class Cart {\n  add(item) {}\n  remove(item) {}\n  total() {\n    return this."
+    found = await members_at_end(lsp, workspace / "e.js", text, "javascript")
+    assert {"add", "remove"} <= set(found[:3])
+
+
+async def test_a_package_of_the_workspace_venv(lsp: LanguageClient, workspace: Path):
+    found = await members_at_end(lsp, workspace / "f.py", "import fakepkg\n\nshape = fakepkg.", "python")
+    assert {"make_polygon", "Polygon", "area_of"} <= set(found[:6])
+    items = (await complete(lsp, (workspace / "f.py").as_uri(), 2, 16)).items
+    polygon = next(item for item in items if item.label == "Polygon")
+    assert polygon.kind == types.CompletionItemKind.Class
+
+
+async def test_a_package_of_node_modules(lsp: LanguageClient, workspace: Path):
+    found = await members_at_end(lsp, workspace / "g.js", "import * as typed from 'typed';\n\ntyped.", "javascript")
+    assert {"parseThing", "ThingMaker"} <= set(found[:4])
+
+
+async def test_broken_environments_do_not_break_completion(lsp: LanguageClient, workspace: Path):
+    site = next((workspace / ".venv" / "lib").glob("python*/site-packages"))
+    (site / "brokenpkg").mkdir()
+    (site / "brokenpkg" / "__init__.py").write_bytes(b"\x00\xff" * 1000)
+    (site / "loop").mkdir()
+    (site / "loop" / "__init__.py").symlink_to(site / "loop" / "__init__.py")
+    (workspace / "node_modules" / "badjson").mkdir()
+    (workspace / "node_modules" / "badjson" / "package.json").write_text("{oops")
+    python = await members_at_end(lsp, workspace / "h.py", "import brokenpkg\nimport loop\nlocal_name = 1\nbrokenpkg.", "python")
+    assert "local_name" in python  # the buffer's words still come
+    js = await members_at_end(lsp, workspace / "h.js", "const b = require('badjson');\nconst localName = 1;\nb.", "javascript")
+    assert "localName" in js
+    found = await members_at_end(lsp, workspace / "i.py", "import os\nos.path.", "python")
+    assert "join" in found[:3]  # and the server still reads what it can

@@ -1,0 +1,132 @@
+"""The receiver's known members in the fallback engine's list, and the loader that reads them
+off the request path."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+from treecomplete.engines.base import Kind
+from treecomplete.libraries import loader as loader_module
+from treecomplete.libraries.known import Libraries
+from treecomplete.libraries.loader import Loader
+from treecomplete.libraries.members import Members
+from treecomplete.service import CompletionService
+
+from .libraries_fixtures import make_node_modules, make_venv
+
+
+def test_the_loader_answers_at_once_and_reads_in_the_background(tmp_path: Path, monkeypatch):
+    release = threading.Event()
+    source = tmp_path / "m.py"
+    source.write_text("x")
+
+    def read():
+        release.wait(5)
+        return Members("m", complete=True), [str(source)]
+
+    loader = Loader()
+    assert loader.get("m", read) is None  # not read yet: the request does not wait
+    release.set()
+    assert loader.wait(5)
+    assert loader.get("m", read).where == "m"
+    calls = []
+
+    def read_again():
+        calls.append(1)
+        return Members("m2"), [str(source)]
+
+    monkeypatch.setattr(loader_module, "REFRESH", 0.0)
+    loader.get("m", read_again)  # old enough: its file is checked, unchanged, so not read again
+    loader.wait(5)
+    assert not calls and loader.get("m", read_again).where == "m"
+    time.sleep(0.01)
+    os.utime(source, (time.time() + 5, time.time() + 5))
+    loader.get("m", read_again)  # changed on disk: read again
+    loader.wait(5)
+    assert calls and loader.get("m", read_again).where == "m2"
+
+
+def test_a_failing_read_is_logged_and_answers_nothing():
+    loader = Loader()
+
+    def broken():
+        raise RuntimeError("a library that breaks the reader")
+
+    assert loader.get("x", broken) is None
+    assert loader.wait(5)
+    assert loader.get("x", broken) is None
+
+
+def complete(service: CompletionService, libraries: Libraries, uri: str, text: str, language: str) -> list:
+    service.open(uri, language, 1, text)
+    lines = text.split("\n")
+    position = (len(lines) - 1, len(lines[-1]))
+    service.complete(uri, *position, 50)
+    libraries.loader.wait(10)
+    return service.complete(uri, *position, 50).candidates
+
+
+def test_module_members_first_with_kind_and_detail(tmp_path: Path):
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    uri = (tmp_path / "a.py").as_uri()
+    text = "import os\nimport json\npath = 'x'\nhelper = 1\nvalue = os.path."
+    candidates = complete(service, libraries, uri, text, "python")
+    texts = [c.text for c in candidates]
+    assert texts[0] == "join"  # the member real code uses most
+    join = candidates[0]
+    assert join.kind == Kind.FUNCTION and "os.path" in join.detail
+    assert texts.index("helper") > texts.index("splitext")  # a buffer word that os.path lacks: down, not out
+    assert {"dumps", "loads"} <= {c.text for c in complete(service, libraries, uri, "import json\njson.", "python")[:5]}
+    assert "join" in [c.text for c in complete(service, libraries, uri, "from os.path import jo", "python")]
+    assert "join" in [c.text for c in complete(service, libraries, uri, "from os.path import (dirname,\n    jo", "python")]
+    instance = complete(service, libraries, uri, "from pathlib import Path\nhere = Path('.')\nhere.wi", "python")
+    assert {"with_suffix", "with_name"} <= {c.text for c in instance[:4]}  # a name bound to Class(...)
+    assert "with_suffix" in [c.text for c in complete(service, libraries, uri, "import pathlib\npathlib.Path.wi", "python")]
+
+
+def test_the_whole_member_list_follows_the_ranked_items(tmp_path: Path):
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    uri = (tmp_path / "a.py").as_uri()
+    service.open(uri, "python", 1, "import os\nos.")
+    service.complete(uri, 1, 3, 50)
+    libraries.loader.wait(10)
+    texts = [c.text for c in service.complete(uri, 1, 3, 50).candidates]
+    assert len(texts) > 300 and {"getcwd", "listdir", "walk", "environ"} <= set(texts)  # all of os, as a static completer lists it
+    assert len(texts) == len(set(texts))
+
+
+def test_class_members_at_self_and_this(tmp_path: Path):
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    text = ("class Store:\n    def load(self):\n        pass\n    def save(self):\n        self.\n"
+            "    def flush(self):\n        pass\n")
+    service.open((tmp_path / "s.py").as_uri(), "python", 1, text)
+    result = service.complete((tmp_path / "s.py").as_uri(), 4, 13, 50)
+    assert {"flush", "load", "save"} == {c.text for c in result.candidates[:3]}
+    js = "class Cart {\n  add(item) {}\n  total() {\n    return this."
+    candidates = complete(service, libraries, (tmp_path / "c.js").as_uri(), js, "javascript")
+    assert {"add"} <= {c.text for c in candidates[:2]}
+
+
+def test_a_fake_environment_and_node_modules(tmp_path: Path):
+    make_venv(tmp_path)
+    make_node_modules(tmp_path)
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+    python = complete(service, libraries, (tmp_path / "app.py").as_uri(), "import fakepkg\nfakepkg.", "python")
+    assert {"make_polygon", "Polygon", "units"} <= {c.text for c in python[:8]}
+    js = complete(service, libraries, (tmp_path / "app.js").as_uri(), "const typed = require('typed');\ntyped.", "javascript")
+    assert {"parseThing", "DEFAULT_THING", "ThingMaker"} <= {c.text for c in js[:5]}
+
+
+def test_without_libraries_nothing_changes(tmp_path: Path):
+    service = CompletionService()
+    service.open((tmp_path / "a.py").as_uri(), "python", 1, "import os\nhelper = 1\nos.path.")
+    texts = [c.text for c in service.complete((tmp_path / "a.py").as_uri(), 2, 8, 50).candidates]
+    assert "join" not in texts[:3]

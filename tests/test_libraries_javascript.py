@@ -1,0 +1,89 @@
+"""JavaScript modules' members: Node's built-ins and the language's globals from the shipped
+table, packages in node_modules resolved as Node resolves them, declarations first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from treecomplete.engines.base import Kind
+from treecomplete.libraries import javascript
+from treecomplete.libraries.declarations import Reader, javascript_exports
+from treecomplete.receivers import Target
+
+from .libraries_fixtures import make_node_modules
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    make_node_modules(tmp_path)
+    src = tmp_path / "src" / "deep"
+    src.mkdir(parents=True)
+    (tmp_path / "src" / "local.js").write_text("exports.localThing = 1;\nexports.localRun = function () {};\n")
+    return src
+
+
+def names(folder: Path | None, target: Target) -> set[str]:
+    members, _ = javascript.read(folder, target)
+    return set(members.names) if members is not None else set()
+
+
+def test_node_builtins_and_globals_come_from_the_shipped_table():
+    fs, _ = javascript.read(None, Target("fs"))
+    assert fs.complete and fs.names["readFileSync"].kind == Kind.FUNCTION
+    assert {"readFileSync", "writeFileSync", "existsSync"} <= names(None, Target("node:fs"))
+    assert {"join", "resolve", "dirname"} <= names(None, Target("path"))
+    assert {"abs", "floor", "PI"} <= names(None, Target("", ("Math",)))
+    assert {"parse", "stringify"} <= names(None, Target("", ("JSON",)))
+    assert {"keys", "assign"} <= names(None, Target("", ("Object",)))
+    assert {"all", "resolve"} <= names(None, Target("", ("Promise",)))
+    assert {"log", "error"} <= names(None, Target("", ("console",)))
+    assert {"argv", "env", "cwd"} <= names(None, Target("", ("process",)))
+    assert {"readFile"} <= names(None, Target("fs/promises"))
+    assert names(None, Target("", ("notAGlobal",))) == set()
+
+
+def test_a_package_with_declarations(project: Path):
+    found = names(project, Target("typed"))
+    assert {"parseThing", "DEFAULT_THING", "ThingMaker"} <= found
+    assert "fromJavaScript" not in found and "Thing" not in found  # the .d.ts, not the .js; an interface is no value
+
+
+def test_a_commonjs_package_up_the_folders(project: Path):
+    members, files = javascript.read(project, Target("plain"))
+    assert {"plainHelper", "plainValue", "plainMethod", "addedLater"} <= set(members.names)
+    assert members.complete and files and files[0].endswith("main.js")
+    assert "scopedRun" in names(project, Target("@scope/tool"))  # package.json "exports"
+    local, _ = javascript.read(project, Target("../local"))
+    assert {"localThing", "localRun"} <= set(local.names)
+    assert not local.complete  # the project's own objects may gain members as it runs
+
+
+def test_bad_packages_are_skipped(project: Path):
+    modules = project.parent.parent / "node_modules"
+    (modules / "broken").mkdir()
+    (modules / "broken" / "package.json").write_text("{not json")
+    (modules / "broken" / "index.js").write_text("exports.stillFound = 1;\n")
+    (modules / "binary").mkdir()
+    (modules / "binary" / "index.js").write_bytes(b"\x00\x01\x02" * 50)
+    (modules / "looped").mkdir()
+    (modules / "looped" / "index.js").symlink_to(modules / "looped" / "index.js")
+    (modules / "huge").mkdir()
+    (modules / "huge" / "index.js").write_text("exports.x = 1;\n" * 200_000)
+    assert names(project, Target("broken")) == {"stillFound"}  # package.json broken: index.js still read
+    for name in ("binary", "looped", "huge", "missing-package"):
+        assert names(project, Target(name)) == set()
+
+
+def test_declarations_reader():
+    reader = Reader()
+    scope = reader.read(b"declare module 'm' { export function f(): void; namespace n { const x: number } }\n"
+                        b"declare var Tool: ToolConstructor;\ninterface ToolConstructor { make(): void; VERSION: string }\n")
+    assert reader.modules["m"].members(reader.interfaces) == {"f": "f"}
+    assert scope.types["Tool"] == "ToolConstructor" and set(reader.interfaces["ToolConstructor"]) == {"make", "VERSION"}
+    exported = javascript_exports(b"module.exports = { a, b: 1, c() {} };\nexports.d = function () {};\n"
+                                  b"export class E {}\nObject.defineProperty(exports, 'g', { get() {} });\n")
+    assert exported == {"a": "v", "b": "v", "c": "f", "d": "f", "E": "c", "g": "v"}
+    assert set(javascript_exports(b"module.exports = status\nstatus.message = {}\nstatus.code = function () {}\n")) == {
+        "message", "code"}

@@ -1,0 +1,105 @@
+"""Python libraries read from source, never imported: the standard library from typeshed's
+stubs, a package of an environment's site-packages, the environment found as editors find it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from treecomplete.engines.base import Kind
+from treecomplete.libraries.python import PythonLibraries, environment
+
+from .libraries_fixtures import make_venv
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_venv(tmp_path_factory.mktemp("project"))
+
+
+@pytest.fixture(scope="module")
+def libraries(site: Path) -> PythonLibraries:
+    return PythonLibraries((site,))
+
+
+def test_the_standard_library_comes_from_its_stubs(libraries: PythonLibraries):
+    path = libraries.members("os.path")
+    assert path is not None and path.complete
+    assert path.names["join"].kind == Kind.FUNCTION
+    assert "join(a, *paths)" in path.names["join"].detail and "os.path" in path.names["join"].detail
+    assert path.names["join"].uses > path.names.get("altsep", path.names["join"]).uses or "altsep" not in path.names
+    assert {"dumps", "loads"} <= set(libraries.members("json").names)
+    assert libraries.members("os").names["path"].kind == Kind.MODULE
+
+
+def test_a_package_of_py_files(libraries: PythonLibraries):
+    members = libraries.members("fakepkg")
+    names = set(members.names)
+    # its definitions, its re-exports, its submodules; not what it imports from elsewhere, nor privates
+    assert {"make_polygon", "VERSION", "Polygon", "area_of", "units", "shapes"} <= names
+    assert not {"os", "Any", "_private"} & names
+    assert members.names["Polygon"].kind == Kind.CLASS
+    assert members.names["make_polygon"].detail.startswith("def make_polygon(sides, *, closed)")
+    assert {"convert", "METRE"} <= set(libraries.members("fakepkg.units").names)
+
+
+def test_a_class_with_its_bases_and_instance_attributes(libraries: PythonLibraries):
+    polygon = libraries.members("fakepkg.Polygon")
+    assert polygon is not None
+    names = set(polygon.names)
+    assert {"perimeter", "corners", "sides", "regular", "describe"} <= names  # describe: from the base Shape
+    assert "_cache" not in names and "__init__" not in names
+    assert polygon.names["regular"].kind == Kind.VARIABLE  # a property
+
+
+def test_a_stub_is_preferred_to_the_source(libraries: PythonLibraries):
+    names = set(libraries.members("stubbed").names)
+    assert "from_stub" in names and "from_source" not in names
+
+
+def test_what_does_not_exist_is_none(libraries: PythonLibraries):
+    assert libraries.members("no_such_module_here") is None
+    assert libraries.members("fakepkg.no_such_name") is None
+
+
+def test_reading_imports_nothing(libraries: PythonLibraries, site: Path):
+    (site / "exploding.py").write_text("raise SystemExit('imported!')\ndef defused(): pass\n")
+    assert "defused" in libraries.members("exploding").names
+
+
+def test_broken_files_are_skipped(site: Path):
+    (site / "broken.py").write_text("def ok(:\n")  # a syntax error
+    (site / "binary.py").write_bytes(b"\x00\xff\xfe" * 100)
+    (site / "huge.py").write_text("x = 1\n" * 400_000)  # over MAX_FILE
+    loop = site / "looped"
+    loop.mkdir()
+    (loop / "self").symlink_to(loop / "self")  # a symlink loop
+    libraries = PythonLibraries((site,))
+    for name in ("broken", "binary", "huge", "looped.self", "looped"):
+        members = libraries.members(name)  # never raises
+        assert members is None or isinstance(members.names, dict)
+    assert libraries.members("huge") is None
+
+
+def test_the_environment_is_found_as_editors_find_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    workspace = tmp_path / "workspace"
+    folder = workspace / "src" / "app"
+    folder.mkdir(parents=True)
+    site = make_venv(workspace, "venv")
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    monkeypatch.delenv("CONDA_PREFIX", raising=False)
+    assert environment(folder, workspace) == (site,)  # venv/ in a folder above the document
+    other = make_venv(tmp_path / "elsewhere")
+    interpreter = other.parent.parent.parent / "bin" / "python"
+    assert environment(folder, workspace, str(interpreter)) == (other,)  # the pythonPath setting first
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    monkeypatch.setenv("VIRTUAL_ENV", str(other.parent.parent.parent))
+    assert environment(lone, lone) == (other,)  # else VIRTUAL_ENV
+    monkeypatch.delenv("VIRTUAL_ENV")
+    own = environment(lone, lone)
+    assert own and all(p.is_dir() for p in own)  # else the server's own interpreter
+    assert environment(lone, lone, str(tmp_path / "missing" / "bin" / "python")) == own  # a wrong setting: logged, the rest tried
+    assert os.environ.get("VIRTUAL_ENV") is None
