@@ -26,7 +26,7 @@ the first of these that applies, in this order:
   names the file that does, or, in JavaScript, ``} from './m'`` or ``} = require('./m')`` after
   the cursor)
 - after `obj.` where the receiver's library or class is known (server/libraries/), its members
-  (engines/members.py: 9, +1 for the language's common members, +0.5 ln(1+u) for those u files
+  (engines/members.py: 6, +1 for the language's common members, +0.5 ln(1+u) for those u files
   of real code use; +3 where found already; where all its members are known, the other words
   -6); the whole member list follows the ranked items (members_left)
 - the language's common builtins, after a dot its standard types' and modules' common members,

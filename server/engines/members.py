@@ -16,7 +16,7 @@ from ..libraries.members import Members
 from .base import Candidate
 from .window import BUILTIN, KEYWORD, PROJECT, Scores
 
-KNOWN, COMMON, KNOWN_BONUS, NOT_MEMBER, USES = 9.0, 1.0, 3.0, 6.0, 0.5
+KNOWN, COMMON, KNOWN_BONUS, NOT_MEMBER, USES = 6.0, 1.0, 3.0, 6.0, 0.5
 
 
 def known_words(scores: Scores, known: Members, taken: set[str], common: Iterable[str]) -> None:
