@@ -15,6 +15,7 @@ import platformdirs
 from . import __version__
 from .positions import UTF32
 from .engines.registry import OFF, Registry
+from .libraries.known import Libraries
 from .project import ProjectIndex
 from .service import CompletionService
 
@@ -43,7 +44,9 @@ def complete(args: argparse.Namespace) -> int:
     project = ProjectIndex()
     if args.project:
         project.add_root(Path(args.project))
-    service = CompletionService(encoding=UTF32, models=models, wait_for_models=True, project=project)
+    libraries = Libraries()
+    libraries.roots = [Path(args.project).resolve()] if args.project else []
+    service = CompletionService(encoding=UTF32, models=models, wait_for_models=True, project=project, libraries=libraries)
     doc = service.open(path.resolve().as_uri(), args.language, 0, text)
     project.wait()
     if doc.language is None:
@@ -57,6 +60,8 @@ def complete(args: argparse.Namespace) -> int:
     else:
         line0, col0 = line - 1, col - 1
     completion = service.complete(doc.uri, line0, col0, args.limit)
+    if libraries.loader.wait(30) and completion is not None and service.fallback.known(completion.context) is None:
+        completion = service.complete(doc.uri, line0, col0, args.limit)  # the receiver's library, read meanwhile
     candidates = completion.candidates if completion else []
     if args.json:
         print(json.dumps([{"text": c.text, "kind": c.kind.value, "score": round(c.score, 4)} for c in candidates]))

@@ -44,3 +44,12 @@ def test_the_cli_names_the_same_architectures_as_the_models():
     from treecomplete.models.architectures import ARCHS
 
     assert cli.ARCHS == ARCHS
+
+
+def test_complete_offers_the_members_of_what_the_file_imports(tmp_path):
+    source = tmp_path / "paths.py"
+    source.write_text("import os\nbase = os.path.\n", encoding="utf-8")
+    out = _run("complete", f"{source}:2:16", "--model", "fallback", "--json")
+    assert out.returncode == 0, out.stderr
+    found = [c["text"] for c in json.loads(out.stdout)]
+    assert "join" in found[:3] and "base" not in found[:10]
