@@ -103,3 +103,15 @@ def test_the_environment_is_found_as_editors_find_it(tmp_path: Path, monkeypatch
     assert own and all(p.is_dir() for p in own)  # else the server's own interpreter
     assert environment(lone, lone, str(tmp_path / "missing" / "bin" / "python")) == own  # a wrong setting: logged, the rest tried
     assert os.environ.get("VIRTUAL_ENV") is None
+
+
+def test_a_module_changed_on_disk_is_read_afresh(tmp_path: Path):
+    site = make_venv(tmp_path)
+    libraries = PythonLibraries((site,))
+    assert "convert" in libraries.read("fakepkg.units")[0].names
+    assert libraries.read("fakepkg.units")[0] is libraries.read("fakepkg.units")[0]  # kept, not read twice
+    units = site / "fakepkg" / "units.py"
+    units.write_text("def renamed(value):\n    return value\n")
+    os.utime(units, (units.stat().st_mtime + 5, units.stat().st_mtime + 5))
+    names = set(libraries.read("fakepkg.units")[0].names)
+    assert "renamed" in names and "convert" not in names

@@ -56,7 +56,6 @@ class Libraries:
         found = imports.from_import(context)
         if found is None or found[0] or not found[1] or found[1].startswith("."):
             return None
-        self.bindings(context)
         return self._target(context, receivers.Target(found[1]))
 
     def bindings(self, context: CompletionContext) -> dict[str, receivers.Target]:
@@ -92,7 +91,7 @@ class Libraries:
         return self._read(context.language.name, _folder(context.uri), target)
 
     def _read(self, language: str, folder: Path | None, target: receivers.Target) -> Members | None:
-        if language == "python":
+        if language == "python":  # per folder (its environment is found on the loader's thread); read once per environment
             dotted = ".".join((target.module,) + target.names)
             python_path = self.python_path
             return self.loader.get(("python", folder, python_path, dotted),

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 USAGE = Path(__file__).with_name("python_usage.json")
 MAX_FILE = 2 * 1024 * 1024  # a larger module file is not read
 MAX_NAMES = 2000  # names listed per module or class
+MAX_READ = 4096  # names whose members are kept per environment
 BASES = 4  # base classes followed this deep
 IGNORED_BASES = frozenset({"object", "Generic", "Protocol", "NamedTuple", "TypedDict", "Enum"})
 
@@ -63,21 +64,38 @@ def environment(folder: Path | None, workspace: Path | None, python_path: str = 
 
 class PythonLibraries:
     """Resolves dotted names (``os.path``, ``pathlib.Path``) to their members in one
-    environment. Slow (reads files): the loader thread calls it, never a request."""
+    environment. Slow (reads files): the loader thread calls it, never a request. Each module's
+    file and names are read once, and each name's members kept, until a file read changes on
+    disk: then everything is read afresh (typeshed_client's resolver keeps modules too)."""
 
     def __init__(self, paths: tuple[Path, ...]):
         import typeshed_client  # only once a library is read
 
         self._tc = typeshed_client
         self.context = typeshed_client.get_search_context(search_path=list(paths), allow_py_files=True)
-        self.resolver = typeshed_client.Resolver(self.context)
+        self._reset()
+
+    def _reset(self) -> None:
+        self.resolver = self._tc.Resolver(self.context)
+        self._paths: dict[str, Path | None] = {}  # dotted -> its file
+        self._parsed: dict[str, dict | None] = {}  # dotted -> its names
+        self._read: dict[str, tuple[Members | None, dict[str, float]]] = {}  # dotted -> members, their files' mtimes
 
     def read(self, dotted: str) -> tuple[Members | None, list[str]]:
-        """members(), and the module files it read (to read again when one changes)."""
+        """members(), and the module files it read (to read again when one changes); the same
+        name asked for from another folder of the environment is not read twice."""
+        cached = self._read.get(dotted)
+        if cached is not None:
+            if all(_mtime(path) == mtime for path, mtime in cached[1].items()):
+                return cached[0], list(cached[1])
+            self._reset()  # a file changed: nothing read before can be trusted
+        if len(self._read) >= MAX_READ:
+            self._reset()
         members = self.members(dotted)
         parts = dotted.split(".")
-        files = [self._module(".".join(parts[:i])) for i in range(1, len(parts) + 1)]
-        return members, [str(f) for f in files if f is not None]
+        files = [str(f) for f in (self._module(".".join(parts[:i])) for i in range(1, len(parts) + 1)) if f is not None]
+        self._read[dotted] = (members, {path: _mtime(path) for path in files})
+        return members, files
 
     def members(self, dotted: str) -> Members | None:
         """The members of module or class ``dotted``; None where it names neither."""
@@ -93,6 +111,11 @@ class PythonLibraries:
         return None
 
     def _module(self, dotted: str) -> Path | None:
+        if dotted not in self._paths:
+            self._paths[dotted] = self._find(dotted)
+        return self._paths[dotted]
+
+    def _find(self, dotted: str) -> Path | None:
         try:
             path = self._tc.get_stub_file(dotted, search_context=self.context)
             if path is None and "." not in dotted:  # a module of one file (six.py), which typeshed_client leaves out
@@ -106,6 +129,11 @@ class PythonLibraries:
             return None
 
     def _names(self, dotted: str) -> dict | None:
+        if dotted not in self._parsed:
+            self._parsed[dotted] = self._parse(dotted)
+        return self._parsed[dotted]
+
+    def _parse(self, dotted: str) -> dict | None:
         try:
             names = self._tc.get_stub_names(dotted, search_context=self.context)
             if names is None and "." not in dotted and (path := self._module(dotted)) is not None:
@@ -207,6 +235,13 @@ class PythonLibraries:
         else:
             found = None
         return found if found is not None and isinstance(found[1].ast, ast.ClassDef) else None
+
+
+def _mtime(path: str) -> float:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return -1.0
 
 
 @functools.cache
