@@ -177,6 +177,10 @@ class LanguageSpec:
         return frozenset(self.keywords)
 
     @cached_property
+    def member_set(self) -> frozenset[str]:
+        return frozenset(self.members)
+
+    @cached_property
     def reserved_set(self) -> frozenset[str]:
         return self.keyword_set if self.reserved is None else frozenset(self.reserved)
 

@@ -62,47 +62,16 @@ from dataclasses import dataclass
 from ..context import ATTRIBUTE, NAME, CompletionContext
 from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
-from ..imports import (
-    Imported,
-    imported_modules,
-    imports_end,
-    listed_names,
-    module_defines,
-    module_position,
-    not_modules,
-)
+from ..imports import (Imported, imported_modules, imports_end, listed_names, module_defines,
+                       module_position, not_modules)
 from ..libraries.known import Libraries
 from ..libraries.members import Members
-from ..project import (
-    DEFINED,
-    MEMBERS,
-    WORDS,
-    FileWords,
-    ProjectIndex,
-    Snapshot,
-    path_of,
-)
+from ..project import DEFINED, MEMBERS, WORDS, FileWords, ProjectIndex, Snapshot, path_of
 from ..words import blank, receiver_word, scan
 from . import members
 from .base import Candidate, Kind
-from .window import (
-    BUILTIN,
-    CASE,
-    FAR,
-    FAR_BACK,
-    HEAD,
-    KEYWORD,
-    MEMBER,
-    ONLY_MEMBER,
-    OTHER,
-    PROJECT,
-    WINDOW_AFTER,
-    WINDOW_BEFORE,
-    Scores,
-    Window,
-    adjust_for_dots,
-    buffer_words,
-)
+from .window import (BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_MEMBER, OTHER, PROJECT, WINDOW_AFTER,
+                     WINDOW_BEFORE, Scores, Window, adjust_for_dots, buffer_words)
 
 PENDING = 20  # above any other score: a method the class calls and has not defined, at a member's name
 OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
@@ -170,7 +139,7 @@ class FallbackEngine:
         self._language_words(context, scores, where, imported_here is not None)
         known = self.known(context)
         if known is not None:
-            members.known_words(scores, known, imported_here or set(), context.language.members)
+            members.known_words(scores, known, imported_here or set(), context.language.member_set)
 
         if context.prefix:  # the case the user typed is a strong hint
             for word in scores:
@@ -426,4 +395,3 @@ class FallbackEngine:
         self._heads.pop(uri, None)
         self._far.pop(uri, None)
         self._imports.pop(uri, None)
-

@@ -10,7 +10,6 @@ members no declaration shows).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 
 from ..libraries.members import Members
 from .base import Candidate
@@ -19,10 +18,9 @@ from .window import BUILTIN, KEYWORD, PROJECT, Scores
 KNOWN, COMMON, KNOWN_BONUS, NOT_MEMBER, USES = 6.0, 1.0, 3.0, 6.0, 0.5
 
 
-def known_words(scores: Scores, known: Members, taken: set[str], common: Iterable[str]) -> None:
+def known_words(scores: Scores, known: Members, taken: set[str], common: frozenset[str]) -> None:
     """Score the receiver's known members into ``scores`` (but ``taken``: names an import binds
     already), and lower the other words where every member is known."""
-    common = set(common)
     for name, member in known.names.items():
         if scores.wanted(name) and name not in taken:
             if name in scores and scores.signals[name][0] != BUILTIN:

@@ -83,7 +83,10 @@ class Reader:
     def read(self, data: bytes, typescript: bool = True) -> Scope:
         """One file: its own scope (a module file's exports); ambient modules and globals it
         declares go to ``modules`` and ``globals``."""
-        root = _parser(typescript).parse(data).root_node
+        return self.read_tree(_parser(typescript).parse(data).root_node)
+
+    def read_tree(self, root: tree_sitter.Node) -> Scope:
+        """read() of a file already parsed."""
         scope = Scope()
         self._statements(root, scope, ambient=False)
         return scope
@@ -205,9 +208,9 @@ def _commonjs_query() -> tree_sitter.Query:
 def javascript_exports(data: bytes) -> dict[str, str]:
     """A JavaScript module's exports: ES ``export`` declarations and CommonJS's
     ``module.exports = {...}``, ``exports.a = ...``, ``module.exports.a = ...``."""
-    scope = Reader().read(data, typescript=False)
-    out = {n: k for n, k in scope.values.items() if n in scope.exported}
     root = _parser(False).parse(data).root_node
+    scope = Reader().read_tree(root)
+    out = {n: k for n, k in scope.values.items() if n in scope.exported}
     for _, captures in tree_sitter.QueryCursor(_commonjs_query()).matches(root):
         if "object" in captures and captures["object"][0].type == "object":
             for pair in captures["object"][0].named_children:
