@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from .context import CompletionContext
-from .languages import LanguageSpec
+from .languages import JAVASCRIPT, LanguageSpec
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
 ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back
@@ -189,12 +189,19 @@ def _closed_class(context: CompletionContext) -> tuple[tree_sitter.Node | None, 
         depth = text.count(b"{") - text.count(b"}")
         if depth > 0:
             source = text + b"}" * depth
-            root = context.language.parser().parse(source).root_node
+            root = _parse_closed(source)
             node = root.named_children[0] if root.named_children else None
             while node is not None and node.type not in ("class_declaration", "class"):
                 node = node.named_children[0] if node.named_children else None
             return node, source
     return None, b""
+
+
+@functools.lru_cache(maxsize=4)
+def _parse_closed(source: bytes) -> tree_sitter.Node:
+    """The closed class parsed: the same while an identifier is typed after ``this.`` (the
+    cursor's line is not part of it)."""
+    return JAVASCRIPT.parser().parse(source).root_node
 
 
 def _read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) -> OwnClass:
