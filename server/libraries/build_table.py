@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from .declarations import CLASS, Reader, Scope
@@ -86,7 +87,7 @@ def main() -> None:
     args = parser.parse_args()
     table = build(args.typescript, args.node)
     args.out.write_text(json.dumps(table, separators=(",", ":"), sort_keys=False) + "\n")
-    print(f"{args.out}: {len(table['modules'])} modules, {len(table['globals'])} globals, {args.out.stat().st_size} bytes")
+    sys.stderr.write(f"{args.out}: {len(table['modules'])} modules, {len(table['globals'])} globals, {args.out.stat().st_size} bytes\n")
 
 
 if __name__ == "__main__":

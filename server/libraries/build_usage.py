@@ -7,7 +7,7 @@ file's imports (``import os.path as p`` … ``p.join``; ``const fs = require('no
 per file. The sources: CPython's ``Lib`` (every Python installs it) and npm's package (``npm pack
 npm``, which bundles its dependencies: 1,135 files of Node code).
 
-    python -m treecomplete.libraries.build_usage --lang python --from "$(python -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')"
+    python -m treecomplete.libraries.build_usage --lang python   # this interpreter's standard library
     python -m treecomplete.libraries.build_usage --lang javascript --from DIR   # npm-11.19.1.tgz extracted
 """
 
@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
+import sysconfig
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -61,10 +63,15 @@ def count(files: list[Path], language: LanguageSpec) -> dict[str, Counter[str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", choices=["python", "javascript"], required=True)
-    parser.add_argument("--from", dest="source", type=Path, required=True, help="a source tree (CPython's Lib, npm's package)")
+    parser.add_argument("--from", dest="source", type=Path, help="a source tree (default for Python: this interpreter's "
+                                                                   "standard library; for JavaScript: npm's package, extracted)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     language = PYTHON if args.lang == "python" else JAVASCRIPT
+    if args.source is None:
+        if language is not PYTHON:
+            parser.error("--from is needed for JavaScript")
+        args.source = Path(sysconfig.get_paths()["stdlib"])
     out = args.out or Path(__file__).with_name(f"{args.lang}_usage.json")
     suffixes = (".py",) if language is PYTHON else (".js", ".cjs", ".mjs")
     files = sorted(p for p in args.source.rglob("*") if p.suffix in suffixes and "site-packages" not in p.parts and p.is_file())
@@ -73,7 +80,7 @@ def main() -> None:
              for module, members in sorted(usage.items())}
     table = {module: members for module, members in table.items() if members and not module.startswith(("_", ".", "/"))}
     out.write_text(json.dumps({"source": f"{len(files)} files of {args.source.name}", "modules": table}, separators=(",", ":")) + "\n")
-    print(f"{out}: {len(table)} modules from {len(files)} files, {out.stat().st_size} bytes")
+    sys.stderr.write(f"{out}: {len(table)} modules from {len(files)} files, {out.stat().st_size} bytes\n")
 
 
 if __name__ == "__main__":
