@@ -19,6 +19,15 @@ def toy_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def toy_members(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The toy pointer LSTM trained on code that also calls and reads members."""
+    from .toy import toy_corpus, toy_model
+
+    directory = tmp_path_factory.mktemp("toy-members")
+    return toy_model(directory, corpus=toy_corpus(directory, members=True))
+
+
+@pytest.fixture(scope="session")
 def toy_parent_type(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The toy pointer LSTM whose parent input is the parent's type embedding (the shipped
     models' setting) rather than its hidden state."""

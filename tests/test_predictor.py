@@ -94,3 +94,46 @@ def test_value_scores_sum_the_pointer_slots_and_weigh_the_vocabulary(toy_checkpo
     assert bare == {"r": [1.0, True, None]}
     tie = predictor.value_scores(g, torch.tensor([0.5, 0.5]), 0.0, ["q", "q"], [1, 2], vocabulary=[])
     assert tie == {"q": [1.0, True, 1]}
+
+
+def _keys_at(predictor: Predictor, text: str, offset: int):
+    from treecomplete.engines.incremental import LIMIT
+    from treecomplete.models.flatten import flatten_before
+
+    context = context_at(Document("file:///t.py", text, 1, PYTHON), offset)
+    flat, target_parent = flatten_before(context.target, LIMIT)
+    return context, flat, predictor._keys(flat, 0, target_parent, context.target)
+
+
+def test_at_a_member_the_call_not_typed_yet_is_read_as_if_typed(toy_members):
+    """Training saw ``box.item.get`` under its call; at ``box.item.|`` the buffer has none. The
+    inputs the predictor reads for the call are exactly those of the buffer with ``()`` typed,
+    and its answer mixes the two readings (each value's probability between them)."""
+    predictor = Predictor.load(toy_members, "cpu")
+    text = "def run(box, count):\n    total = count + box.item."
+    context, flat, keys = _keys_at(predictor, text, len(text))
+    called = predictor._call(context, flat, 0, keys)
+    typed, typed_flat, typed_keys = _keys_at(predictor, text + "()", len(text))
+    assert called is not None and called.keys == typed_keys != keys
+    assert predictor._call(typed, typed_flat, 0, typed_keys) is None  # the call is there already
+    name, name_flat, name_keys = _keys_at(predictor, "total = ", len("total = "))
+    assert predictor._call(name, name_flat, 0, name_keys) is None  # not at a name that is no member
+
+    def answer(source: str) -> dict[str, float]:
+        predictor.forget_answers()
+        predictor.sessions.forget("file:///t.py")
+        ctx = context_at(Document("file:///t.py", source, 1, PYTHON), len(text))
+        return {p.value: p.probability for p in predictor.answer(ctx).predictions}
+
+    mixed, with_call = answer(text), answer(text + "()")
+    import treecomplete.engines.predictor as module
+
+    saved, module.MIN_CALL = module.MIN_CALL, 2.0  # no mixing
+    try:
+        as_typed = answer(text)
+    finally:
+        module.MIN_CALL = saved
+    assert mixed != as_typed
+    for value, p in mixed.items():
+        low, high = sorted((as_typed.get(value, 0.0), with_call.get(value, 0.0)))
+        assert low - 1e-9 <= p <= high + 1e-9, value

@@ -23,27 +23,32 @@ def _name(rng: random.Random) -> str:
     return "".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(3)) + "_" + str(rng.randrange(10**6))
 
 
-def toy_source(rng: random.Random) -> str:
+def toy_source(rng: random.Random, members: bool = False) -> str:
+    """Functions of random names; with ``members``, their bodies also call and read members
+    (``a.item.get(b)``, ``a.item.size``)."""
     out = []
     for _ in range(rng.randrange(3, 7)):
         fn, a, b, c = (_name(rng) for _ in range(4))
         op = rng.choice("+-*")
-        out.append(f"def {fn}({a}, {b}):\n    {c} = {a} {op} {b}\n    return {c}\n\n")
+        body = f"{c} = {a} {op} {b}"
+        if members:
+            body += f"\n    {c} = {c} + {a}.item.{rng.choice(['get', 'put'])}({b})\n    {c} = {c} + {a}.item.{rng.choice(['size', 'mode'])}"
+        out.append(f"def {fn}({a}, {b}):\n    {body}\n    return {c}\n\n")
     return "".join(out)
 
 
-def toy_tree(root: Path, packages: int = 60, seed: int = 0) -> Path:
+def toy_tree(root: Path, packages: int = 60, seed: int = 0, members: bool = False) -> Path:
     rng = random.Random(seed)
     for p in range(packages):
         for f in range(3):
             path = root / f"pkg{p}" / f"mod{f}.py"
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(toy_source(rng), encoding="utf-8")
+            path.write_text(toy_source(rng, members), encoding="utf-8")
     return root
 
 
-def toy_corpus(directory: Path) -> Path:
-    build_corpus("python", directory / "corpus", from_dir=toy_tree(directory / "src"))
+def toy_corpus(directory: Path, members: bool = False) -> Path:
+    build_corpus("python", directory / "corpus", from_dir=toy_tree(directory / "src", members=members))
     return directory / "corpus"
 
 
