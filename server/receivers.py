@@ -82,7 +82,7 @@ def _python_binding(captures: dict, found: dict[str, Target]) -> None:
                 found[dotted.split(".")[0]] = Target(dotted.split(".")[0])
         return
     module = _text(statement.child_by_field_name("module_name"))
-    if not module or module.startswith("."):  # relative: the project's own files (server/project.py)
+    if not module:
         return
     for name in statement.children_by_field_name("name"):
         if name.type == "aliased_import":
@@ -172,7 +172,7 @@ def own_class(context: CompletionContext) -> OwnClass | None:
         node, data = _closed_class(context)
     if node is None or node.end_byte - node.start_byte > CLASS_READ:
         return None
-    return _read_class(node, data, language, context.prefix)
+    return read_class(node, data, language, context.prefix)
 
 
 _JS_CLASS = re.compile(rb"\bclass(?:\s+[A-Za-z_$][\w$]*)?(?:\s+extends\s+[^{]+)?\s*\{")
@@ -204,7 +204,7 @@ def _parse_closed(source: bytes) -> tree_sitter.Node:
     return JAVASCRIPT.parser().parse(source).root_node
 
 
-def _read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) -> OwnClass:
+def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) -> OwnClass:
     body = node.child_by_field_name("body")
     found = OwnClass(_text(node.child_by_field_name("name")) or "class")
     for child in body.named_children if body is not None else ():

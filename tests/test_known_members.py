@@ -130,3 +130,53 @@ def test_without_libraries_nothing_changes(tmp_path: Path):
     service.open((tmp_path / "a.py").as_uri(), "python", 1, "import os\nhelper = 1\nos.path.")
     texts = [c.text for c in service.complete((tmp_path / "a.py").as_uri(), 2, 8, 50).candidates]
     assert "join" not in texts[:3]
+
+
+def test_a_base_class_from_another_file_of_the_project(tmp_path: Path):
+    package = tmp_path / "shop" / "models"
+    package.mkdir(parents=True)
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "core.py").write_text("class Base:\n    def persist(self):\n        self.saved_at = 0\n"
+                                     "    def validate(self):\n        pass\n")
+    (tmp_path / "shop" / "util.py").write_text("class Mixin:\n    def describe(self):\n        pass\n")
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+    text = ("from .core import Base\nfrom shop.util import Mixin\n\n"
+            "class Order(Base, Mixin):\n    def total(self):\n        return self.")
+    candidates = complete(service, libraries, (package / "order.py").as_uri(), text, "python")
+    known = {c.text for c in candidates[:6]}
+    assert {"persist", "validate", "saved_at", "describe", "total"} <= known
+    # the bases are read: the class's members are all known, so a word the class lacks ranks below them
+    assert [c.text for c in candidates].index("Base") > 5
+
+
+def test_where_the_project_s_own_modules_are_found(tmp_path: Path):
+    from treecomplete.libraries.python import project_module
+
+    inner = tmp_path / "pkg" / "sub"
+    inner.mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (inner / "__init__.py").write_text("")
+    assert project_module(inner, ".core") == (tmp_path, "pkg.sub.core")
+    assert project_module(inner, "..util") == (tmp_path, "pkg.util")
+    assert project_module(inner, ".") == (tmp_path, "pkg.sub")
+    assert project_module(inner, "pkg.util") == (tmp_path, "pkg.util")
+    assert project_module(inner, "os") is None  # not the document's package
+    assert project_module(tmp_path, ".core") is None or project_module(tmp_path, ".core")[1] == "core"
+
+
+def test_a_javascript_base_class_from_a_project_file(tmp_path: Path):
+    (tmp_path / "base.js").write_text("class Base {\n  persist() {}\n  validate() { this.checked = true; }\n}\n"
+                                      "module.exports = Base;\n")
+    (tmp_path / "shapes.js").write_text("export class Shape {\n  area() {}\n}\nexport default class Other {}\n")
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    text = ("const Base = require('./base');\nimport { Shape } from './shapes';\n"
+            "class Order extends Base {\n  total() {\n    return this.")
+    candidates = complete(service, libraries, (tmp_path / "order.js").as_uri(), text, "javascript")
+    assert {"persist", "validate", "checked", "total"} <= {c.text for c in candidates[:5]}
+    text = "import { Shape } from './shapes';\nclass Square extends Shape {\n  side() {\n    return this."
+    candidates = complete(service, libraries, (tmp_path / "square.js").as_uri(), text, "javascript")
+    assert {"area", "side"} <= {c.text for c in candidates[:3]}

@@ -27,7 +27,7 @@ def test_python_bindings():
     context = at_end(PY, PYTHON)
     assert bindings(context.tree, PYTHON, [(0, len(context.data))]) == {
         "os": Target("os"), "t": Target("typing"), "xml": Target("xml"), "Path": Target("pathlib", ("Path",)),
-        "p2": Target("os", ("path",)),  # a relative import is the project's (server/project.py)
+        "p2": Target("os", ("path",)), "thing": Target(".local", ("thing",)),  # relative: read from the project's files
     }
 
 

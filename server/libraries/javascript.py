@@ -13,8 +13,11 @@ import logging
 import re
 from pathlib import Path
 
+import tree_sitter
+
 from ..engines.base import Kind
-from ..receivers import Target
+from ..languages import JAVASCRIPT
+from ..receivers import Target, read_class
 from .declarations import CLASS, FUNCTION, NAMESPACE, Reader, javascript_exports
 from .members import Members
 
@@ -62,17 +65,59 @@ def read(folder: Path | None, target: Target) -> tuple[Members | None, list[str]
         name = ".".join((spec,) + target.names)  # `fs`, `util.inspect` (a namespace of util)
         found = builtin.get(name) or (builtin.get("/".join((spec,) + target.names)) if target.names else None)  # `fs/promises`
         return (_members(name, found, f"node:{spec}", name) if found else None), []
-    if target.names or folder is None:
+    if folder is None or (target.names and not spec.startswith(".")):
         return None, []
     path = _resolve(folder, spec)
     if path is None:
         return None, []
+    if target.names:  # a class of the project's own: `const { Base } = require('./base')`, `Base` its default
+        return _project_class(path, target.names), [str(path)]
     files: list[str] = []
     names = _exports(path, files, 0)
     members = _members(spec, names, spec, spec) if names else None
     if members is not None and spec.startswith(".") and not path.name.endswith(".d.ts"):
         members.complete = False  # the project's own objects take members as it runs (koa's context.app)
     return members, files
+
+
+def _project_class(path: Path, names: tuple[str, ...]) -> Members | None:
+    """The members of a class that a project file defines at its top level by ``names[0]``
+    (``default``: the one ``module.exports`` or ``export default`` names), read as the class
+    around the cursor is read (server/receivers.py); not complete where it has bases."""
+    if len(names) != 1 or path.name.endswith(".d.ts"):
+        return None
+    try:
+        data = path.read_bytes() if path.stat().st_size <= MAX_FILE else b""
+    except OSError as error:
+        log.info("%s not read: %s", path, error)
+        return None
+    root = JAVASCRIPT.parser().parse(data).root_node
+    classes: dict[str, tree_sitter.Node] = {}
+    default = None
+    for node in root.named_children:
+        inner = node.child_by_field_name("declaration") or node.child_by_field_name("value") or node
+        if inner.type in ("class_declaration", "class"):
+            classes[_text(inner.child_by_field_name("name"))] = inner
+            if node.type == "export_statement" and any(c.type == "default" for c in node.children):
+                default = inner
+        elif node.type == "expression_statement" and (assigned := node.named_children[0]).type == "assignment_expression":
+            left, right = assigned.child_by_field_name("left"), assigned.child_by_field_name("right")
+            if _text(left) == "module.exports" and right is not None:
+                default = right if right.type == "class" else classes.get(_text(right), default)
+            elif right is not None and right.type == "class" and _text(left).startswith(("exports.", "module.exports.")):
+                classes[_text(left).rsplit(".", 1)[1]] = right
+    found = default if names[0] == "default" else classes.get(names[0])
+    if found is None:
+        return None
+    own = read_class(found, data, "javascript", "")
+    out = Members(f"class {own.name}", complete=not own.dynamic and not own.bases)
+    for name, what in own.members.items():
+        out.add(name, Kind.FUNCTION if what == "method" else Kind.VARIABLE, f"{what} of {own.name} from {path.name}")
+    return out
+
+
+def _text(node: tree_sitter.Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
 
 
 def _members(where: str, names: dict[str, str], source: str, key: str) -> Members:

@@ -20,7 +20,7 @@ from ..languages import LanguageSpec
 from . import javascript
 from .loader import Loader
 from .members import Members
-from .python import PythonLibraries, environment
+from .python import PythonLibraries, environment, project_module
 
 log = logging.getLogger(__name__)
 
@@ -92,11 +92,23 @@ class Libraries:
 
     def _read(self, language: str, folder: Path | None, target: receivers.Target) -> Members | None:
         if language == "python":  # per folder (its environment is found on the loader's thread); read once per environment
-            dotted = ".".join((target.module,) + target.names)
             python_path = self.python_path
-            return self.loader.get(("python", folder, python_path, dotted),
-                                   lambda: self._libraries(self._environment(folder, python_path)).read(dotted))
+            return self.loader.get(("python", folder, python_path, target),
+                                   lambda: self._read_python(folder, python_path, target))
         return self.loader.get(("javascript", folder, target), lambda: javascript.read(folder, target))
+
+    def _read_python(self, folder: Path | None, python_path: str, target: receivers.Target) -> tuple[Members | None, list[str]]:
+        """A Python target read in the environment of ``folder``, and with the project's own
+        package where the import names it (``from .core import Base``) (the loader's thread)."""
+        env = self._environment(folder, python_path)
+        module = target.module
+        own = project_module(folder, module) if folder is not None else None
+        if own is not None:
+            root, module = own
+            env = env if root in env else (*env, root)
+        elif module.startswith("."):
+            return None, []
+        return self._libraries(env).read(".".join((module,) + target.names))
 
     def _environment(self, folder: Path | None, python_path: str) -> tuple[Path, ...]:
         """The environment of a document's folder (on the loader's thread: it looks at the disk)."""
@@ -121,7 +133,10 @@ class Libraries:
             found: Members | None = None
             if head in bound:
                 target = bound[head]
-                found = self._target(context, receivers.Target(target.module, target.names + tuple(filter(None, rest.split(".")))))
+                names = target.names + tuple(filter(None, rest.split(".")))
+                if not names and context.language.name == "javascript" and target.module.startswith("."):
+                    names = ("default",)  # `const Base = require('./base')`: the class the file exports
+                found = self._target(context, receivers.Target(target.module, names))
             elif not rest and depth < BASES and (inner := receivers.class_in_file(context, head)) is not None:
                 found = self._class(context, inner, bound, depth + 1)
             if found is None:

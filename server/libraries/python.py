@@ -31,6 +31,34 @@ BASES = 4  # base classes followed this deep
 IGNORED_BASES = frozenset({"object", "Generic", "Protocol", "NamedTuple", "TypedDict", "Enum"})
 
 
+def project_module(folder: Path, module: str) -> tuple[Path, str] | None:
+    """Where a document in ``folder`` finds the project's own ``module``: the folder above its
+    package (to search as site-packages are) and the module's full dotted name. ``module`` is
+    relative (``.core``, ``..base``: from the document's package) or absolute
+    (``mypkg.core``: from the package that holds the document, by its first name)."""
+    level = len(module) - len(module.lstrip("."))
+    rest = module[level:]
+    if level:
+        base = folder
+        for _ in range(level - 1):
+            base = base.parent
+    else:
+        base = folder
+        while (base / "__init__.py").is_file() and base.name != rest.split(".")[0] and base.parent != base:
+            base = base.parent
+        if base.name != rest.split(".")[0] or not (base / "__init__.py").is_file():
+            return None  # not in the document's own package: site-packages have it, if anything
+        return base.parent, rest
+    parts: list[str] = []
+    while (base / "__init__.py").is_file() and base.parent != base:
+        parts.insert(0, base.name)
+        base = base.parent
+    if not parts and level > 1:
+        return None
+    dotted = ".".join(parts + ([rest] if rest else []))
+    return (base, dotted) if dotted else None
+
+
 def site_packages(env: Path) -> list[Path]:
     """The site-packages folders of an environment's prefix (a venv, a conda env, an install)."""
     found = sorted(env.glob("lib/python3*/site-packages")) + sorted(env.glob("lib/python3*/dist-packages"))
