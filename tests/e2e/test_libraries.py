@@ -4,6 +4,7 @@ first (``os.path.``, ``json.``, ``self.``, ``fs.``, ``this.``), a package of the
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,44 @@ async def test_broken_environments_do_not_break_completion(lsp: LanguageClient, 
     assert "localName" in js
     found = await members_at_end(lsp, workspace / "i.py", "import os\nos.path.", "python")
     assert "join" in found[:3]  # and the server still reads what it can
+
+
+@pytest_lsp.fixture(config=CONFIG)
+async def shipped(lsp_client: LanguageClient, tmp_path: Path):
+    """The server as a user first runs it: the shipped default models (loaded, not trained here)."""
+    statuses: list = []
+    lsp_client.feature("treecomplete/status")(lambda params: statuses.append(params))
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri=tmp_path.as_uri(),
+                               workspace_folders=[types.WorkspaceFolder(tmp_path.as_uri(), "w")],
+                               initialization_options={"treecomplete": {"projectIndex": False}})
+    )
+    lsp_client.statuses = statuses
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def _ready(client: LanguageClient, path: Path, language: str) -> None:
+    """Open a file of the language and wait until its model has loaded."""
+    open_doc(client, path.as_uri(), "value = 1\n", language)
+    await complete(client, path.as_uri(), 1, 0)
+    for _ in range(600):
+        if any(_field(s, "language") == language and _field(s, "state") == "ready" for s in client.statuses):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the {language} model never loaded: {client.statuses}")
+
+
+def _field(status, name: str):
+    return status.get(name) if isinstance(status, dict) else getattr(status, name, None)
+
+
+async def test_the_smoke_cases_hold_with_the_shipped_models(shipped: LanguageClient, tmp_path: Path):
+    await _ready(shipped, tmp_path / "warm.py", "python")
+    found = await members_at_end(shipped, tmp_path / "a.py", "import os\n\nbase = 'x'\np = os.path.", "python")
+    assert "join" in found[:3], found[:5]
+    found = await members_at_end(shipped, tmp_path / "b.py", "import json\n\ndata = {}\ntext = json.", "python")
+    assert {"dumps", "loads"} <= set(found[:5]), found[:5]
+    await _ready(shipped, tmp_path / "warm.js", "javascript")
+    found = await members_at_end(shipped, tmp_path / "d.js", "const fs = require('fs');\n\nconst text = fs.", "javascript")
+    assert "readFileSync" in found[:5], found[:5]
