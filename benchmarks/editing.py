@@ -8,7 +8,11 @@ file's own name, in a workspace of one folder per held-out package (benchmarks/f
 keeps their trees), as an editor opens a project; treecomplete waits until its project index
 has read them (``--no-project``: without it).
 
-    python -m benchmarks.editing --lang python --files bench-out/heldout/python
+``--middle`` also scores each identifier with the file's text after it kept in the buffer (the
+identifier removed, its first k characters typed: completing inside a file), and reports both
+modes side by side, each server answering both in the same run.
+
+    python -m benchmarks.editing --lang python --files bench-out/heldout/python [--middle]
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ SAMPLED = {
                    "shorthand_property_identifier_pattern"},
 }
 KS = (0, 1, 2)
+PREFIX, MIDDLE = "prefix", "middle"  # the buffer ends at the cursor; the file's text after the identifier follows it
 
 
 @dataclass(frozen=True)
@@ -139,11 +144,21 @@ class Scores:
         return out
 
 
-async def run_server(session: Session, samples: list[Sample], lang: str, neural: bool = False, ours: bool = False) -> Scores:
+def buffer(sample: Sample, k: int, mode: str) -> tuple[str, tuple[int, int]]:
+    """The buffer's text and the cursor's LSP position for a sample typed to its k-th character."""
+    before = sample.data[: sample.start].decode("utf-8", "replace") + sample.name[:k]
+    if mode == PREFIX:
+        return before, end_position(before)
+    after = sample.data[sample.start + len(sample.name.encode()):].decode("utf-8", "replace")
+    return before + after, end_position(before)
+
+
+async def run_server(session: Session, samples: list[Sample], lang: str, neural: bool = False, ours: bool = False,
+                     modes: tuple[str, ...] = (PREFIX,)) -> dict[str, Scores]:
     """The buffer is the sampled file, open under its own name, in a workspace of the held-out
     files: a server may read the project's other files (and must not read the open one's future
-    from disk)."""
-    scores = Scores()
+    from disk). Scores per mode."""
+    scores = {mode: Scores() for mode in modes}
     await session.start()
     if ours:
         await asyncio.wait_for(session.indexed.wait(), 60)
@@ -154,23 +169,25 @@ async def run_server(session: Session, samples: list[Sample], lang: str, neural:
             for k in KS:
                 if len(sample.name) <= k:
                     continue
-                text = sample.data[: sample.start].decode("utf-8", "replace") + sample.name[:k]
-                uri = sample.path.as_uri()
-                session.open(uri, lang, text)
-                if ours:  # as in an editor, where the file was opened some seconds before the dot was typed
-                    read = await session.libraries_read()
-                items = await session.complete(uri, *end_position(text))
-                if ours and await session.libraries_read() > read:  # the receiver itself was asked for
-                    items = await session.complete(uri, *end_position(text))
-                session.close(uri)
-                scores.add(k, sample.category, rank_of(items, sample.name[:k], sample.name))
+                for mode in modes:
+                    text, position = buffer(sample, k, mode)
+                    uri = sample.path.as_uri()
+                    session.open(uri, lang, text)
+                    if ours:  # as in an editor, where the file was opened some seconds before the dot was typed
+                        read = await session.libraries_read()
+                    items = await session.complete(uri, *position)
+                    if ours and await session.libraries_read() > read:  # the receiver itself was asked for
+                        items = await session.complete(uri, *position)
+                    session.close(uri)
+                    scores[mode].add(k, sample.category, rank_of(items, sample.name[:k], sample.name))
     finally:
         await session.stop()
     return scores
 
 
-def print_table(lang: str, results: dict[str, dict[str, dict[str, float]]]) -> None:
-    print(f"\n{lang}: top-1 / top-5 / listed (n)")
+def print_table(lang: str, results: dict[str, dict[str, dict[str, float]]], mode: str = PREFIX) -> None:
+    print(f"\n{lang}, {'buffer ending at the cursor' if mode == PREFIX else 'the text after the identifier kept'}: "
+          "top-1 / top-5 / listed (n)")
     keys = list(next(iter(results.values())).keys())
     print(f"{'':<22}" + "".join(f"{name:>28}" for name in results))
     for key in keys:
@@ -193,26 +210,36 @@ async def main_async(args: argparse.Namespace) -> dict:
     samples = random.Random(args.seed).sample(population, min(args.samples, len(population)))
     print(f"{args.lang}: {len(samples)} identifiers sampled (seed {args.seed}) from {len(population)} in {len(files)} files")
 
-    results: dict[str, dict] = {}
+    modes = (PREFIX, MIDDLE) if args.middle else (PREFIX,)
+    results: dict[str, dict[str, dict]] = {mode: {} for mode in modes}
+
+    def keep(label: str, scores: dict[str, Scores]) -> None:
+        for mode, found in scores.items():
+            results[mode][label] = found.summary()
+
     for label, model in (("treecomplete (fallback)", "fallback"), ("treecomplete (model)", args.model)):
         session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model, "projectIndex": not args.no_project}},
                           root=root, folders=folders)
-        results[label] = (await run_server(session, samples, args.lang, neural=model != "fallback", ours=not args.no_project)).summary()
-    baseline = Scores()
+        keep(label, await run_server(session, samples, args.lang, neural=model != "fallback", ours=not args.no_project, modes=modes))
+    baseline = Scores()  # the words before the cursor: the same in both modes
     for sample in samples:
         for k in KS:
             if len(sample.name) > k:
                 baseline.add(k, sample.category, recency_rank(sample, k, language))
-    results["recency baseline"] = baseline.summary()
+    keep("recency baseline", {mode: baseline for mode in modes})
     peer = None if args.no_peer else peer_command(args.lang)
     if peer is not None:
         name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
-        results[name] = (await run_server(Session(name, peer[0], peer[1], root=root, folders=folders), samples, args.lang)).summary()
+        keep(name, await run_server(Session(name, peer[0], peer[1], root=root, folders=folders), samples, args.lang, modes=modes))
     elif not args.no_peer:
         print("peer not installed: pip install jedi-language-server / npm install in bench-out/node", file=sys.stderr)
-    print_table(args.lang, results)
-    return {"lang": args.lang, "samples": len(samples), "seed": args.seed, "files": len(files), "select": args.select,
-            "results": results}
+    for mode in modes:
+        print_table(args.lang, results[mode], mode)
+    out = {"lang": args.lang, "samples": len(samples), "seed": args.seed, "files": len(files), "select": args.select,
+           "results": results[PREFIX]}
+    if args.middle:
+        out["middle"] = results[MIDDLE]
+    return out
 
 
 def main() -> None:
@@ -228,6 +255,8 @@ def main() -> None:
     parser.add_argument("--out", help="write the results as JSON here")
     parser.add_argument("--select", choices=["imported-member"], default="",
                         help="only identifiers after a dot whose receiver the file's imports bind (os.path.join, t.Any)")
+    parser.add_argument("--middle", action="store_true",
+                        help="also with the file's text after the identifier kept in the buffer; both modes reported")
     run_benchmark(main_async, parser.parse_args())
 
 
