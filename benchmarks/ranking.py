@@ -18,6 +18,10 @@ Each package gives the same number of identifiers, so that no large one decides 
     python -m benchmarks.ranking ... --seed 2 --lists py2.pt
     python -m benchmarks.ranking ... --lists py1.pt py2.pt --write
 
+``--middle`` collects lists with the file's text after the identifier kept in the buffer
+(completing inside a file, benchmarks.editing --middle); lists of both modes fit together, and
+the figures are shown per mode.
+
 The lists are collected as the server builds them (the fallback engine's best
 neural.FALLBACK_LIST words with the model's), so the weights see what they will rank: each
 package's files keep their paths, and the project index (server/project.py) reads them as the
@@ -45,7 +49,7 @@ from treecomplete.models.corpus import archive_files
 from treecomplete.project import ProjectIndex
 from treecomplete.service import CompletionService
 
-from .editing import KS, Scores, collect, end_position
+from .editing import KS, MIDDLE, PREFIX, Scores, buffer, collect
 
 SKIPPED_DIRS = re.compile(r"(^|/)(tests?|docs?|docs_src|examples?|dist|build|node_modules|_?vendor(ed)?)/")
 WEIGHTS_FILE = Path(ranking_weights.__file__)
@@ -79,10 +83,28 @@ class Lists:
     """Per case: each completion list's features (candidates x features) and the truth's row."""
 
     def __init__(self):
-        self.rows: list[tuple[int, int, int, torch.Tensor, int | None]] = []  # (fold, k, case, X, truth)
+        self.rows: list[tuple[int, int, int, torch.Tensor, int | None, str]] = []  # (fold, k, case, X, truth, mode)
 
-    def add(self, fold: int, k: int, block: int, x: list[tuple[float, ...]], truth: int | None) -> None:
-        self.rows.append((fold, k, block, torch.tensor(x, dtype=torch.float64), truth))
+    def add(self, fold: int, k: int, block: int, x: list[tuple[float, ...]], truth: int | None, mode: str) -> None:
+        self.rows.append((fold, k, block, torch.tensor(x, dtype=torch.float64), truth, mode))
+
+
+class Packed:
+    """Lists of one case packed into one matrix, for a listwise loss computed at once: each
+    list's candidates' rows, which list each row belongs to, and the rows of the truths."""
+
+    def __init__(self, lists: list[tuple[torch.Tensor, int]]):
+        self.x = torch.cat([x for x, _ in lists])
+        self.segment = torch.cat([torch.full((len(x),), i) for i, (x, _) in enumerate(lists)])
+        starts = torch.tensor([0] + [len(x) for x, _ in lists[:-1]]).cumsum(0)
+        self.truth = starts + torch.tensor([t for _, t in lists])
+        self.n = len(lists)
+
+    def loss(self, scores: torch.Tensor) -> torch.Tensor:
+        """The mean over lists of -log softmax(scores of the list)[truth]."""
+        top = torch.full((self.n,), -torch.inf, dtype=scores.dtype).scatter_reduce(0, self.segment, scores.detach(), "amax")
+        total = torch.zeros(self.n, dtype=scores.dtype).index_add(0, self.segment, (scores - top[self.segment]).exp())
+        return (total.log() + top - scores[self.truth]).mean()
 
 
 def fit(rows, l2: float, steps: int = 200) -> list[float]:
@@ -90,14 +112,15 @@ def fit(rows, l2: float, steps: int = 200) -> list[float]:
     weights = []
     for block in range(len(ranker.CASES)):
         start = torch.tensor(ranker.DEFAULT[block * ranker.SIZE:(block + 1) * ranker.SIZE], dtype=torch.float64)
-        lists = [(x, t) for _, _, b, x, t in rows if b == block and t is not None and len(x) > 1]
+        lists = [(x, t) for _, _, b, x, t, _ in rows if b == block and t is not None and len(x) > 1]
         w = start.clone().requires_grad_(True)
         if lists:
+            packed = Packed(lists)
             optimiser = torch.optim.LBFGS([w], max_iter=steps, line_search_fn="strong_wolfe")
 
             def closure():
                 optimiser.zero_grad()
-                loss = sum(-torch.log_softmax(x @ w, 0)[t] for x, t in lists) / len(lists) + l2 * ((w - start) ** 2).sum()
+                loss = packed.loss(packed.x @ w) + l2 * ((w - start) ** 2).sum()
                 loss.backward()
                 return loss
 
@@ -119,20 +142,19 @@ def fit_only(rows, names: list[str], weights: list[float], layer: dict | None, l
         chosen = list(range(ranker.SIZE)) if ranker.CASES[block] in cases else [ranker.NAMES.index(name) for name in names]
         base = torch.tensor(weights[block * ranker.SIZE:(block + 1) * ranker.SIZE], dtype=torch.float64)
         start = torch.tensor([ranker.DEFAULT[block * ranker.SIZE + i] for i in chosen], dtype=torch.float64)
-        lists = []
-        for _, _, b, x, t in rows:
-            if b == block and t is not None and len(x) > 1:
-                fixed = x @ base - x[:, chosen] @ base[chosen]
-                if hidden is not None:
-                    fixed = fixed + torch.tensor(hidden.scores(x.tolist(), block), dtype=torch.float64)
-                lists.append((x[:, chosen], fixed, t))
+        lists = [(x, t) for _, _, b, x, t, _ in rows if b == block and t is not None and len(x) > 1]
         w = base[chosen].clone().requires_grad_(True)
         if lists:
+            packed = Packed(lists)
+            fixed = packed.x @ base - packed.x[:, chosen] @ base[chosen]
+            if hidden is not None:
+                fixed = fixed + hidden.tensor_scores(packed.x, block)
+            x = packed.x[:, chosen]
             optimiser = torch.optim.LBFGS([w], max_iter=steps, line_search_fn="strong_wolfe")
 
             def closure():
                 optimiser.zero_grad()
-                loss = sum(-torch.log_softmax(x @ w + f, 0)[t] for x, f, t in lists) / len(lists) + l2 * ((w - start) ** 2).sum()
+                loss = packed.loss(x @ w + fixed) + l2 * ((w - start) ** 2).sum()
                 loss.backward()
                 return loss
 
@@ -154,7 +176,7 @@ def fit_hidden(rows, weights: list[float], hidden: int, epochs: int, decay: floa
     listwise cross-entropy with Adam, the layer's weights pulled towards 0 by ``decay``."""
     torch.manual_seed(seed)
     size, cases = ranker.SIZE, len(ranker.CASES)
-    lists = [(b, x, t) for _, _, b, x, t in rows if t is not None and len(x) > 1]
+    lists = [(b, x, t) for _, _, b, x, t, _ in rows if t is not None and len(x) > 1]
     x = torch.zeros(len(lists), max(len(x) for _, x, _ in lists), size + cases)
     mask = torch.zeros(x.shape[:2], dtype=torch.bool)
     for i, (b, features, _) in enumerate(lists):
@@ -188,22 +210,33 @@ def fit_hidden(rows, weights: list[float], hidden: int, epochs: int, decay: floa
 
 def score(rows, weights: list[float], layer: dict | None = None) -> Scores:
     """Each list ranked as the server ranks it (engines/ranker.py) with these weights and layer."""
-    scores = Scores()
     rank_by = ranker.Ranker("fitted", weights, layer)
-    for _, k, block, x, truth in rows:
-        rank = None
-        if truth is not None:
-            s = rank_by.scores(x.tolist(), block)
-            rank = sum(v > s[truth] for v in s) + 1
+    ranks: list[int | None] = [None] * len(rows)
+    for block in range(len(ranker.CASES)):
+        chosen = [i for i, (_, _, b, x, t, _) in enumerate(rows) if b == block and t is not None]
+        if not chosen:
+            continue
+        packed = Packed([(rows[i][3], rows[i][4]) for i in chosen])
+        s = rank_by.tensor_scores(packed.x, block)
+        above = torch.zeros(packed.n, dtype=torch.long).index_add(0, packed.segment, (s > s[packed.truth][packed.segment]).long())
+        for i, a in zip(chosen, above.tolist()):
+            ranks[i] = a + 1
+    scores = Scores()
+    for (_, k, _, _, _, mode), rank in zip(rows, ranks):
+        scores.rows[(k, mode)].append(rank)
         scores.add(k, "all", rank)
     return scores
 
 
 def show(label: str, scores: Scores) -> None:
+    """One line per mode of the lists (the buffer ending at the cursor; the text after it kept)
+    where there are both, else one."""
     summary = scores.summary()
-    cells = [summary.get(f"k={k} all") for k in KS]
-    print(f"{label:<28}" + "".join(f"{c['top1']:>12.1%} {c['top5']:>6.1%} {c['mrr10']:>6.3f}   " if c else f"{'-':>30}"
-                                   for c in cells))
+    modes = [mode for mode in (PREFIX, MIDDLE) if f"k=0 {mode}" in summary]
+    for mode in modes if len(modes) > 1 else ["all"]:
+        cells = [summary.get(f"k={k} {mode}") for k in KS]
+        print(f"{label + ('' if mode == 'all' else f' ({mode})'):<28}"
+              + "".join(f"{c['top1']:>12.1%} {c['top5']:>6.1%} {c['mrr10']:>6.3f}   " if c else f"{'-':>30}" for c in cells))
 
 
 def write(language: str, weights: list[float], layer: dict | None) -> None:
@@ -260,29 +293,46 @@ def gather(args, language, suffix: str) -> list:
                    for sample in rng.sample(found, min(each, len(found)))]
         print(f"{args.lang}: {len(samples)} identifiers (seed {args.seed}, at most {each} per package) "
               f"from {sum(map(len, by_package.values()))} in {len(files)} files of {len(by_package)} packages")
+        mode = MIDDLE if args.middle else PREFIX
         for package, sample in samples:
             fold = zlib.crc32(package.encode()) % 2
             for k in KS:
                 if len(sample.name) <= k:
                     continue
                 prefix = sample.name[:k]
-                text = sample.data[: sample.start].decode("utf-8", "replace") + prefix
+                text, position = buffer(sample, k, mode)
                 uri = sample.path.as_uri()  # the index does not count this file: its buffer is what counts
                 service.open(uri, args.lang, 1, text)
                 libraries.loader.wait(30)  # as the editing benchmark: the file was opened before the dot was typed
                 read = libraries.loader.reads
-                result = service.complete(uri, *end_position(text), 1000)
+                result = service.complete(uri, *position, 1000)
                 libraries.loader.wait(30)
                 if libraries.loader.reads > read:  # the receiver itself was asked for
-                    result = service.complete(uri, *end_position(text), 1000)
+                    result = service.complete(uri, *position, 1000)
                 service.close(uri)
                 if result is None or result.engine != "neural":
                     continue
                 kept = [c for c in result.candidates if c.snippet is None and c.features is not None
                         and c.text.lower().startswith(prefix.lower())]
                 truth = next((j for j, c in enumerate(kept) if c.text == sample.name), None)
-                lists.add(fold, k, ranker.case(result.context.category, result.context.prefix), [c.features for c in kept], truth)
+                context = result.context
+                block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
+                lists.add(fold, k, block, [c.features for c in kept], truth, mode)
     return lists.rows
+
+
+def _padded(row: tuple) -> tuple:
+    """A kept list as lists are now: features added since it was collected are 0 (those of the
+    code after the cursor, for lists collected without it), the mode that of the buffer ending
+    at the cursor where none was kept."""
+    fold, k, block, x, truth, *mode = row
+    if mode and mode[0] == MIDDLE and block < 4:  # collected before the cases told code after the cursor apart
+        block += 4  # (a middle-mode buffer has code after the cursor, but at a file's last identifier)
+    if x.dim() < 2:  # no candidate
+        x = x.reshape(0, ranker.SIZE)
+    elif x.shape[1] < ranker.SIZE:
+        x = torch.nn.functional.pad(x, (0, ranker.SIZE - x.shape[1]))
+    return fold, k, block, x, truth, mode[0] if mode else PREFIX
 
 
 def report_only(args, rows) -> None:
@@ -353,19 +403,21 @@ def main(argv: list[str] | None = None) -> None:
                                                     "the other weights and the hidden layer held as in use")
     parser.add_argument("--refit-cases", default="", help="with --only: cases (ranker.CASES, ';' between) whose linear "
                                                           "weights are all fitted")
+    parser.add_argument("--middle", action="store_true", help="collect with the file's text after the identifier kept in "
+                                                                   "the buffer (benchmarks.editing --middle)")
     parser.add_argument("--lists", type=Path, nargs="+", default=[],
                         help="fit on the lists kept in these files; where none exists, collect and keep them in the first")
     args = parser.parse_args(argv)
     language, suffix = (PYTHON, ".py") if args.lang == "python" else (JAVASCRIPT, ".js")
     kept = [path for path in args.lists if path.exists()]
     if kept:
-        rows = [row for path in kept for row in torch.load(path)]
+        rows = [_padded(row) for path in kept for row in torch.load(path)]
     else:
         rows = gather(args, language, suffix)
         if args.lists:
             torch.save(rows, args.lists[0])
     listed = Scores()
-    for _, k, _, _, truth in rows:
+    for _, k, _, _, truth, _ in rows:
         listed.add(k, "all", 1 if truth is not None else None)
     print("truth among the candidates" + "".join(f"{listed.summary()[f'k={k} all']['top1']:>28.1%}  " for k in KS))
     print("weights (files not fitted on)" + "".join(f"{f'k={k} top-1 / top-5 / MRR':>30}" for k in KS))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from .document import Document
-from .languages import LanguageSpec
+from .languages import BLOCKS, LanguageSpec
 from .models.flatten import flatten_before
 from .positions import decode
 
@@ -104,6 +104,30 @@ def context_at(doc: Document, offset: int) -> CompletionContext | None:
         target=target,
         tree=tree,
     )
+
+
+def statement_at(context: CompletionContext) -> tree_sitter.Node | None:
+    """The statement that starts where the cursor's identifier starts, if one does."""
+    blocks = BLOCKS.get(context.language.name, ())
+    node = context.target
+    found = None
+    while node is not None and node.start_byte == context.target.start_byte:
+        if node.parent is not None and node.parent.type in blocks:
+            found = node
+        node = node.parent
+    return found
+
+
+ASSIGNMENTS = {"assignment": "left", "augmented_assignment": "left", "assignment_expression": "left"}
+
+
+def assigned_at(context: CompletionContext) -> bool:
+    """Whether the cursor's identifier is the whole target of an assignment (``| = sum(items)``)."""
+    target, parent = context.target, context.target.parent if context.target is not None else None
+    if parent is None or parent.type not in ASSIGNMENTS:
+        return False
+    left = parent.child_by_field_name(ASSIGNMENTS[parent.type])
+    return left is not None and left.start_byte == target.start_byte and left.end_byte == target.end_byte
 
 
 def member_access(node: tree_sitter.Node) -> tree_sitter.Node | None:

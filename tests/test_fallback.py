@@ -99,3 +99,58 @@ def test_where_an_import_names_a_module_builtins_and_what_imports_bind_come_last
     assert names[0] == "markupsafe" and names.index("Markup") > names.index("math")  # the package, not what it gave
     names = [c.text for c in _complete(PYTHON, source + "x = i")]
     assert {"int", "isinstance"} <= set(names[:3])  # elsewhere as before
+
+
+def _complete_inside(language, before: str, after: str, limit: int = 20):
+    """Complete with the cursor between ``before`` and ``after``: inside a file."""
+    doc = Document("file:///main", before + after, 1, language)
+    engine = FallbackEngine(lambda: [doc])
+    return engine.complete(context_at(doc, len(before.encode())), limit)
+
+
+def test_a_name_read_below_and_nowhere_above_is_what_is_being_declared():
+    before = "def f(items, count):\n    n = len(items)\n    "
+    found = _complete_inside(PYTHON, before, " = sum(items) + n\n    print(total)\n    return total\n")
+    assert found[0].text == "total"
+    js = _complete_inside(JAVASCRIPT, "function f(items) {\n  const n = items.length;\n  const ", " = n * 2;\n  log(total);\n}\n")
+    assert js[0].text == "total"
+    # the same buffer without the code below: nothing says so
+    assert "total" not in [c.text for c in _complete(PYTHON, before)]
+
+
+def test_a_parameter_being_typed_is_what_the_body_below_reads():
+    after = "):\n    with open(path) as handle:\n        return handle.read()\n"
+    found = [c.text for c in _complete_inside(PYTHON, "import os\nDEFAULT = 1\ndef load(", after)]
+    assert found[0] == "path"
+    # bound below (``as handle``), a builtin (``open``), a member (``read``): not what the parameter is
+    assert found.index("handle") > 2 and found.index("open") > 2
+
+
+def test_a_member_used_below_on_the_same_receiver_comes_above_the_code_before():
+    before = "import sqlite3\ndef save(conn, rows):\n    total = len(rows)\n    conn."
+    found = [c.text for c in _complete_inside(PYTHON, before, "\n    conn.commit()\n    other.flush()\n")]
+    assert found[0] == "commit"
+    assert found.index("flush") > found.index("total")  # after another receiver: no lift
+
+
+def test_the_suffix_features_say_what_the_code_after_the_cursor_does():
+    from treecomplete.engines.ranker import NAMES, features
+
+    before = "def f(items, count):\n    n = len(items)\n    "
+    found = {c.text: features(0.0, False, 0, c, 0.0) for c in _complete_inside(PYTHON, before, " = n\n    print(total, count)\n")}
+    used, distance = NAMES.index("used after the cursor"), NAMES.index("ln(1+words after the cursor before its first use there)")
+    declared = NAMES.index("read after the cursor and not before it, where a name is declared (an assignment's target, a parameter)")
+    assert found["total"][used] == 1 and found["total"][declared] == 1
+    assert found["count"][used] == 1 and found["count"][declared] == 0  # used before the cursor too
+    assert found["total"][distance] < found["count"][distance]
+    assert found["items"][used] == 0 and found["items"][distance] == 0
+
+
+def test_a_suffix_that_does_not_parse_or_is_huge_is_read_within_bounds():
+    before = "def f(items):\n    n = len(items)\n    "
+    broken = _complete_inside(PYTHON, before, " = ((( [ } print(total)\n  ]]] def def\n")
+    assert "total" in [c.text for c in broken]  # read, though the tree there is an error
+    huge = " = 1\n    print(total)\n" + "x_filler = 1\n" * 400_000 + "far_below_word = 1\n"
+    found = [c.text for c in _complete_inside(PYTHON, before, huge, limit=1000)]
+    assert found[0] == "total"
+    assert "far_below_word" not in found  # several megabytes below: outside the window read after the cursor

@@ -25,9 +25,10 @@ def _fallback(language, source):
 
 def test_the_fallback_engine_says_where_it_found_each_word():
     found = _fallback(PYTHON, "import os\nalpha = 1\nx = 'beta'\nos.getcwd()\nos.")
-    tier, recency, count, same, member, only_member, case, *project, known, uses = found["getcwd"].features
+    tier, recency, count, same, member, only_member, case, *project, known, uses = found["getcwd"].features[:-5]
     assert (tier, same, member, project) == (window.CODE, 1, 0, [0, 0, 0, 0, 0, 0])  # no project index
     assert (known, uses) == (0, 0)  # nor libraries
+    assert found["getcwd"].features[-5:] == (0, 0, 0, 0, 0)  # nor code after the cursor
     assert found["beta"].features[0] == window.QUOTED
     # seven words before the cursor (keywords count), alpha the third: d = 7 - 2
     assert found["alpha"].features[:5] == (window.CODE, math.log1p(5), math.log1p(1), 0, 0)
@@ -82,7 +83,7 @@ def _lists(n: int, decisive: int, seed: int):
     for i in range(n):
         x = torch.tensor([[rng.gauss(0, 1) for _ in range(ranker.SIZE)] for _ in range(6)], dtype=torch.float64)
         truth = int(x[:, decisive].argmax())
-        rows.append((i % 2, 1, 3, x, truth))
+        rows.append((i % 2, 1, 3, x, truth, "prefix"))
     return rows
 
 
@@ -123,7 +124,7 @@ def test_the_hidden_layer_learns_what_no_linear_score_can():
 
     def lists(n, seed):
         rows = _lists(n, decisive, seed)
-        return [(fold, k, block, x, int(x[:, decisive].abs().argmin())) for fold, k, block, x, _ in rows]
+        return [(fold, k, block, x, int(x[:, decisive].abs().argmin()), mode) for fold, k, block, x, _, mode in rows]
 
     train, check = lists(600, 0), lists(200, 1)
     linear = fit(train, l2=0.001)
@@ -142,3 +143,13 @@ def test_a_word_of_another_open_document_counts_as_one_of_another_project_file()
     project = Candidate("alpha", Kind.VARIABLE, 4.0, features=(window.PROJECT, 0.0, 0.0) + signals[2:])
     assert ranker.features(0.1, False, 3, other, -2.0) == ranker.features(0.1, False, 3, project, -2.0)
     assert ranker.features(0.1, False, 3, other, -2.0)[25] == 1.0  # "project file"
+
+
+def test_code_after_the_cursor_has_cases_of_its_own():
+    """Completing inside a file and at its end are told apart by what follows the cursor: white
+    space alone (a buffer ending there) keeps the first four cases' weights."""
+    data = b"total = 1\nprint(to"
+    assert not ranker.code_after(data + b"  \n\t\n", len(data))
+    assert ranker.code_after(data + b")\n", len(data))
+    assert ranker.case("name", "", False) == 2 and ranker.case("name", "", True) == 6
+    assert ranker.case("attribute", "x", True) == 5 and ranker.CASES[5] == "after a dot, k>0, code after"

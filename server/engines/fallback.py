@@ -48,8 +48,14 @@ parameter's name, the parameters listed before it are not offered, nor a
 keyword. At the start of a JavaScript ``const`` or ``let``'s value, the name it declares is not
 offered (reading it there throws).
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
-`obj.` and +2 if seen after any dot, or elsewhere -3 if only ever seen after a dot; and every
-word +2 when it starts with the prefix in the case typed.
+`obj.` before the cursor, else +3 if after it (+10 where seen nowhere before it), and +2 if seen
+after any dot, or elsewhere -3 if only ever seen after a dot; and every word +2 when it starts
+with the prefix in the case typed.
+The code after the cursor says what is being declared: where a name is (a declaration, a
+parameter, an assignment's target: ``| = sum(items)``), a word read after the cursor and seen
+nowhere before it, neither bound there (``x =``, ``for x``, ``as x``), a builtin nor only a
+member, gets +8 (``total`` at ``| = ...`` above ``print(total)``; ``path`` at ``def load(|)``
+above ``open(path)``); +3 where a statement starts.
 """
 
 from __future__ import annotations
@@ -59,7 +65,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..context import ATTRIBUTE, NAME, CompletionContext
+from ..context import ATTRIBUTE, NAME, CompletionContext, assigned_at, statement_at
 from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
 from ..imports import (Imported, imported_modules, imports_end, listed_names, module_defines,
@@ -70,9 +76,11 @@ from ..project import DEFINED, MEMBERS, WORDS, FileWords, ProjectIndex, Snapshot
 from ..words import blank, receiver_word, scan
 from . import members
 from .base import Candidate, Kind
-from .window import (BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_MEMBER, OTHER, PROJECT, WINDOW_AFTER,
-                     WINDOW_BEFORE, Scores, Window, adjust_for_dots, buffer_words)
+from .window import (AFTER, BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_MEMBER, OTHER, PROJECT,
+                     WINDOW_AFTER, WINDOW_BEFORE, Scores, Window, adjust_for_dots, after_cursor, buffer_words,
+                     reads_after)
 
+DECLARED_BELOW, STARTS_BELOW = 8, 3  # lifts a name read below and nowhere above, where one is declared / a statement starts
 PENDING = 20  # above any other score: a method the class calls and has not defined, at a member's name
 OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
 PROJECT_WORDS = 30  # project words considered per request, most files first (and as many from imported files)
@@ -123,10 +131,18 @@ class FallbackEngine:
         data = context.data
         before = blank(data, window.head_spans, 0, window.head) + b"\n" + blank(data, window.spans, window.lo, context.prefix_start)
         scores = Scores(context)
-        count = buffer_words(context, window, before, self._far_words(context, max(window.head, window.lo - FAR), window.lo), scores)
+        after = after_cursor(context, window)
+        count = buffer_words(context, window, before, self._far_words(context, max(window.head, window.lo - FAR), window.lo),
+                             scores, after)
         where = self.declaring(context)
         member = where.member is not None  # a class body's or object literal's member
-        adjust_for_dots(context, before, count, scores, window.kinds if where.declaration else None, member)
+        adjust_for_dots(context, before, count, scores, window.kinds if where.declaration else None, member, after)
+        # a name read below and nowhere above: what is being declared (``def load(|)`` ... ``open(path)``)
+        declared = where.declaration or where.parameter or assigned_at(context)
+        starts = not declared and statement_at(context) is not None
+        reads = reads_after(context, after, scores) if declared or starts else set()
+        for word in reads:
+            scores[word] += DECLARED_BELOW if declared else STARTS_BELOW
         for other in self._others(context):
             for word, c in other.items():
                 if word not in scores and scores.wanted(word):
@@ -149,7 +165,8 @@ class FallbackEngine:
         for word in (imported_here or set()) | where.taken:
             scores.pop(word, None)  # `import { a, b, a`, `const a; const a`: not imported, nor declared, twice
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
-        return self._candidates(ranked, scores.signals, window.kinds, project, receiver, imported_here is not None, known)
+        return self._candidates(ranked, scores, window.kinds, project, receiver, imported_here is not None, known,
+                                reads if declared else set(), reads if starts else set())
 
     def known(self, context: CompletionContext) -> Members | None:
         """After a dot, the receiver's members where its library or class is known; where the
@@ -171,12 +188,16 @@ class FallbackEngine:
         known = self.known(context) if context.category == ATTRIBUTE else None
         return members.left(known, context.prefix, listed) if known is not None else []
 
-    def _candidates(self, ranked: list[tuple[str, float]], signals: dict[str, list[float]], kinds: dict[bytes, Kind],
-                    project: _Project | None, receiver: str | None, import_name: bool, known: Members | None) -> list[Candidate]:
+    def _candidates(self, ranked: list[tuple[str, float]], scores: Scores, kinds: dict[bytes, Kind],
+                    project: _Project | None, receiver: str | None, import_name: bool, known: Members | None,
+                    declared: set[str], starts: set[str]) -> list[Candidate]:
         """The ranked words as candidates, their signals completed with what the project says of
         each, whatever its tier: in how many of its other files (after a dot, after the same
-        receiver), in a file the buffer imports, defined at a file's top level; and whether the
-        receiver is known to have it (+1), or known not to (-1)."""
+        receiver), in a file the buffer imports, defined at a file's top level; whether the
+        receiver is known to have it (+1), or known not to (-1); then what the code after the
+        cursor says: used there, how far, after the same receiver, and read there and nowhere
+        before where a name is declared (``declared``) or a statement starts (``starts``)."""
+        signals = scores.signals
         candidates = []
         for word, score in ranked:
             if project is not None:
@@ -191,7 +212,10 @@ class FallbackEngine:
             signals[word] += [math.log1p(used), 1.0 if imported else 0.0, math.log1p(members),
                               1.0 if defined else 0.0, 1.0 if defined and import_name else 0.0, math.log1p(pair),
                               1.0 if member else -1.0 if known is not None and known.complete else 0.0,
-                              math.log1p(member.uses) if member else 0.0]
+                              math.log1p(member.uses) if member else 0.0,
+                              1.0 if word in scores.after else 0.0, scores.after.get(word, 0.0),
+                              1.0 if word in scores.same_after else 0.0,
+                              1.0 if word in declared else 0.0, 1.0 if word in starts else 0.0]
             keyword = signals[word][0] == KEYWORD
             candidates.append(Candidate(
                 text=word,

@@ -10,8 +10,8 @@ import math
 from collections.abc import Callable
 
 from .. import snippets
-from ..context import ATTRIBUTE, NAME, CompletionContext
-from ..languages import BLOCKS, LOCALS
+from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
+from ..languages import LOCALS
 from ..models.flatten import EMPTY
 from ..scope import function_around
 from . import ngram, ranker
@@ -46,7 +46,7 @@ class NeuralEngine:
     prediction at the cursor and, where the beam search ran, the probability of the identifier
     as the chain's first free leaf summed over the structures searched (the cursor's own parse
     lacks the nodes that finished code would put above it, such as the call around
-    ``os.path.join``). At the name a statement declares (server/declarations.py) there are no
+    ``os.path.join``; at a member's name the predictor reads that call too). At the name a statement declares (server/declarations.py) there are no
     snippets or chains, and no name the block declares already (at a class member's, the
     methods the class calls before the cursor and does not define yet come first); at a
     parameter's name, none of the parameters listed before it."""
@@ -98,7 +98,7 @@ class NeuralEngine:
         listed = {c.text: (r, c) for r, c in enumerate(others)}
         cache = self._continuations(context)
         rank_by = ranker.for_language(context.language.name)
-        block = ranker.case(context.category, context.prefix)
+        block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
         parameters, bound = self._locals(context) if context.category == NAME else (set(), set())
         # the best identifier the fallback engine lists: its score, its fallback candidate, its features
         best: tuple[float, Candidate | None, list[float]] = (-math.inf, None, [])
@@ -175,7 +175,7 @@ class NeuralEngine:
         """Structure templates matching the prefix, with the model's probability of their node
         type where the statement (or expression) at the cursor starts."""
         prefix = context.prefix.lower()
-        statement = _statement(context)
+        statement = statement_at(context)
         ancestors = set()
         node = context.target
         while node is not None:
@@ -233,18 +233,6 @@ def _chain_candidate(chain, score: float) -> Candidate:
     kind = Kind.FUNCTION if chain.text.endswith("(") else Kind.VARIABLE
     detail = f"{chain.probability:.1%} (multi-token, model)"
     return Candidate(chain.text, kind, score, detail, f"Predicted continuation: `{chain.text}`")
-
-
-def _statement(context: CompletionContext):
-    """The statement that starts where the cursor's identifier starts, if one does."""
-    blocks = BLOCKS.get(context.language.name, ())
-    node = context.target
-    found = None
-    while node is not None and node.start_byte == context.target.start_byte:
-        if node.parent is not None and node.parent.type in blocks:
-            found = node
-        node = node.parent
-    return found
 
 
 LOCALS_READ = 16 * 1024  # bytes of the function before the cursor read for the names it binds

@@ -9,14 +9,18 @@ other documents, builtins, keywords, other files of the project, nowhere), its r
 count there, how many files of the project use it (after a dot), whether a file the buffer imports
 uses it, whether one defines it at its top level (where an import names what it takes, too) and how
 many write it after the same receiver (``state.scope``), the member signals
-after a dot, whether it starts with the prefix in the case typed, the log-probability of the
+after a dot (a known member of the receiver's library or class, how much real code uses it),
+what the code after the cursor says of it (used there, how soon, after the same receiver, read
+there and nowhere before it where a name is declared or where a statement starts), whether it starts with the prefix in the case typed, the log-probability of the
 buffer's cache n-gram model (engines/ngram.py), the fallback engine's own score, the word's
 kind (a function, class or imported module defined in the file), the model's probability of it
 as a multi-token chain's first leaf, and whether it is a parameter of the function around the
 cursor or a name that function binds before the cursor. Which
-signal matters how much differs after a dot and elsewhere, and with and without a typed
-prefix, so each of those four cases has its own weights: a vector is laid out as four blocks,
-and a candidate fills the block of its case.
+signal matters how much differs after a dot and elsewhere, with and without a typed prefix,
+and with and without code after the cursor (inside a file the code below speaks, and the other
+signals weigh differently there: weights fitted on both kinds of lists at once lowered the
+figures at a buffer's end, benchmarks/ranking.py), so each of those eight cases has its own
+weights: a vector is laid out as eight blocks, and a candidate fills the block of its case.
 
 A language without fitted weights gets DEFAULT: the hand-set score that came before,
 0.5 log p - 0.5 log(r + 1) + f + 1.25 log c.
@@ -27,6 +31,7 @@ from __future__ import annotations
 import functools
 import math
 import operator
+import re
 
 from ..context import ATTRIBUTE
 from . import ranking_weights
@@ -47,16 +52,29 @@ NAMES = (
     "ln(1+project files writing it after the same receiver)",
     "a known member of the receiver (+1), or not one of a receiver whose members are all known (-1)",
     "ln(1+files of real code using that member)",
+    "used after the cursor", "ln(1+words after the cursor before its first use there)",
+    "written after the same receiver after the cursor",
+    "read after the cursor and not before it, where a name is declared (an assignment's target, a parameter)",
+    "read after the cursor and not before it, where a statement starts",
 )
 SIZE = len(NAMES)
-CASES = ("after a dot, k=0", "after a dot, k>0", "elsewhere, k=0", "elsewhere, k>0")
-DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 13 + [KNOWN_WEIGHT, USES_WEIGHT]) * len(CASES)
+CASES = ("after a dot, k=0", "after a dot, k>0", "elsewhere, k=0", "elsewhere, k>0",
+         "after a dot, k=0, code after", "after a dot, k>0, code after", "elsewhere, k=0, code after",
+         "elsewhere, k>0, code after")
+_CODE = re.compile(rb"\S")
+DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 13 + [KNOWN_WEIGHT, USES_WEIGHT] + [0] * 5) * len(CASES)
 KINDS = {Kind.FUNCTION: 19, Kind.CLASS: 20, Kind.MODULE: 21}
 
 
-def case(category: str, prefix: str) -> int:
+def case(category: str, prefix: str, code_after: bool = False) -> int:
     """The block of the weight vector for a context."""
-    return (0 if category == ATTRIBUTE else 2) + (1 if prefix else 0)
+    return (0 if category == ATTRIBUTE else 2) + (1 if prefix else 0) + (4 if code_after else 0)
+
+
+def code_after(data: bytes, cursor: int) -> bool:
+    """Whether anything but white space follows the cursor (completing inside a file, where the
+    features of the code after it speak), without copying the rest of the buffer."""
+    return _CODE.search(data, cursor) is not None
 
 
 def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cache_log_p: float,
@@ -78,7 +96,7 @@ def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cach
         x[11:17] = recency, count, same, member, only_member, case_matches
         x[26], x[27] = project, imported
         x[28:32] = rest[:4]  # ln(1+files after a dot), defined, defined at an import's name, ln(1+files after obj.)
-        x[32:34] = (rest[4:6] + [0.0, 0.0])[:2]  # a known member, ln(1+its uses) (server/libraries/)
+        x[32:39] = (rest[4:11] + [0.0] * 7)[:7]  # a known member, ln(1+its uses) (server/libraries/); the code after the cursor
         x[18] = fallback.score
         if fallback.kind in KINDS:
             x[KINDS[fallback.kind]] = 1.0
@@ -121,6 +139,17 @@ class Ranker:
     def linear(self, x: list[float], block: int) -> float:
         """The linear part of the score alone."""
         return sum(map(operator.mul, self.blocks[block], x))
+
+    def tensor_scores(self, x, block: int):
+        """The scores of the rows of ``x`` (a float64 tensor, candidates x features) in case
+        ``block``: benchmarks/ranking.py scores many lists at once."""
+        import torch
+
+        out = x @ torch.tensor(self.blocks[block], dtype=torch.float64)
+        if self.hidden is not None:
+            w, bias, v, _ = self.hidden
+            out = out + torch.tanh(x @ w + bias[block]) @ v
+        return out
 
     def scores(self, xs: list[list[float]], block: int) -> list[float]:
         """The scores of candidates of one list (features ``xs``) in case ``block``."""

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..context import ATTRIBUTE, CompletionContext
+from ..languages import LOCALS
 from ..words import blank, member_pattern, member_words
 from .base import Kind
 
@@ -35,6 +36,7 @@ FAR = 256 * 1024  # before the window: words only (no tree query, comments not b
 # is numbered last so that the ranker's tier columns of the others stay where they were.
 CODE, QUOTED, FAR_BACK, AFTER, OTHER, BUILTIN, KEYWORD, PROJECT = range(8)
 SAME, MEMBER, ONLY_MEMBER, CASE = 3, 4, 5, 6  # the signals' columns after the tier, d and c
+SAME_AFTER = 10  # what a word written after the same receiver after the cursor, and nowhere before it, gains
 _OWN_MEMBER = re.compile(rb"\b(?:self|cls|this)\s*\.\s*([A-Za-z_$][\w$]*)")  # members of the object whose class is written
 
 
@@ -58,6 +60,10 @@ class Scores(dict):
     def __init__(self, context: CompletionContext):
         super().__init__()
         self.signals: dict[str, list[float]] = {}
+        # the code after the cursor (whatever a word's tier): ln(1+w), w the words before its
+        # first use there; the members written there after the same receiver
+        self.after: dict[str, float] = {}
+        self.same_after: set[str] = set()
         self.keywords = context.language.not_identifiers(context.category == ATTRIBUTE)
         self.prefix = context.prefix.lower()
         # Words stay bytes until they pass the prefix filter: most never need decoding.
@@ -82,10 +88,10 @@ class Scores(dict):
 
 
 def buffer_words(context: CompletionContext, window: Window, before: bytes, far_count: Counter[bytes],
-                 scores: Scores) -> Counter[bytes]:
+                 scores: Scores, after: bytes) -> Counter[bytes]:
     """The buffer's words: in code before the cursor (``before``), in its comments and strings,
-    further back than the window (``far_count``), after the cursor. Returns the counts of those
-    in code before it."""
+    further back than the window (``far_count``), in code after the cursor (``after``). Returns
+    the counts of those in code before it."""
     pattern, data = context.language.identifier_pattern, context.data
     words_before = pattern.findall(before)
     n = len(words_before)
@@ -106,20 +112,45 @@ def buffer_words(context: CompletionContext, window: Window, before: bytes, far_
         if name := scores.new(word):
             scores.add(name, 3.5 + 0.3 * math.log1p(far_count[word]), FAR_BACK, c=math.log1p(far_count[word]))
 
-    words_after = pattern.findall(blank(data, window.spans, context.cursor, window.hi))
+    words_after = pattern.findall(after)
     first_after: dict[bytes, int] = {}
     for i, w in enumerate(words_after):
         first_after.setdefault(w, i)
     count_after = Counter(words_after)
     for word in scores.matching(first_after):
+        name = word.decode("utf-8", "replace")
+        scores.after[name] = math.log1p(first_after[word])
         if (name := scores.new(word)) and name != context.prefix:
             d, c = math.log1p(first_after[word]), math.log1p(count_after[word])
             scores.add(name, 3 - 0.5 * d + 0.5 * c, AFTER, d, c)
     return count
 
 
+def reads_after(context: CompletionContext, after: bytes, scores: Scores) -> set[str]:
+    """The words of the AFTER tier (used after the cursor, nowhere before it) that the code
+    there reads without binding them (``print(total)``, ``open(path)``; not ``for x``, ``as f``,
+    ``x =``), outside member names and builtins: what is being declared, where a name is."""
+    language = context.language
+    bound = {name for match in LOCALS[language.name].finditer(after) for name in match.groups() if name} \
+        if language.name in LOCALS else set()
+    members = Counter(member_words(after, language))
+    counts = Counter(language.identifier_pattern.findall(after))
+    builtins = set(language.builtins)
+    out = set()
+    for word, signals in scores.signals.items():
+        raw = word.encode("utf-8", "surrogatepass")
+        if signals[0] == AFTER and raw not in bound and members[raw] < counts[raw] and word not in builtins:
+            out.add(word)
+    return out
+
+
+def after_cursor(context: CompletionContext, window: Window) -> bytes:
+    """The code after the cursor in the window, comments and strings blanked."""
+    return blank(context.data, window.spans, context.cursor, window.hi)
+
+
 def adjust_for_dots(context: CompletionContext, before: bytes, count: Counter[bytes], scores: Scores,
-                    declaring: dict[bytes, Kind] | None = None, member: bool = False) -> None:
+                    declaring: dict[bytes, Kind] | None = None, member: bool = False, after: bytes = b"") -> None:
     """Member names after a dot, plain names elsewhere (``count``: all occurrences). At a
     declaration (``declaring``: the kinds of the names the file defines around the cursor), a
     name only ever used after a dot, after ``self.`` among others, and not defined is what is
@@ -127,21 +158,30 @@ def adjust_for_dots(context: CompletionContext, before: bytes, count: Counter[by
     _write_title``. (Any receiver's members would lift JavaScript's property names at
     ``const |``: fewer names declared there were among the first five.) At a member's name
     (``member``), the other names only used after a dot are not lowered: members are
-    what a dot reads."""
+    what a dot reads. A member written after the same receiver after the cursor (``after``)
+    rises above the words of the code before it (or by a little less than one written before it
+    after the same receiver, where the code before has it too)."""
     as_member = Counter(member_words(before, context.language))
     signals = scores.signals
     if context.category == ATTRIBUTE:
         same_receiver: set[bytes] = set()
+        same_after: set[bytes] = set()
         if context.receiver:
             receiver = re.escape(context.receiver.encode("utf-8", "surrogatepass"))
             chars = context.language.identifier_chars.encode() + rb"\x80-\xff"
             after_dot = member_pattern(context.language.identifier_chars).pattern
-            same_receiver = set(re.findall(rb"(?<![" + chars + rb"])" + receiver + rb"\s*" + after_dot, before))
+            written = re.compile(rb"(?<![" + chars + rb"])" + receiver + rb"\s*" + after_dot)
+            same_receiver = set(written.findall(before))
+            same_after = set(written.findall(after))
         for word in scores:
             raw = word.encode("utf-8", "surrogatepass")
+            if raw in same_after:
+                scores.same_after.add(word)
             if raw in same_receiver:
                 scores[word] += 4
                 signals[word][SAME] = 1
+            elif raw in same_after:  # above the words of the code before, where nothing else placed it
+                scores[word] += SAME_AFTER if signals[word][0] == AFTER else 3
             elif raw in as_member:
                 scores[word] += 2
                 signals[word][MEMBER] = 1
