@@ -176,6 +176,8 @@ class NeuralEngine:
         type where the statement (or expression) at the cursor starts."""
         prefix = context.prefix.lower()
         statement = statement_at(context)
+        if statement is not None and statement.end_byte > context.target.end_byte:
+            statement = None  # the statement goes on after the cursor (``| = sum(items)``): it is written already
         ancestors = set()
         node = context.target
         while node is not None:

@@ -57,3 +57,8 @@ async def test_the_expected_statement_becomes_a_snippet(lsp: LanguageClient):
         assert text == "for item in items:\n    pass"  # relative indentation: the client adds the line's
     resolved = await lsp.completion_item_resolve_async(item)
     assert "for_statement" in (resolved.detail or "") and "for item in items" in resolved.documentation.value
+    # the statement at the cursor goes on after it (`fo| = sum(items)`): it is written, no statement is offered
+    open_doc(lsp, "file:///work/assigned.py", TEXT + " = sum(items)\n    return fo\n", "python")
+    result = await complete(lsp, "file:///work/assigned.py", 2, 6)
+    assert "fo" in [item.label for item in result.items]  # answered, by the model
+    assert not [item for item in result.items if item.kind == types.CompletionItemKind.Snippet]
