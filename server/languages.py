@@ -118,7 +118,7 @@ JS_MEMBERS = (
     "stdin nextTick platform on once emit removeListener write end pipe readFileSync "
     "writeFileSync existsSync readFile writeFile stat mkdirSync readdirSync dirname basename "
     "extname relative sep normalize isAbsolute get set has delete clear add size now getTime "
-    "toISOString message stack code"
+    "toISOString message stack code default"
 ).split()
 
 

@@ -154,3 +154,14 @@ def test_a_suffix_that_does_not_parse_or_is_huge_is_read_within_bounds():
     found = [c.text for c in _complete_inside(PYTHON, before, huge, limit=1000)]
     assert found[0] == "total"
     assert "far_below_word" not in found  # several megabytes below: outside the window read after the cursor
+
+
+def test_no_keyword_after_a_dot_in_any_language():
+    from treecomplete.languages import TYPESCRIPT
+
+    source = "interface User { name: string; age: number }\nfunction greet(user: User) {\n  return user."
+    found = [c.text for c in _complete(TYPESCRIPT, source)]
+    assert {"name", "age"} <= set(found[:5])
+    assert "return" not in found and "function" not in found and "interface" not in found
+    js = [c.text for c in _complete(JAVASCRIPT, "p.then(f).catch(g);\nconst done = 1;\nq.")]
+    assert "catch" in js and "const" not in js  # written after a dot: a member

@@ -113,3 +113,19 @@ def test_where_an_import_names_a_module_the_model_s_builtins_come_last():
     assert ranked.index("value") < ranked.index("json") and "len" not in ranked[:10]
     elsewhere = [c.text for c in complete(answer, "value = 1\nprint(")]
     assert elsewhere.index("len") < elsewhere.index("json")  # the model's order where no module is named
+
+
+def test_no_keyword_after_a_dot_unless_the_code_writes_it_as_a_member():
+    """In JavaScript any word may name a member (``promise.catch``); a reserved word the model
+    predicts after a dot is offered only where the fallback engine finds it a member: written
+    after a dot in the code, or one of the language's common members."""
+    service = CompletionService(models=StubPredictor(Answer([Prediction("return", 0.5, False), Prediction("function", 0.3, False),
+                                                            Prediction("catch", 0.1, False), Prediction("name", 0.1, False)])))  # type: ignore[arg-type]
+    text = "function greet(user) {\n  return user."
+    service.open("file:///t.js", "javascript", 1, text)
+    found = [c.text for c in service.complete("file:///t.js", 1, 14, 50).candidates]
+    assert "name" in found and "catch" in found  # a common member (promises)
+    assert "return" not in found and "function" not in found
+    text = "x.return = 1;\nfunction greet(user) {\n  return user."
+    service.open("file:///u.js", "javascript", 1, text)
+    assert "return" in [c.text for c in service.complete("file:///u.js", 2, 14, 50).candidates]  # written as a member

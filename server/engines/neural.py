@@ -74,14 +74,16 @@ class NeuralEngine:
         prefix = context.prefix.lower()
         identifier = context.language.identifier
         keywords = context.language.not_identifiers(context.category == ATTRIBUTE)
+        reserved = context.language.reserved_set if context.category == ATTRIBUTE else frozenset()
+        listed = {c.text: (r, c) for r, c in enumerate(others)}
 
         def matching(pairs) -> dict[str, float]:
             out: dict[str, float] = {}
             for text, p in pairs:
                 if text in out or text == EMPTY or not identifier.fullmatch(text) or not text.lower().startswith(prefix):
                     continue
-                if text in keywords:
-                    continue
+                if text in keywords or text in reserved and text not in listed:
+                    continue  # after a dot, a reserved word only where the fallback engine found it a member
                 out[text] = p
             total = sum(out.values()) or 1.0
             return {t: p / total for t, p in out.items()}
@@ -95,7 +97,6 @@ class NeuralEngine:
         templates = self._templates(context, answer) if context.category == NAME and not declaration else []
         share = 1.0 - sum(p for _, p in templates)  # what the model leaves to an identifier here
         labels = {t.label for t, _ in templates}
-        listed = {c.text: (r, c) for r, c in enumerate(others)}
         cache = self._continuations(context)
         rank_by = ranker.for_language(context.language.name)
         block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))

@@ -173,6 +173,14 @@ def adjust_for_dots(context: CompletionContext, before: bytes, count: Counter[by
             written = re.compile(rb"(?<![" + chars + rb"])" + receiver + rb"\s*" + after_dot)
             same_receiver = set(written.findall(before))
             same_after = set(written.findall(after))
+        # A reserved word names a member only where the code writes it after a dot (`promise.catch`)
+        # or the receiver is known to have it (engines/members.py adds those): no `return` after `user.`
+        members_after = set(member_words(after, context.language)) if after else set()
+        for word in [w for w in scores if w in context.language.reserved_set]:
+            raw = word.encode("utf-8", "surrogatepass")
+            if raw not in as_member and raw not in members_after:
+                del scores[word]
+                del signals[word]
         for word in scores:
             raw = word.encode("utf-8", "surrogatepass")
             if raw in same_after:
