@@ -7,6 +7,7 @@ server's peak RSS (with the Python and the JavaScript model loaded), for treecom
 jedi-language-server on the same trace.
 
     python -m benchmarks.latency            # the standard library's inspect.py (3,000+ lines)
+    python -m benchmarks.latency --inside   # the same, with the rest of the file after the cursor
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def run_trace(session: Session, text: str, split: int, chars: int, lang: str, neural: bool = False,
-                    both: bool = False) -> dict:
+                    both: bool = False, inside: bool = False) -> dict:
     await session.start()
     # from the start of initialize to the first answer that came from the model
     first_neural = session.initialize_seconds + await session.wait_for_model(lang) if neural else None
@@ -45,7 +46,7 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
     uri = Path("/tmp/treecomplete-latency" + (".py" if lang == "python" else ".js")).as_uri()
     typed = text[split : split + chars]
     buffer = text[:split]
-    session.open(uri, lang, buffer)
+    session.open(uri, lang, buffer + (text[split + chars:] if inside else ""))  # inside: the code after stays below the cursor
     latencies = []
     version = 1
     try:
@@ -84,11 +85,11 @@ async def main_async(args: argparse.Namespace) -> dict:
     for label, model in (("treecomplete (fallback)", "fallback"), ("treecomplete (model)", args.model)):
         session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model}})
         results[label] = await run_trace(session, text, split, args.chars, args.lang, neural=model != "fallback",
-                                         both=not args.one_model)
+                                         both=not args.one_model, inside=args.inside)
     peer = None if args.no_peer else peer_command(args.lang)
     if peer is not None:
         name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
-        results[name] = await run_trace(Session(name, peer[0], peer[1]), text, split, args.chars, args.lang)
+        results[name] = await run_trace(Session(name, peer[0], peer[1]), text, split, args.chars, args.lang, inside=args.inside)
     print(f"{'server':<28}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}{'init ms':>9}{'RSS MB':>8}")
     for name, r in results.items():
         print(f"{name:<28}{r['requests']:>9}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['p99_ms']:>9.2f}"
@@ -107,6 +108,7 @@ def main() -> None:
     parser.add_argument("--lang", choices=["python", "javascript"], default="python")
     parser.add_argument("--start", type=float, default=0.5, help="fraction of the file opened before typing")
     parser.add_argument("--chars", type=int, default=1500, help="characters typed")
+    parser.add_argument("--inside", action="store_true", help="the rest of the file stays after the cursor (typing inside a file)")
     parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio")
     parser.add_argument("--no-peer", action="store_true")
     parser.add_argument("--one-model", action="store_true", help="load only the file's language model (default: both)")
