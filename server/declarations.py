@@ -332,6 +332,7 @@ class Declaring:
     # before the cursor, and that the body neither defines before it nor assigns (``this.x =``):
     # what is being defined, more often than not (a class calls methods it defines further down)
     pending: frozenset[str] = frozenset()
+    method: bool = False  # a class member's or object literal member's name, a Python method's: what ``this.`` reads
 
 
 NOT_DECLARING = Declaring(False, False, frozenset())
@@ -361,7 +362,7 @@ def declaring(context: CompletionContext) -> Declaring:
     names.discard(context.prefix.encode("utf-8", "surrogatepass"))
     pending = _texts(_pending(language, context.data, context.prefix_start) - names) if method else frozenset()
     return Declaring(declaration, parameter, _texts(names),
-                     None if modifiers is None else frozenset(m.decode() for m in modifiers), pending)
+                     None if modifiers is None else frozenset(m.decode() for m in modifiers), pending, method)
 
 
 def _texts(names: set[bytes]) -> frozenset[str]:

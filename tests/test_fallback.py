@@ -165,3 +165,11 @@ def test_no_keyword_after_a_dot_in_any_language():
     assert "return" not in found and "function" not in found and "interface" not in found
     js = [c.text for c in _complete(JAVASCRIPT, "p.then(f).catch(g);\nconst done = 1;\nq.")]
     assert "catch" in js and "const" not in js  # written after a dot: a member
+
+
+def test_a_member_being_declared_is_what_the_code_below_reads_after_a_dot():
+    before = "class Cart {\n  add(item) { this.items.push(item); }\n  "
+    after = "() {\n    this.total = 0;\n  }\n  checkout() {\n    this.reset();\n    const sum = total;\n  }\n}\n"
+    found = [c.text for c in _complete_inside(JAVASCRIPT, before, after)]
+    assert {"reset", "total"} <= set(found[:3])  # with `items`, which this. reads above
+    assert found.index("sum") > 3  # a local of the code below, no member

@@ -140,7 +140,7 @@ class FallbackEngine:
         # a name read below and nowhere above: what is being declared (``def load(|)`` ... ``open(path)``)
         declared = where.declaration or where.parameter or assigned_at(context)
         starts = not declared and statement_at(context) is not None
-        reads = reads_after(context, after, scores) if declared or starts else set()
+        reads = reads_after(context, after, scores, where.method) if declared or starts else set()
         for word in reads:
             scores[word] += DECLARED_BELOW if declared else STARTS_BELOW
         for other in self._others(context):

@@ -126,14 +126,19 @@ def buffer_words(context: CompletionContext, window: Window, before: bytes, far_
     return count
 
 
-def reads_after(context: CompletionContext, after: bytes, scores: Scores) -> set[str]:
+def reads_after(context: CompletionContext, after: bytes, scores: Scores, member: bool = False) -> set[str]:
     """The words of the AFTER tier (used after the cursor, nowhere before it) that the code
     there reads without binding them (``print(total)``, ``open(path)``; not ``for x``, ``as f``,
-    ``x =``), outside member names and builtins: what is being declared, where a name is."""
+    ``x =``), outside member names and builtins: what is being declared, where a name is. At a
+    member's name (``member``: a method, a class field, an object literal's key), those the code
+    there reads after a dot instead (``this.flush()`` below ``|() {``)."""
     language = context.language
+    members = Counter(member_words(after, language))
+    if member:
+        return {word for word, signals in scores.signals.items()
+                if signals[0] == AFTER and members[word.encode("utf-8", "surrogatepass")]}
     bound = {name for match in LOCALS[language.name].finditer(after) for name in match.groups() if name} \
         if language.name in LOCALS else set()
-    members = Counter(member_words(after, language))
     counts = Counter(language.identifier_pattern.findall(after))
     builtins = set(language.builtins)
     out = set()
