@@ -20,7 +20,9 @@ BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 
 ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back
 CLASS_READ = 256 * 1024  # a larger class body is not read for its members
 _CHAIN = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
-OWN = {"python": ("self", "cls"), "javascript": ("this",)}
+OWN = {"python": ("self", "cls"), "javascript": ("this",), "typescript": ("this",), "typescriptreact": ("this",)}
+TYPED = frozenset({"typescript", "typescriptreact"})  # where a name's type may be written (``user: User``)
+TYPE_READ = 16 * 1024  # a name's annotation is looked for this far back
 
 _PY_IMPORTS = "[(import_statement) (import_from_statement)] @import"
 _JS_IMPORTS = """
@@ -254,4 +256,43 @@ def class_in_file(context: CompletionContext, name: str) -> OwnClass | None:
             own = OWN[context.language.name][0]
             return own_class(CompletionContext(context.language, context.uri, context.data, context.cursor, "",
                                                context.prefix_start, context.category, (), own, probe, context.tree))
+    return None
+
+
+def declared_type(context: CompletionContext) -> OwnClass | None:
+    """In TypeScript, the members of the type written for the receiver (``user: User`` …
+    ``user.``) where the file declares that type at its top level: an interface, an object type
+    alias or a class. Not complete where it extends another or has an index signature."""
+    names = chain(context.receiver) if context.language.name in TYPED and context.tree is not None else None
+    if not names or len(names) != 1:
+        return None
+    name = re.escape(names[0].encode())
+    annotation = re.compile(rb"(?<![\w$.])" + name + rb"\s*\??\s*:\s*([A-Za-z_$][\w$]*)\s*(?=[,)=;\n]|$)")
+    found = None
+    for found in annotation.finditer(context.data, max(0, context.prefix_start - TYPE_READ), context.prefix_start):
+        pass
+    if found is None:
+        return None
+    wanted = found.group(1).decode()
+    for child in context.tree.root_node.named_children:
+        node = child.child_by_field_name("declaration") if child.type == "export_statement" else child
+        if node is None or _text(node.child_by_field_name("name")) != wanted:
+            continue
+        if node.type in ("class_declaration", "abstract_class_declaration"):
+            own = read_class(node, context.data, "javascript", "")
+            own.dynamic = own.dynamic or any(c.type == "class_heritage" for c in node.named_children)
+            return own
+        body = node.child_by_field_name("body") if node.type == "interface_declaration" else \
+            node.child_by_field_name("value") if node.type == "type_alias_declaration" else None
+        if body is None or body.type not in ("interface_body", "object_type"):
+            continue
+        own = OwnClass(wanted)
+        for member in body.named_children:
+            if member.type in ("property_signature", "method_signature"):
+                own.members.setdefault(_text(member.child_by_field_name("name")),
+                                       "method" if member.type == "method_signature" else "attribute")
+            elif member.type == "index_signature":
+                own.dynamic = True  # any key is a member
+        own.dynamic = own.dynamic or any(c.type == "extends_type_clause" for c in node.named_children)
+        return own
     return None

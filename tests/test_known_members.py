@@ -180,3 +180,31 @@ def test_a_javascript_base_class_from_a_project_file(tmp_path: Path):
     text = "import { Shape } from './shapes';\nclass Square extends Shape {\n  side() {\n    return this."
     candidates = complete(service, libraries, (tmp_path / "square.js").as_uri(), text, "javascript")
     assert {"area", "side"} <= {c.text for c in candidates[:3]}
+
+
+def test_typescript_members_of_the_type_written_for_the_receiver(tmp_path: Path):
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    head = ("interface User { name: string; age: number; greet(): void }\n"
+            "type Point = { x: number; y: number };\n"
+            "interface Admin extends User { rights: string[] }\n"
+            "export class Shape { area(): number { return 0 } }\n")
+    cases = {
+        "function f(user: User) {\n  const other = 1;\n  return user.": {"name", "age", "greet"},
+        "function f(p?: Point) {\n  const other = 1;\n  return p.": {"x", "y"},
+        "const s: Shape = new Shape();\nconst other = 1;\ns.": {"area"},
+        "function f(a: Admin) {\n  const other = 1;\n  return a.": {"rights"},
+    }
+    other = {}
+    for i, (text, members) in enumerate(cases.items()):
+        found = complete_at(service, libraries, (tmp_path / f"t{i}.ts").as_uri(), head + text)
+        assert members <= {c.text for c in found[:len(members)]}, (text, [c.text for c in found[:6]])
+        other[i] = next(c.score for c in found if c.text == "other")
+    # a word of the buffer the type lacks is lowered where all its members are known, not where it extends another
+    assert other[0] < other[3] - 3 and other[1] < other[3] - 3
+    js = [c.text for c in complete_at(service, libraries, (tmp_path / "t.js").as_uri(), "const user = load();\nuser.")]
+    assert "name" not in js  # no types in JavaScript
+
+
+def complete_at(service, libraries, uri: str, text: str) -> list:
+    return complete(service, libraries, uri, text, "typescript" if uri.endswith(".ts") else "javascript")

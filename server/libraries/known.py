@@ -45,7 +45,9 @@ class Libraries:
         if own is not None:
             return self._class(context, own, bound, 0)
         target = receivers.target_of(context, bound)
-        if target is None and context.language.name == "javascript":  # `Math.`, `JSON.`, `process.`: a global's
+        if target is None and (typed := receivers.declared_type(context)) is not None:  # `user: User` … `user.`
+            return self._class(context, typed, bound, 0)
+        if target is None and context.language.name != "python":  # `Math.`, `JSON.`, `process.`: a global's
             names = receivers.chain(context.receiver)
             target = receivers.Target("", tuple(names)) if names and len(names) == 1 else None
         return self._target(context, target) if target is not None else None

@@ -141,3 +141,11 @@ async def test_the_smoke_cases_hold_with_the_shipped_models(shipped: LanguageCli
     await _ready(shipped, tmp_path / "warm.js", "javascript")
     found = await members_at_end(shipped, tmp_path / "d.js", "const fs = require('fs');\n\nconst text = fs.", "javascript")
     assert "readFileSync" in found[:5], found[:5]
+
+
+async def test_typescript_members_of_the_written_type_and_no_keyword(lsp: LanguageClient, workspace: Path):
+    text = ("interface User { name: string; age: number }\n\nfunction greet(user: User) {\n"
+            "  const label = 'hi';\n  return user.")
+    found = await members_at_end(lsp, workspace / "u.ts", text, "typescript")
+    assert set(found[:2]) == {"name", "age"}, found[:5]
+    assert "return" not in found and "function" not in found
