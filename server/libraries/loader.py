@@ -49,12 +49,6 @@ class Loader:
             self._queue(key, read, check=False)
         return None
 
-    def want(self, key: Hashable, read: Read) -> None:
-        """Read ``key`` ahead of its first request (the modules a buffer imports)."""
-        with self._lock:
-            if key not in self._entries:
-                self._queue(key, read, check=False)
-
     def wait(self, timeout: float | None = None) -> bool:
         """Until every queued read is done (tests, the benchmarks)."""
         return self._idle.wait(timeout)
