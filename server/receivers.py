@@ -15,6 +15,7 @@ import tree_sitter
 
 from .context import CompletionContext
 from .languages import JAVASCRIPT, LanguageSpec
+from .words import node_text
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
 ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back
@@ -69,56 +70,52 @@ def bindings(tree: tree_sitter.Tree, language: LanguageSpec, ranges: list[tuple[
     return found
 
 
-def _text(node: tree_sitter.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
-
-
 def _python_binding(captures: dict, found: dict[str, Target]) -> None:
     statement = captures["import"][0]
     if statement.type == "import_statement":
         for name in statement.children_by_field_name("name"):
             if name.type == "aliased_import":
-                found[_text(name.child_by_field_name("alias"))] = Target(_text(name.child_by_field_name("name")))
+                found[node_text(name.child_by_field_name("alias"))] = Target(node_text(name.child_by_field_name("name")))
             else:
-                dotted = _text(name)
+                dotted = node_text(name)
                 found[dotted.split(".")[0]] = Target(dotted.split(".")[0])
         return
-    module = _text(statement.child_by_field_name("module_name"))
+    module = node_text(statement.child_by_field_name("module_name"))
     if not module:
         return
     for name in statement.children_by_field_name("name"):
         if name.type == "aliased_import":
-            found[_text(name.child_by_field_name("alias"))] = Target(module, (_text(name.child_by_field_name("name")),))
+            found[node_text(name.child_by_field_name("alias"))] = Target(module, (node_text(name.child_by_field_name("name")),))
         else:
-            found[_text(name)] = Target(module, (_text(name),))
+            found[node_text(name)] = Target(module, (node_text(name),))
 
 
 def _js_binding(captures: dict, found: dict[str, Target]) -> None:
-    source = _text(captures["source"][0])
+    source = node_text(captures["source"][0])
     if "name" in captures:  # const x = require('m'), const { a, b: c } = require('m')
         name = captures["name"][0]
         if name.type == "identifier":
-            found[_text(name)] = Target(source)
+            found[node_text(name)] = Target(source)
         elif name.type == "object_pattern":
             for part in name.named_children:
                 if part.type == "shorthand_property_identifier_pattern":
-                    found[_text(part)] = Target(source, (_text(part),))
+                    found[node_text(part)] = Target(source, (node_text(part),))
                 elif part.type == "pair_pattern" and part.child_by_field_name("value") is not None:
                     key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
                     if value.type == "identifier":
-                        found[_text(value)] = Target(source, (_text(key),))
+                        found[node_text(value)] = Target(source, (node_text(key),))
         return
     statement = captures["import"][0]
     clause = next((c for c in statement.named_children if c.type == "import_clause"), None)
     for part in clause.named_children if clause is not None else ():
         if part.type == "identifier":  # import x from 'm': its default export, a module's namespace for Node's
-            found[_text(part)] = Target(source)
+            found[node_text(part)] = Target(source)
         elif part.type == "namespace_import":
-            found[_text(part.named_children[0] if part.named_children else None)] = Target(source)
+            found[node_text(part.named_children[0] if part.named_children else None)] = Target(source)
         elif part.type == "named_imports":
             for specifier in part.named_children:
                 name, alias = specifier.child_by_field_name("name"), specifier.child_by_field_name("alias")
-                found[_text(alias or name)] = Target(source, (_text(name),))
+                found[node_text(alias or name)] = Target(source, (node_text(name),))
 
 
 def chain(receiver: str | None) -> list[str] | None:
@@ -151,13 +148,19 @@ def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     before = context.data[max(0, context.prefix_start - ASSIGNMENT_READ):context.prefix_start]
     word = re.escape(name.encode())
     pattern = re.compile(rb"(?<![\w$.])" + word + rb"\s*(?::[^=\n]*)?=\s*(?:new\s+|await\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\(")
-    found = None
-    for found in pattern.finditer(before):
-        pass
+    found = _last(pattern, before, 0, len(before))
     if found is None:
         return None
     names = found.group(1).decode().split(".")
     return names if names[-1][:1].isupper() else None  # a class, by convention: not a factory's result
+
+
+def _last(pattern: re.Pattern[bytes], data: bytes, lo: int, hi: int) -> re.Match[bytes] | None:
+    """The last match of ``pattern`` in ``data[lo:hi]``: the one nearest the cursor."""
+    found = None
+    for found in pattern.finditer(data, lo, hi):
+        pass
+    return found
 
 
 def own_class(context: CompletionContext) -> OwnClass | None:
@@ -208,18 +211,18 @@ def _parse_closed(source: bytes) -> tree_sitter.Node:
 
 def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) -> OwnClass:
     body = node.child_by_field_name("body")
-    found = OwnClass(_text(node.child_by_field_name("name")) or "class")
+    found = OwnClass(node_text(node.child_by_field_name("name")) or "class")
     for child in body.named_children if body is not None else ():
         if child.type == "decorated_definition":
             child = child.child_by_field_name("definition") or child
         if child.type in ("function_definition", "method_definition"):
-            found.members.setdefault(_text(child.child_by_field_name("name")), "method")
+            found.members.setdefault(node_text(child.child_by_field_name("name")), "method")
         elif child.type == "expression_statement" and child.named_children and child.named_children[0].type == "assignment":
             left = child.named_children[0].child_by_field_name("left")
             if left is not None and left.type == "identifier":
-                found.members.setdefault(_text(left), "attribute")
+                found.members.setdefault(node_text(left), "attribute")
         elif child.type == "field_definition":
-            found.members.setdefault(_text(child.child_by_field_name("property")), "attribute")
+            found.members.setdefault(node_text(child.child_by_field_name("property")), "attribute")
     own = rb"(?:self|cls)" if language == "python" else rb"this"
     text = data[node.start_byte:node.end_byte]
     member = own + rb"\s*\.\s*([A-Za-z_$][\w$]*)"
@@ -233,11 +236,11 @@ def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) 
         del found.members[name]  # the name being typed (the probe put it there), what no dot reads
     if language == "python":
         superclasses = node.child_by_field_name("superclasses")
-        found.bases = [_text(b) for b in (superclasses.named_children if superclasses is not None else ())
+        found.bases = [node_text(b) for b in (superclasses.named_children if superclasses is not None else ())
                        if b.type in ("identifier", "attribute")]
     else:
         heritage = next((c for c in node.named_children if c.type == "class_heritage"), None)
-        found.bases = [_text(b) for b in (heritage.named_children if heritage is not None else ())
+        found.bases = [node_text(b) for b in (heritage.named_children if heritage is not None else ())
                        if b.type in ("identifier", "member_expression")]
     return found
 
@@ -248,7 +251,7 @@ def class_in_file(context: CompletionContext, name: str) -> OwnClass | None:
     for child in context.tree.root_node.named_children if context.tree is not None else ():
         if child.type == "decorated_definition":
             child = child.child_by_field_name("definition") or child
-        if child.type in kinds and _text(child.child_by_field_name("name")) == name:
+        if child.type in kinds and node_text(child.child_by_field_name("name")) == name:
             inner = child.child_by_field_name("body")
             probe = inner.named_children[0] if inner is not None and inner.named_children else None
             if probe is None:
@@ -268,15 +271,13 @@ def declared_type(context: CompletionContext) -> OwnClass | None:
         return None
     name = re.escape(names[0].encode())
     annotation = re.compile(rb"(?<![\w$.])" + name + rb"\s*\??\s*:\s*([A-Za-z_$][\w$]*)\s*(?=[,)=;\n]|$)")
-    found = None
-    for found in annotation.finditer(context.data, max(0, context.prefix_start - TYPE_READ), context.prefix_start):
-        pass
+    found = _last(annotation, context.data, max(0, context.prefix_start - TYPE_READ), context.prefix_start)
     if found is None:
         return None
     wanted = found.group(1).decode()
     for child in context.tree.root_node.named_children:
         node = child.child_by_field_name("declaration") if child.type == "export_statement" else child
-        if node is None or _text(node.child_by_field_name("name")) != wanted:
+        if node is None or node_text(node.child_by_field_name("name")) != wanted:
             continue
         if node.type in ("class_declaration", "abstract_class_declaration"):
             own = read_class(node, context.data, "javascript", "")
@@ -289,7 +290,7 @@ def declared_type(context: CompletionContext) -> OwnClass | None:
         own = OwnClass(wanted)
         for member in body.named_children:
             if member.type in ("property_signature", "method_signature"):
-                own.members.setdefault(_text(member.child_by_field_name("name")),
+                own.members.setdefault(node_text(member.child_by_field_name("name")),
                                        "method" if member.type == "method_signature" else "attribute")
             elif member.type == "index_signature":
                 own.dynamic = True  # any key is a member

@@ -23,6 +23,11 @@ from .languages import LanguageSpec
 KINDS = {"function": Kind.FUNCTION, "class": Kind.CLASS, "module": Kind.MODULE}  # the scan query's captures
 
 
+def node_text(node: tree_sitter.Node | None) -> str:
+    """A node's source text (empty for no node)."""
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
 def scan(tree: tree_sitter.Tree, language: LanguageSpec, lo: int, hi: int) -> tuple[list[tuple[int, int]], dict[bytes, Kind]]:
     """The comment and string spans of [lo, hi), sorted, and the kinds of the names defined there."""
     spans: list[tuple[int, int]] = []

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
+from ..words import node_text
+
 FUNCTION, CLASS, VARIABLE, NAMESPACE = "f", "c", "v", "m"
 _DECLARES = {"function_signature": FUNCTION, "function_declaration": FUNCTION, "generator_function_declaration": FUNCTION,
              "class_declaration": CLASS, "abstract_class_declaration": CLASS, "class": CLASS,
@@ -67,10 +69,6 @@ def _identifier(name: str) -> bool:
     return name.replace("$", "_").isidentifier() and name != "prototype"
 
 
-def _text(node: tree_sitter.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
-
-
 class Reader:
     """Reads declaration files, collecting the interfaces of all of them (merged by name, as
     TypeScript merges them) and the global variables' types."""
@@ -94,7 +92,7 @@ class Reader:
     def _statements(self, block: tree_sitter.Node, scope: Scope, ambient: bool) -> None:
         into_globals = False
         for node in block.named_children:
-            if node.type in ("ERROR", "expression_statement") and _text(node).strip() == "global":  # `global {` in a module:
+            if node.type in ("ERROR", "expression_statement") and node_text(node).strip() == "global":  # `global {` in a module:
                 into_globals = True  # the grammar reads an error, then the block
                 continue
             if into_globals and node.type == "statement_block":
@@ -116,45 +114,45 @@ class Reader:
                 else:
                     self._statement(child, scope, True, exported)
         elif kind == "module" and node.child_by_field_name("name") is not None and node.child_by_field_name("name").type == "string":
-            name = _text(node.child_by_field_name("name")).strip("'\"")
+            name = node_text(node.child_by_field_name("name")).strip("'\"")
             inner = self.modules.setdefault(name, Scope())
             body = node.child_by_field_name("body")
             if body is not None:
                 self._statements(body, inner, ambient=True)
-        elif kind in ("internal_module", "module") and _text(node.child_by_field_name("name")) == "global":
+        elif kind in ("internal_module", "module") and node_text(node.child_by_field_name("name")) == "global":
             body = node.child_by_field_name("body")  # `global { var console: Console }` in a module
             if body is not None:
                 self._statements(body, self.globals, ambient=True)
         elif kind in ("internal_module", "module"):
-            name = _text(node.child_by_field_name("name"))
+            name = node_text(node.child_by_field_name("name"))
             inner = scope.namespaces.setdefault(name, Scope())
             body = node.child_by_field_name("body")
             if body is not None:
                 self._statements(body, inner, ambient)
             self._value(scope, name, NAMESPACE, exported)
         elif kind == "interface_declaration":
-            members = self.interfaces.setdefault(_text(node.child_by_field_name("name")), {})
+            members = self.interfaces.setdefault(node_text(node.child_by_field_name("name")), {})
             body = node.child_by_field_name("body")
             for member in body.named_children if body is not None else ():
-                if member.type in _MEMBERS and _identifier(name := _text(member.child_by_field_name("name"))):
+                if member.type in _MEMBERS and _identifier(name := node_text(member.child_by_field_name("name"))):
                     members.setdefault(name, _MEMBERS[member.type])
         elif kind in ("class_declaration", "abstract_class_declaration"):
-            name = _text(node.child_by_field_name("name"))
+            name = node_text(node.child_by_field_name("name"))
             self._value(scope, name, CLASS, exported)
             statics = scope.statics.setdefault(name, {})
             body = node.child_by_field_name("body")
             for member in body.named_children if body is not None else ():
                 if member.type in _MEMBERS and any(c.type == "static" for c in member.children):
-                    statics.setdefault(_text(member.child_by_field_name("name")), _MEMBERS[member.type])
+                    statics.setdefault(node_text(member.child_by_field_name("name")), _MEMBERS[member.type])
         elif kind in _DECLARES:
-            self._value(scope, _text(node.child_by_field_name("name")), _DECLARES[kind], exported)
+            self._value(scope, node_text(node.child_by_field_name("name")), _DECLARES[kind], exported)
         elif kind in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 if declarator.type == "variable_declarator":
-                    name = _text(declarator.child_by_field_name("name"))
+                    name = node_text(declarator.child_by_field_name("name"))
                     annotation = declarator.child_by_field_name("type")
                     if annotation is not None and annotation.named_children:
-                        scope.types[name] = _text(annotation.named_children[0])
+                        scope.types[name] = node_text(annotation.named_children[0])
                     value = declarator.child_by_field_name("value")
                     self._value(scope, name, FUNCTION if value is not None and "function" in value.type else VARIABLE, exported)
 
@@ -174,13 +172,13 @@ class Reader:
         if clause is not None:
             for specifier in clause.named_children:
                 name, alias = specifier.child_by_field_name("name"), specifier.child_by_field_name("alias")
-                shown = _text(alias or name)
-                scope.values.setdefault(shown, scope.values.get(_text(name), VARIABLE))
+                shown = node_text(alias or name)
+                scope.values.setdefault(shown, scope.values.get(node_text(name), VARIABLE))
                 scope.exported.add(shown)
         elif source is not None:
-            scope.export_from.append(_text(source).strip("'\""))
+            scope.export_from.append(node_text(source).strip("'\""))
         elif any(c.type == "=" for c in node.children) and node.named_children:  # export = name
-            scope.export_equals = _text(node.named_children[-1])
+            scope.export_equals = node_text(node.named_children[-1])
 
 
 _COMMONJS = """
@@ -217,7 +215,7 @@ def javascript_exports(data: bytes) -> dict[str, str]:
                 key = pair.child_by_field_name("key") if pair.type in ("pair", "method_definition") else pair
                 if pair.type == "method_definition":
                     key = pair.child_by_field_name("name")
-                name = _text(key).strip("'\"")
+                name = node_text(key).strip("'\"")
                 if name.replace("$", "_").isidentifier():
                     value = pair.child_by_field_name("value")
                     out.setdefault(name, FUNCTION if pair.type == "method_definition" or (
@@ -225,7 +223,7 @@ def javascript_exports(data: bytes) -> dict[str, str]:
         elif "name" in captures:
             value = captures["value"][0]
             kind = FUNCTION if "function" in value.type else CLASS if value.type == "class" else VARIABLE
-            out.setdefault(_text(captures["name"][0]), kind)
+            out.setdefault(node_text(captures["name"][0]), kind)
     # `module.exports = status` then `status.message = ...`; `Object.defineProperty(exports, 'json', ...)`
     for match in _EXPORTED_NAME.finditer(data):
         for member in re.finditer(rb"(?m)^[ \t]*" + re.escape(match.group(1)) + rb"\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)[ \t]*(function|class)?", data):

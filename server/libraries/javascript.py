@@ -18,6 +18,7 @@ import tree_sitter
 from ..engines.base import Kind
 from ..languages import JAVASCRIPT
 from ..receivers import Target, read_class
+from ..words import node_text
 from .declarations import CLASS, FUNCTION, NAMESPACE, Reader, javascript_exports
 from .members import Members
 
@@ -97,15 +98,15 @@ def _project_class(path: Path, names: tuple[str, ...]) -> Members | None:
     for node in root.named_children:
         inner = node.child_by_field_name("declaration") or node.child_by_field_name("value") or node
         if inner.type in ("class_declaration", "class"):
-            classes[_text(inner.child_by_field_name("name"))] = inner
+            classes[node_text(inner.child_by_field_name("name"))] = inner
             if node.type == "export_statement" and any(c.type == "default" for c in node.children):
                 default = inner
         elif node.type == "expression_statement" and (assigned := node.named_children[0]).type == "assignment_expression":
             left, right = assigned.child_by_field_name("left"), assigned.child_by_field_name("right")
-            if _text(left) == "module.exports" and right is not None:
-                default = right if right.type == "class" else classes.get(_text(right), default)
-            elif right is not None and right.type == "class" and _text(left).startswith(("exports.", "module.exports.")):
-                classes[_text(left).rsplit(".", 1)[1]] = right
+            if node_text(left) == "module.exports" and right is not None:
+                default = right if right.type == "class" else classes.get(node_text(right), default)
+            elif right is not None and right.type == "class" and node_text(left).startswith(("exports.", "module.exports.")):
+                classes[node_text(left).rsplit(".", 1)[1]] = right
     found = default if names[0] == "default" else classes.get(names[0])
     if found is None:
         return None
@@ -114,10 +115,6 @@ def _project_class(path: Path, names: tuple[str, ...]) -> Members | None:
     for name, what in own.members.items():
         out.add(name, Kind.FUNCTION if what == "method" else Kind.VARIABLE, f"{what} of {own.name} from {path.name}")
     return out
-
-
-def _text(node: tree_sitter.Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
 
 
 def _members(where: str, names: dict[str, str], source: str, key: str) -> Members:
