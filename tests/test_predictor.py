@@ -102,7 +102,7 @@ def _keys_at(predictor: Predictor, text: str, offset: int):
 
     context = context_at(Document("file:///t.py", text, 1, PYTHON), offset)
     flat, target_parent = flatten_before(context.target, LIMIT)
-    return context, flat, predictor._keys(flat, 0, target_parent, context.target)
+    return context, flat, predictor._keys(flat, 0, target_parent, context.target), predictor._cuts(context, flat, 0)
 
 
 def test_at_a_member_the_call_not_typed_yet_is_read_as_if_typed(toy_members):
@@ -111,13 +111,13 @@ def test_at_a_member_the_call_not_typed_yet_is_read_as_if_typed(toy_members):
     and its answer mixes the two readings (each value's probability between them)."""
     predictor = Predictor.load(toy_members, "cpu")
     text = "def run(box, count):\n    total = count + box.item."
-    context, flat, keys = _keys_at(predictor, text, len(text))
-    called = predictor._call(context, flat, 0, keys)
-    typed, typed_flat, typed_keys = _keys_at(predictor, text + "()", len(text))
+    context, flat, keys, cuts = _keys_at(predictor, text, len(text))
+    called = predictor._call(context, flat, 0, keys, cuts)
+    typed, typed_flat, typed_keys, typed_cuts = _keys_at(predictor, text + "()", len(text))
     assert called is not None and called.keys == typed_keys != keys
-    assert predictor._call(typed, typed_flat, 0, typed_keys) is None  # the call is there already
-    name, name_flat, name_keys = _keys_at(predictor, "total = ", len("total = "))
-    assert predictor._call(name, name_flat, 0, name_keys) is None  # not at a name that is no member
+    assert predictor._call(typed, typed_flat, 0, typed_keys, typed_cuts) is None  # the call is there already
+    name, name_flat, name_keys, name_cuts = _keys_at(predictor, "total = ", len("total = "))
+    assert predictor._call(name, name_flat, 0, name_keys, name_cuts) is None  # not at a name that is no member
 
     def answer(source: str) -> dict[str, float]:
         predictor.forget_answers()

@@ -137,7 +137,7 @@ class Predictor:
             session = Session(anchor, snapshots={0: Snapshot(self.model.initial_state(1, self.device))})
         keys = self._keys(flat, a, target_parent, context.target)
         cuts = self._cuts(context, flat, a)
-        called = self._call(context, flat, a, keys)
+        called = self._call(context, flat, a, keys, cuts)
         constraint = context.prefix[:1].lower()
         cache_key = (context.uri, anchor, tuple(keys), cuts.statement, cuts.chain, constraint, chain_budget > 0)
         if cache_key in self._recent:
@@ -317,7 +317,7 @@ class Predictor:
 
     # -- the call not typed yet --------------------------------------------------------
 
-    def _call(self, context: CompletionContext, flat, a: int, keys: list[tuple]) -> Called | None:
+    def _call(self, context: CompletionContext, flat, a: int, keys: list[tuple], cuts: Cuts) -> Called | None:
         """At a member's name (``os.path.|``), the inputs the model would read had the call
         that often follows been typed (``os.path.|(...)``): training saw the member under its
         call, the buffer has no call yet. None where the member already is a call's function or
@@ -327,18 +327,16 @@ class Predictor:
         member = member_access(context.target) if grammar is not None and self.tree is None else None
         if member is None or member.parent is None or member.parent.type in (grammar.call, grammar.member):
             return None
-        r = next((j for j in range(len(flat) - 1, a - 1, -1) if flat.nodes[j] == member), None)
-        if r is None or r == a:
+        i = cuts.chain  # the member is the chain's root: nothing above it is a call or a member
+        if not i or cuts.chain_root != member:
             return None
-        annotated = flat.annotated_types()[r]
-        bits = annotated.rsplit("|", 1)[1]
-        call = self.type_ids.get(f"{grammar.call}|1{bits[1]}")
-        as_typed = self.type_ids.get(annotated)
-        called = self.type_ids.get(f"{member.type}|{bits[0]}1")  # the arguments follow it
+        r = a + i
+        call = self.type_ids.get(f"{grammar.call}|1{int(flat.has_sibling[r])}")
+        called = self.type_ids.get(f"{member.type}|{int(flat.has_child[r])}1")  # the arguments follow it
+        as_typed = keys[i][0]
         empty = self.value_ids.get(EMPTY)
-        if None in (call, as_typed, called, empty):
+        if None in (call, called, empty) or as_typed == UNK_ID:
             return None
-        i = r - a
         alternative = [*keys[:i], (call, empty, 1, call, 0, 0)]
         for j, (t, v, distance, parent_type, here, nxt) in enumerate(keys[i:], i):
             alternative.append((called if j == i else t, v, distance, called if j + 1 - distance == i else parent_type, here, nxt))
