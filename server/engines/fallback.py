@@ -76,9 +76,9 @@ from ..project import DEFINED, MEMBERS, WORDS, FileWords, ProjectIndex, Snapshot
 from ..words import blank, receiver_word, scan
 from . import members
 from .base import Candidate, Kind
-from .window import (AFTER, BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_MEMBER, OTHER, PROJECT,
+from .window import (BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_MEMBER, OTHER, PROJECT,
                      WINDOW_AFTER, WINDOW_BEFORE, Scores, Window, adjust_for_dots, after_cursor, buffer_words,
-                     reads_after)
+                     drop_reserved, reads_after)
 
 DECLARED_BELOW, STARTS_BELOW = 8, 3  # lifts a name read below and nowhere above, where one is declared / a statement starts
 PENDING = 20  # above any other score: a method the class calls and has not defined, at a member's name
@@ -147,6 +147,7 @@ class FallbackEngine:
             for word, c in other.items():
                 if word not in scores and scores.wanted(word):
                     scores.add(word, 2 + 0.3 * math.log1p(c), OTHER, c=math.log1p(c))
+        drop_reserved(context, before, after, scores)
         imported_here = self._imported_names(context)  # None: the cursor names no import's name
         receiver = receiver_word(context.receiver, context.language) if context.category == ATTRIBUTE else None
         project = self._project(context)

@@ -63,6 +63,7 @@ class Scores(dict):
         # the code after the cursor (whatever a word's tier): ln(1+w), w the words before its
         # first use there; the members written there after the same receiver
         self.after: dict[str, float] = {}
+        self.after_counts: Counter[bytes] = Counter()  # the words after the cursor, counted
         self.same_after: set[str] = set()
         self.keywords = context.language.not_identifiers(context.category == ATTRIBUTE)
         self.prefix = context.prefix.lower()
@@ -117,11 +118,12 @@ def buffer_words(context: CompletionContext, window: Window, before: bytes, far_
     for i, w in enumerate(words_after):
         first_after.setdefault(w, i)
     count_after = Counter(words_after)
+    scores.after_counts = count_after
     for word in scores.matching(first_after):
         name = word.decode("utf-8", "replace")
-        scores.after[name] = math.log1p(first_after[word])
-        if (name := scores.new(word)) and name != context.prefix:
-            d, c = math.log1p(first_after[word]), math.log1p(count_after[word])
+        scores.after[name] = d = math.log1p(first_after[word])
+        if name not in scores and name not in scores.keywords and name != context.prefix:
+            c = math.log1p(count_after[word])
             scores.add(name, 3 - 0.5 * d + 0.5 * c, AFTER, d, c)
     return count
 
@@ -139,7 +141,7 @@ def reads_after(context: CompletionContext, after: bytes, scores: Scores, member
                 if signals[0] == AFTER and members[word.encode("utf-8", "surrogatepass")]}
     bound = {name for match in LOCALS[language.name].finditer(after) for name in match.groups() if name} \
         if language.name in LOCALS else set()
-    counts = Counter(language.identifier_pattern.findall(after))
+    counts = scores.after_counts
     builtins = set(language.builtins)
     out = set()
     for word, signals in scores.signals.items():
@@ -147,6 +149,23 @@ def reads_after(context: CompletionContext, after: bytes, scores: Scores, member
         if signals[0] == AFTER and raw not in bound and members[raw] < counts[raw] and word not in builtins:
             out.add(word)
     return out
+
+
+def drop_reserved(context: CompletionContext, before: bytes, after: bytes, scores: Scores) -> None:
+    """After a dot, where any word may name a member (JavaScript), the reserved words that the
+    buffer and the other documents brought and that the code does not write after a dot (no
+    `return` after `user.`; `promise.catch` stays). The members the project, the language and
+    the receiver's library list come after this, reserved or not."""
+    if context.category != ATTRIBUTE:
+        return
+    reserved = [word for word in scores if word in context.language.reserved_set]
+    if not reserved:
+        return
+    written = set(member_words(before, context.language)) | set(member_words(after, context.language))
+    for word in reserved:
+        if word.encode("utf-8", "surrogatepass") not in written:
+            del scores[word]
+            del scores.signals[word]
 
 
 def after_cursor(context: CompletionContext, window: Window) -> bytes:
@@ -178,14 +197,6 @@ def adjust_for_dots(context: CompletionContext, before: bytes, count: Counter[by
             written = re.compile(rb"(?<![" + chars + rb"])" + receiver + rb"\s*" + after_dot)
             same_receiver = set(written.findall(before))
             same_after = set(written.findall(after))
-        # A reserved word names a member only where the code writes it after a dot (`promise.catch`)
-        # or the receiver is known to have it (engines/members.py adds those): no `return` after `user.`
-        members_after = set(member_words(after, context.language)) if after else set()
-        for word in [w for w in scores if w in context.language.reserved_set]:
-            raw = word.encode("utf-8", "surrogatepass")
-            if raw not in as_member and raw not in members_after:
-                del scores[word]
-                del signals[word]
         for word in scores:
             raw = word.encode("utf-8", "surrogatepass")
             if raw in same_after:
