@@ -20,7 +20,7 @@ from ..languages import JAVASCRIPT
 from ..receivers import Target, read_class
 from ..words import node_text
 from .declarations import CLASS, FUNCTION, NAMESPACE, Reader, javascript_exports
-from .members import Members
+from .members import Members, class_members
 
 log = logging.getLogger(__name__)
 
@@ -111,10 +111,7 @@ def _project_class(path: Path, names: tuple[str, ...]) -> Members | None:
     if found is None:
         return None
     own = read_class(found, data, "javascript", "")
-    out = Members(f"class {own.name}", complete=not own.dynamic and not own.bases)
-    for name, what in own.members.items():
-        out.add(name, Kind.FUNCTION if what == "method" else Kind.VARIABLE, f"{what} of {own.name} from {path.name}")
-    return out
+    return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}")
 
 
 def _members(where: str, names: dict[str, str], source: str, key: str) -> Members:

@@ -15,11 +15,10 @@ from urllib.parse import unquote, urlparse
 from .. import imports, receivers
 from ..context import ATTRIBUTE, CompletionContext
 from ..document import Document
-from ..engines.base import Kind
 from ..languages import LanguageSpec
 from . import javascript
 from .loader import Loader
-from .members import Members
+from .members import Members, class_members
 from .python import PythonLibraries, environment, project_module
 
 log = logging.getLogger(__name__)
@@ -127,9 +126,7 @@ class Libraries:
 
     def _class(self, context: CompletionContext, own: receivers.OwnClass, bound: dict, depth: int) -> Members:
         """The class's own members, then its bases': in the file, or imported."""
-        out = Members(f"class {own.name}", complete=not own.dynamic)
-        for name, what in own.members.items():
-            out.add(name, Kind.FUNCTION if what == "method" else Kind.VARIABLE, f"{what} of {own.name}")
+        out = class_members(own.name, own.members, not own.dynamic)
         for base in own.bases:
             head, _, rest = base.partition(".")
             found: Members | None = None

@@ -28,3 +28,12 @@ class Members:
     def add(self, name: str, kind: Kind, detail: str = "", uses: int = 0) -> None:
         if name not in self.names:
             self.names[name] = Member(name, kind, detail, uses)
+
+
+def class_members(name: str, members: dict[str, str], complete: bool, source: str = "") -> Members:
+    """A class's members as read from its body (server/receivers.py: name -> "method" or
+    "attribute"), each detailed as what it is of the class (and ``source``, where it comes from)."""
+    out = Members(f"class {name}", complete=complete)
+    for member, what in members.items():
+        out.add(member, Kind.FUNCTION if what == "method" else Kind.VARIABLE, f"{what} of {name}{source}")
+    return out
