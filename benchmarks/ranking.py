@@ -38,6 +38,7 @@ import runpy
 import sys
 import tempfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
@@ -228,6 +229,17 @@ def score(rows, weights: list[float], layer: dict | None = None) -> Scores:
     return scores
 
 
+def held_out(rows, fitted: Callable[[list], tuple[list[float], dict | None]]) -> Scores:
+    """Each fold's lists ranked with the weights (and layer) ``fitted`` on the other fold's:
+    two folds split by package, code of other projects as in use."""
+    held = Scores()
+    for fold in (0, 1):
+        weights, layer = fitted([r for r in rows if r[0] != fold])
+        for key, ranks in score([r for r in rows if r[0] == fold], weights, layer).rows.items():
+            held.rows[key].extend(ranks)
+    return held
+
+
 def show(label: str, scores: Scores) -> None:
     """One line per mode of the lists (the buffer ending at the cursor; the text after it kept)
     where there are both, else one."""
@@ -274,8 +286,8 @@ def write(language: str, weights: list[float], layer: dict | None) -> None:
 def gather(args, language, suffix: str) -> list:
     """Complete at the sampled identifiers and keep each list's candidates' features."""
     project = None if args.no_project else ProjectIndex()
-    libraries = Libraries()  # read as the server reads them (stdlib stubs, Node's table; the packages' own deps are not installed)
-    service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=libraries)
+    # libraries read as the server reads them (stdlib stubs, Node's table; the packages' own deps are not installed)
+    service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=Libraries())
     lists = Lists()
     with tempfile.TemporaryDirectory() as tmp:
         packages = args.packages.split(",")
@@ -303,12 +315,7 @@ def gather(args, language, suffix: str) -> list:
                 text, position = buffer(sample, k, mode)
                 uri = sample.path.as_uri()  # the index does not count this file: its buffer is what counts
                 service.open(uri, args.lang, 1, text)
-                libraries.loader.wait(30)  # as the editing benchmark: the file was opened before the dot was typed
-                read = libraries.loader.reads
-                result = service.complete(uri, *position, 1000)
-                libraries.loader.wait(30)
-                if libraries.loader.reads > read:  # the receiver itself was asked for
-                    result = service.complete(uri, *position, 1000)
+                result = service.complete_read(uri, *position, 1000)  # as the editing benchmark asks
                 service.close(uri)
                 if result is None or result.engine != "neural":
                     continue
@@ -324,10 +331,9 @@ def gather(args, language, suffix: str) -> list:
 def _padded(row: tuple) -> tuple:
     """A kept list as lists are now: features added since it was collected are 0 (those of the
     code after the cursor, for lists collected without it), the mode that of the buffer ending
-    at the cursor where none was kept."""
+    at the cursor where none was kept. (Middle-mode lists collected before the cases with code
+    after the cursor existed hold the end-of-buffer cases: collect them again.)"""
     fold, k, block, x, truth, *mode = row
-    if mode and mode[0] == MIDDLE and block < 4:  # collected before the cases told code after the cursor apart
-        block += 4  # (a middle-mode buffer has code after the cursor, but at a file's last identifier)
     if x.dim() < 2:  # no candidate
         x = x.reshape(0, ranker.SIZE)
     elif x.shape[1] < ranker.SIZE:
@@ -342,11 +348,7 @@ def report_only(args, rows) -> None:
     cases = tuple(filter(None, args.refit_cases.split(";")))
     in_use, layer = list(ranking_weights.WEIGHTS.get(args.lang, ranker.DEFAULT)), ranking_weights.HIDDEN.get(args.lang)
     show("in use", score(rows, in_use, layer))
-    held = Scores()
-    for fold in (0, 1):
-        weights = fit_only([r for r in rows if r[0] != fold], names, in_use, layer, args.l2, cases=cases)
-        for key, ranks in score([r for r in rows if r[0] == fold], weights, layer).rows.items():
-            held.rows[key].extend(ranks)
+    held = held_out(rows, lambda train: (fit_only(train, names, in_use, layer, args.l2, cases=cases), layer))
     show(f"{len(names)} fitted{' (all in ' + '; '.join(cases) + ')' if cases else ''}, l2 {args.l2:g}", held)
     weights = fit_only(rows, names, in_use, layer, args.l2, cases=cases)
     for block, case in enumerate(ranker.CASES):
@@ -361,19 +363,9 @@ def report(args, rows) -> None:
         return report_only(args, rows)
     show("in use", score(rows, list(ranking_weights.WEIGHTS.get(args.lang, ranker.DEFAULT)), ranking_weights.HIDDEN.get(args.lang)))
     show("hand-set (DEFAULT)", score(rows, list(ranker.DEFAULT)))
-    held = Scores()
-    for fold in (0, 1):
-        weights = fit([r for r in rows if r[0] != fold], args.l2)
-        for key, ranks in score([r for r in rows if r[0] == fold], weights).rows.items():
-            held.rows[key].extend(ranks)
-    show(f"fitted, l2 {args.l2:g}", held)
+    show(f"fitted, l2 {args.l2:g}", held_out(rows, lambda train: (fit(train, args.l2), None)))
     if args.hidden:
-        held = Scores()
-        for fold in (0, 1):
-            train = [r for r in rows if r[0] != fold]
-            weights, layer = fit_hidden(train, fit(train, args.l2), args.hidden, args.epochs, args.decay)
-            for key, ranks in score([r for r in rows if r[0] == fold], weights, layer).rows.items():
-                held.rows[key].extend(ranks)
+        held = held_out(rows, lambda train: fit_hidden(train, fit(train, args.l2), args.hidden, args.epochs, args.decay))
         show(f"+ hidden layer of {args.hidden}", held)
     weights, layer = fit(rows, args.l2), None
     for block, case in enumerate(ranker.CASES):

@@ -59,9 +59,7 @@ def complete(args: argparse.Namespace) -> int:
         return 2
     else:
         line0, col0 = line - 1, col - 1
-    completion = service.complete(doc.uri, line0, col0, args.limit)
-    if libraries.loader.wait(30) and completion is not None and service.fallback.known(completion.context) is None:
-        completion = service.complete(doc.uri, line0, col0, args.limit)  # the receiver's library, read meanwhile
+    completion = service.complete_read(doc.uri, line0, col0, args.limit)
     candidates = completion.candidates if completion else []
     if args.json:
         print(json.dumps([{"text": c.text, "kind": c.kind.value, "score": round(c.score, 4)} for c in candidates]))

@@ -154,3 +154,17 @@ class CompletionService:
         engine = self.engine(context.language.name)
         candidates = engine.complete(context, limit)
         return Completion(context, candidates + self.fallback.members_left(context, candidates), engine.name)
+
+    def complete_read(self, uri: str, line: int, character: int, limit: int, timeout: float = 30) -> Completion | None:
+        """complete() once the libraries asked for are read: those the document's imports name,
+        then the receiver's, if the first answer asked for it (the CLI, the ranking's fit: as an
+        editor asks a moment after the file is opened, and again as the user types on)."""
+        loader = self.libraries.loader if self.libraries is not None else None
+        if loader is not None:
+            loader.wait(timeout)
+        read = loader.reads if loader is not None else 0
+        completion = self.complete(uri, line, character, limit)
+        if loader is not None and loader.wait(timeout) and loader.reads > read:
+            completion = self.complete(uri, line, character, limit)
+        return completion
+
