@@ -32,6 +32,7 @@ from treecomplete.context import member_access
 from treecomplete.declarations import declares, member_position, parameters_before
 from treecomplete.languages import JAVASCRIPT, PYTHON, LanguageSpec
 from treecomplete.receivers import bindings, chain
+from treecomplete.words import node_text
 
 from .lsp import Session, peer_command, run_benchmark
 
@@ -57,7 +58,8 @@ class Sample:
 def imported_receiver(node, tree, language: LanguageSpec) -> bool:
     """Whether the object before the dot of the `obj.name` node ``node`` is a module, a class or
     a name that the file's imports before it bind (``os.path.join``, ``t.Any``)."""
-    names = chain(node.child_by_field_name("object").text.decode("utf-8", "replace")) if node.child_by_field_name("object") else None
+    receiver = node.child_by_field_name("object")
+    names = chain(node_text(receiver)) if receiver is not None else None
     return bool(names) and names[0] in bindings(tree, language, [(0, node.start_byte)])
 
 

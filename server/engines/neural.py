@@ -46,10 +46,11 @@ class NeuralEngine:
     prediction at the cursor and, where the beam search ran, the probability of the identifier
     as the chain's first free leaf summed over the structures searched (the cursor's own parse
     lacks the nodes that finished code would put above it, such as the call around
-    ``os.path.join``; at a member's name the predictor reads that call too). At the name a statement declares (server/declarations.py) there are no
-    snippets or chains, and no name the block declares already (at a class member's, the
-    methods the class calls before the cursor and does not define yet come first); at a
-    parameter's name, none of the parameters listed before it."""
+    ``os.path.join``; at a member's name the predictor reads that call too). At the name a
+    statement declares (server/declarations.py) there are no snippets or chains, and no name
+    the block declares already (at a class member's, the methods the class calls before the
+    cursor and does not define yet come first); at a parameter's name, none of the parameters
+    listed before it."""
 
     def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
         self.fallback = fallback

@@ -1,26 +1,27 @@
-"""How the neural engine ranks a candidate: a linear score over its features, with weights
-fitted on valid-split files (benchmarks/ranking.py --write), one set per language.
+"""How the neural engine ranks a candidate: a linear score over its features, with weights fitted
+on valid-split files (benchmarks/ranking.py --write), one set per language.
 
 The features of a candidate: the model's log-probability among the candidates that match the
 prefix (at least FLOOR), whether the model lists it and whether the pointer copied it, the log
 of its rank in the fallback engine's list, where that engine found it (tiers of
 engines/window.py: code before the cursor, comments and strings, far back, after the cursor,
-other documents, builtins, keywords, other files of the project, nowhere), its recency and
-count there, how many files of the project use it (after a dot), whether a file the buffer imports
-uses it, whether one defines it at its top level (where an import names what it takes, too) and how
-many write it after the same receiver (``state.scope``), the member signals
-after a dot (a known member of the receiver's library or class, how much real code uses it),
-what the code after the cursor says of it (used there, how soon, after the same receiver, read
-there and nowhere before it where a name is declared or where a statement starts), whether it starts with the prefix in the case typed, the log-probability of the
-buffer's cache n-gram model (engines/ngram.py), the fallback engine's own score, the word's
-kind (a function, class or imported module defined in the file), the model's probability of it
-as a multi-token chain's first leaf, and whether it is a parameter of the function around the
-cursor or a name that function binds before the cursor. Which
-signal matters how much differs after a dot and elsewhere, with and without a typed prefix,
-and with and without code after the cursor (inside a file the code below speaks, and the other
-signals weigh differently there: weights fitted on both kinds of lists at once lowered the
-figures at a buffer's end, benchmarks/ranking.py), so each of those eight cases has its own
-weights: a vector is laid out as eight blocks, and a candidate fills the block of its case.
+other documents, builtins, keywords, other files of the project, nowhere), its recency and count
+there, how many files of the project use it (after a dot), whether a file the buffer imports
+uses it, whether one defines it at its top level (where an import names what it takes, too) and
+how many write it after the same receiver (``state.scope``), the member signals after a dot (a
+known member of the receiver's library or class, how much real code uses it), what the code
+after the cursor says of it (used there, how soon, after the same receiver, read there and
+nowhere before it where a name is declared or where a statement starts), whether it starts with
+the prefix in the case typed, the log-probability of the buffer's cache n-gram model
+(engines/ngram.py), the fallback engine's own score, the word's kind (a function, class or
+imported module defined in the file), the model's probability of it as a multi-token chain's
+first leaf, and whether it is a parameter of the function around the cursor or a name that
+function binds before the cursor. Which signal matters how much differs after a dot and
+elsewhere, with and without a typed prefix, and with and without code after the cursor (inside a
+file the code below speaks, and the other signals weigh differently there: weights fitted on
+both kinds of lists at once lowered the figures at a buffer's end, benchmarks/ranking.py), so
+each of those eight cases has its own weights: a vector is laid out as eight blocks, and a
+candidate fills the block of its case.
 
 A language without fitted weights gets DEFAULT: the hand-set score that came before,
 0.5 log p - 0.5 log(r + 1) + f + 1.25 log c.
