@@ -25,6 +25,7 @@ from pathlib import Path
 import torch
 
 from .store import Split
+from .suffix import first_occurrence
 from .tree_positions import ROOT, PositionConfig, codes
 from .vocab import EOF_ID, PAD_ID, UNK_ID, Vocabulary, previous_occurrence
 from .vocab import bound as vocabulary_bound
@@ -104,7 +105,8 @@ class Targets:
     """Per-element inputs and targets of a whole split, in corpus order, in the model's ids."""
 
     def __init__(self, split: Split, bound: int, window: int, pointer: bool,
-                 mapping: tuple[torch.Tensor, torch.Tensor] | None = None, tree: PositionConfig | None = None):
+                 mapping: tuple[torch.Tensor, torch.Tensor] | None = None, tree: PositionConfig | None = None,
+                 suffix: bool = False):
         types, values, parents = (column(split, name) for name in ("types", "values", "parents"))
         if mapping is not None:
             types, values = mapping[0][types], mapping[1][values]
@@ -141,6 +143,12 @@ class Targets:
             self.positions = codes(parents, tree)
             self.next_positions = torch.where(last, torch.full_like(self.positions, ROOT), self.positions[nxt])
             self.fields = FIELDS + POSITIONS
+        if suffix:  # what the suffix pointer reads (models/suffix.py), by place in the corpus
+            self.index = torch.arange(n, dtype=torch.int32)
+            self.first = first_occurrence(values, file_ids).to(torch.int32)
+            previous = torch.cat([torch.full((1,), PAD_ID, dtype=torch.int64), values[:-1]])[:n]
+            self.previous = torch.where(offsets_mask(offsets, n), torch.full_like(values, PAD_ID), previous).to(torch.int32)
+            self.fields = self.fields + SUFFIX
 
     def __len__(self) -> int:
         return self.types.numel()
@@ -149,9 +157,18 @@ class Targets:
 FIELDS = ("types", "values", "raw_values", "file_ids", "parent_distance", "parent_type",
           "target_type", "target_value", "target_pointer", "target_raw")
 POSITIONS = ("positions", "next_positions")
+SUFFIX = ("index", "first", "previous")
 PADDING = {"positions": ROOT, "next_positions": ROOT, "types": PAD_ID, "values": PAD_ID, "raw_values": PAD_ID, "file_ids": -1, "parent_distance": 1,
            "parent_type": PAD_ID, "target_type": PAD_ID, "target_value": NONE, "target_pointer": NONE,
-           "target_raw": PAD_ID}
+           "target_raw": PAD_ID, "index": -1, "first": 1 << 30, "previous": PAD_ID}
+
+
+def offsets_mask(offsets: torch.Tensor, n: int) -> torch.Tensor:
+    """(n,) True at each file's first element."""
+    mask = torch.zeros(n, dtype=torch.bool)
+    starts = offsets[:-1][offsets[:-1] < n]
+    mask[starts] = True
+    return mask
 
 
 def lanes(targets: Targets, lanes_count: int, segment: int, order: torch.Tensor | None = None,

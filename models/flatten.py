@@ -107,9 +107,10 @@ def _element(node: tree_sitter.Node, in_string: bool, operator_field: bool) -> t
     return None
 
 
-def flatten(tree: tree_sitter.Tree | tree_sitter.Node, stop: int | None = None) -> Flat:
+def flatten(tree: tree_sitter.Tree | tree_sitter.Node, stop: int | None = None, limit: int | None = None) -> Flat:
     """The element sequence of a tree (or subtree). With ``stop``, it ends before the first
-    leaf element that starts at or after byte ``stop``: the predicted node, at a cursor."""
+    leaf element that starts at or after byte ``stop``: the predicted node, at a cursor. With
+    ``limit``, after that many elements."""
     root = tree.root_node if isinstance(tree, tree_sitter.Tree) else tree
     flat = Flat()
     types, values, parents, starts = flat.types, flat.values, flat.parents, flat.starts
@@ -127,7 +128,7 @@ def flatten(tree: tree_sitter.Tree | tree_sitter.Node, stop: int | None = None) 
             kind, value, descend = element
             # At a cursor, the predicted node is the first leaf at or after ``stop``; the nodes
             # that start there and contain it come before it in pre-order and stay.
-            if stop is not None and node.start_byte >= stop and not descend:
+            if (stop is not None and node.start_byte >= stop and not descend) or (limit is not None and index >= limit):
                 break
             types.append(kind)
             values.append(value)
@@ -366,6 +367,35 @@ def _set_bits_before(flat: Flat, backwards: list[tuple], positions: list[int], t
             has_sibling[i] = _has_element_sibling(node)
         following = owner_id
     flat.has_child, flat.has_sibling = has_child, has_sibling
+
+
+def flatten_after(target: tree_sitter.Node, limit: int) -> Flat:
+    """Up to ``limit`` elements that follow ``target``'s subtree in the whole tree's sequence:
+    the code after the predicted node, as training saw it after that node. Bits as in the whole
+    tree's sequence (a subtree cut at ``limit`` ends with its bits as if nothing followed);
+    parent offsets are not kept (0)."""
+    flat = Flat()
+    node = target
+    while node.parent is not None and len(flat) < limit:
+        parent = node.parent
+        in_string = parent.type in STRING_TYPES
+        operators = frozenset(c.id for f in OPERATOR_FIELDS for c in parent.children_by_field_name(f))
+        sibling = node.next_sibling
+        while sibling is not None and len(flat) < limit:
+            element = _element(sibling, in_string, sibling.id in operators)
+            if element is not None:
+                kind, value, descend = element
+                if descend:
+                    part = flatten(sibling, limit=limit - len(flat))
+                else:
+                    part = Flat([kind], [value], [0], [sibling.start_byte], [False], [False])
+                part.has_sibling[0] = _has_element_sibling(sibling)
+                for name in ("types", "values", "starts", "has_child", "has_sibling"):
+                    getattr(flat, name).extend(getattr(part, name))
+            sibling = sibling.next_sibling
+        node = parent
+    flat.parents = [0] * len(flat)
+    return flat
 
 
 def parent_element(node: tree_sitter.Node) -> tree_sitter.Node | None:

@@ -31,6 +31,7 @@ from torch import nn
 
 from .heads import ValueScores, value_head
 from .settings import from_dict
+from .suffix import SuffixPointer
 
 ARCHS = ("vanilla", "attention", "pointer", "pointer-random")
 PARENTS = ("none", "hidden", "type")
@@ -47,12 +48,15 @@ class ModelConfig:
     window: int = 50  # L: attention memory, and how far back the pointer copies
     vocab: int = 10_000  # K: the most frequent training values; the rest go to the pointer
     cutoffs: tuple[int, ...] = (2_000,)  # adaptive softmax clusters; () for a full softmax
+    suffix: int = 0  # S: elements after the predicted node the suffix pointer reads (models/suffix.py); 0: none
 
     def __post_init__(self) -> None:
         if self.arch not in ARCHS:
             raise ValueError(f"arch must be one of {', '.join(ARCHS)}, not {self.arch!r}")
         if self.parent not in PARENTS:
             raise ValueError(f"parent must be one of {', '.join(PARENTS)}, not {self.parent!r}")
+        if self.suffix and not self.points:
+            raise ValueError("a suffix pointer needs a pointer model (arch pointer)")
         self.cutoffs = tuple(self.cutoffs)
 
     @property
@@ -139,6 +143,11 @@ class PointerLSTM(ValueScores, nn.Module):
         self.type_head = nn.Linear(H, n_types)
         self.value_head = value_head(H, n_values, config.cutoffs)
         self.switch = nn.Linear(2 * H, 1) if config.points else None
+        self.suffix = SuffixPointer(H, config.type_dim + config.value_dim) if config.suffix else None
+
+    def embed(self, types: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
+        """The input embeddings of elements: type and value, side by side."""
+        return torch.cat([self.type_embedding(types), self.value_embedding(values)], dim=-1)
 
     def initial_state(self, batch: int, device: torch.device | str = "cpu") -> State:
         H, L = self.config.hidden, self.config.window
@@ -158,7 +167,7 @@ class PointerLSTM(ValueScores, nn.Module):
         which is all inference reads: attention and heads skip the others."""
         B, T = types.shape
         L = self.config.window
-        x = torch.cat([self.type_embedding(types), self.value_embedding(values)], dim=-1)
+        x = self.embed(types, values)
         if not self.training and T <= SHORT and x.device.type == "cpu":
             h, (h_n, c_n) = _stepwise(self.lstm, x, state.h, state.c)
         else:

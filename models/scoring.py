@@ -65,15 +65,20 @@ def value_scores(model: nn.Module, g: torch.Tensor, switch: torch.Tensor | None,
     the OoV slot scores (N, L) with equal values summed, and a (N, L) mask of the slots that
     stand for a distinct OoV value (the first slot of each)."""
     vocab = model.value_log_probs(g).exp()
-    N, V = vocab.shape
     if switch is None or alpha is None or slot_values is None:
-        empty = vocab.new_zeros(N, 0)
+        empty = vocab.new_zeros(vocab.shape[0], 0)
         return vocab, empty, empty.bool()
-    vocab = vocab * switch.unsqueeze(1)
-    mass = alpha * (1 - switch).unsqueeze(1)  # (N, L)
+    return mixture(vocab * switch.unsqueeze(1), alpha * (1 - switch).unsqueeze(1), slot_values)
+
+
+def mixture(vocab: torch.Tensor, mass: torch.Tensor, slot_values: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The vocabulary's share (N, V) and the slots' masses (N, S) holding raw values (N, S) as
+    ``value_scores`` returns them: in-vocabulary slot mass added to the vocabulary, equal OoV
+    values summed, the first slot of each distinct OoV value marked."""
+    V = vocab.shape[1]
     in_vocab = slot_values < V
     vocab = vocab.scatter_add(1, torch.where(in_vocab, slot_values, 0), torch.where(in_vocab, mass, 0))
-    same = slot_values.unsqueeze(2) == slot_values.unsqueeze(1)  # (N, L, L)
+    same = slot_values.unsqueeze(2) == slot_values.unsqueeze(1)  # (N, S, S)
     oov_scores = (same.float() @ mass.unsqueeze(2)).squeeze(2)
     earlier = torch.tril(same, diagonal=-1).any(2)
     distinct = ~in_vocab & ~earlier & (slot_values != PAD_ID)

@@ -159,6 +159,15 @@ def train(args: argparse.Namespace) -> int:
             out = user_models() / f"{name}.pt"
         else:
             raise ValueError("--out is needed (or --init with --from-dir or --name, to write a user model)")
+        if args.suffix:
+            if init is None or model_settings:
+                raise ValueError("--suffix trains onto a model: give --init, and no model settings")
+            from .models.suffix_train import train_suffix
+
+            meta = train_suffix(init, data, out, args.suffix, train_settings)
+            print(f"{out}: a suffix pointer of {args.suffix} elements, {meta['suffix']['elements']:,} nodes in "
+                  f"{meta['suffix']['seconds'] / 60:.1f} min")
+            return 0
         if init is not None and not model_settings:
             train_settings = {"epochs": 3, "lr": 5e-4, "decay": 0.7, **train_settings}
         meta, _ = run_training(data, out, lang, model_settings, train_settings, init=init, resume=args.resume)
@@ -189,15 +198,27 @@ def evaluate(args: argparse.Namespace) -> int:
         if args.arch and loaded.model.config.arch != args.arch:
             raise ValueError(f"{args.model} is a {loaded.model.config.arch} model, not {args.arch}")
         data = Path(args.data)
-        result = run_evaluation(loaded, Split(data / args.split), CorpusVocabulary.load(data),
-                                max_elements=args.max_elements, progress=True)
+        corpus = CorpusVocabulary.load(data)
+        result = run_evaluation(loaded, Split(data / args.split), corpus, max_elements=args.max_elements, progress=True)
+        inside = None
+        if getattr(loaded.model.config, "suffix", 0):  # the suffix pointer reads the code after each target
+            from .models.suffix_train import validate
+
+            inside = validate(loaded.model, Split(data / args.split), corpus, loaded.types, loaded.values,
+                              max_elements=args.max_elements)
     except (OSError, ValueError, checkpoint.CheckpointError) as error:
         print(f"treecomplete: {error}", file=sys.stderr)
         return 2
     title = f"{Path(args.model).name} on {data.name} ({args.split})"
     print(markdown(result, title))
+    if inside is not None:
+        from .models.suffix_train import describe
+
+        print(f"\nLeaf values inside files, with the code after each: {describe(inside)}")
     if args.out:
         write(result, Path(args.out), title)
+        if inside is not None:
+            Path(args.out).with_suffix(".inside.json").write_text(json.dumps(inside, indent=2), encoding="utf-8")
     return 0
 
 
@@ -239,6 +260,8 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--minutes", type=float, help="stop after this long (saves, and --resume goes on)")
     t.add_argument("--precision", choices=["auto", "bf16", "fp32"],
                    help="autocast to bfloat16 (default auto: on CUDA only; bf16 also on a CPU with AMX)")
+    t.add_argument("--suffix", type=int, metavar="S",
+                   help="train only a suffix pointer reading the S elements after the cursor onto the --init model")
     t.set_defaults(run=train)
     e = commands.add_parser("evaluate", help="next-node metrics of a model on a corpus split")
     e.add_argument("--lang", choices=["python", "javascript"], required=True)

@@ -42,3 +42,14 @@ def toy_transformer(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from .toy import TRANSFORMER, toy_model
 
     return toy_model(tmp_path_factory.mktemp("toy-transformer"), **TRANSFORMER)
+
+
+@pytest.fixture(scope="session")
+def toy_suffix(toy_checkpoint: Path) -> Path:
+    """The toy pointer LSTM with a suffix pointer trained onto it (models/suffix_train.py)."""
+    from treecomplete.models.suffix_train import train_suffix
+
+    out = toy_checkpoint.with_name("toy-suffix.pt")
+    train_suffix(toy_checkpoint, toy_checkpoint.parent / "corpus", out, 64,
+                 {"epochs": 2, "batch": 4, "segment": 20, "lr": 0.003, "valid_elements": 3000}, quiet=True)
+    return out

@@ -26,11 +26,12 @@ from pathlib import Path
 import torch
 import tree_sitter
 
-from ..context import CompletionContext, member_access
+from ..context import PLACEHOLDER, CompletionContext, member_access
 from ..languages import BLOCKS, CHAINS
 from ..models import checkpoint
 from ..models.architectures import TREE_TRANSFORMER, family, tree_positions
-from ..models.flatten import EMPTY, Memo, flatten_before, parent_annotated_type, parent_element
+from ..models.flatten import EMPTY, Memo, flatten_after, flatten_before, parent_annotated_type, parent_element
+from ..models.suffix import distance_buckets
 from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
 from . import chains
@@ -83,6 +84,7 @@ class Predictor:
         # torch's intra-op threads for the thread that asks (a per-thread setting), on a CPU
         self.threads = threads if device.type == "cpu" else None
         self.tree = tree_positions(self.model.config)
+        self.suffix = getattr(self.model.config, "suffix", 0)  # elements the suffix pointer reads
         self.bounds = TRANSFORMER_BOUNDS if family(self.model.config) == TREE_TRANSFORMER else LSTM_BOUNDS
         self.sessions = Sessions()
         self.flat_memo = Memo()  # subtrees before the cursor, flattened by earlier requests
@@ -139,7 +141,8 @@ class Predictor:
         cuts = self._cuts(context, flat, a)
         called = self._call(context, flat, a, keys, cuts)
         constraint = context.prefix[:1].lower()
-        cache_key = (context.uri, anchor, tuple(keys), cuts.statement, cuts.chain, constraint, chain_budget > 0)
+        suffix_key = text_key[3] if self.suffix else None  # what the suffix pointer reads
+        cache_key = (context.uri, anchor, tuple(keys), cuts.statement, cuts.chain, constraint, chain_budget > 0, suffix_key)
         if cache_key in self._recent:
             self._recent.move_to_end(cache_key)
             return _remember(self._texts, text_key, self._recent[cache_key])
@@ -151,6 +154,8 @@ class Predictor:
         scores = self.value_scores(last.g, last.alpha, last.switch, window, flat.starts[a:])
         if called is not None and (snap := session.snapshots.get(called.index)) is not None:
             scores = self._with_call(scores, snap, called, window, flat.starts[a:])
+        if self.suffix:
+            scores = self._with_suffix(scores, context, last.g, flat)
         answer = Answer(_predictions(scores))
         if cuts.statement is not None and (snap := session.snapshots.get(cuts.statement)) is not None:
             answer.statement = self._types(snap)
@@ -314,6 +319,47 @@ class Predictor:
             entry = scores.setdefault(self.values[index], [0.0, False, None])
             entry[0] += p * share
         return scores
+
+    # -- the code after the cursor ----------------------------------------------------
+
+    def _with_suffix(self, scores: dict[str, list], context: CompletionContext, g: torch.Tensor, flat) -> dict[str, list]:
+        """``scores`` mixed with the suffix pointer's over the elements after the cursor
+        (models/suffix.py): the model's by 1 - r, each copied element's value by r beta."""
+        after = flatten_after(context.target, self.suffix)
+        if not len(after):
+            return scores
+        seen = set(flat.values)
+        current = flat.values[-1]
+        before = [None, *after.values[:-1]]  # the element before slot 0 is the predicted node
+        size = len(after)
+        device = self.device
+        allowed = torch.tensor([v != EMPTY for v in after.values], device=device).view(1, 1, size)
+        if not allowed.any():
+            return scores
+        embedded = self.model.embed(
+            torch.tensor([[self.type_ids.get(t, UNK_ID) for t in after.annotated_types()]], device=device),
+            torch.tensor([[self.value_ids.get(v, UNK_ID) for v in after.values]], device=device))
+        seen_t = torch.tensor([v in seen for v in after.values], device=device).view(1, 1, size)
+        same = torch.tensor([current != EMPTY and b == current for b in before], device=device).view(1, 1, size)
+        buckets = distance_buckets(torch.arange(size, device=device)).view(1, 1, size)
+        beta, gate = self.model.suffix(g.view(1, 1, -1), embedded, allowed, seen_t, same, buckets)
+        r = float(gate[0, 0])
+        if r <= 0:
+            return scores
+        out = {value: [p * (1 - r), copied, origin] for value, (p, copied, origin) in scores.items()}
+        # the suffix's bytes in the buffer: the tree read has the placeholder for the prefix
+        shift = context.prefix_start + len(PLACEHOLDER) - context.cursor
+        for value, mass, start in zip(after.values, (beta[0, 0] * r).tolist(), after.starts):
+            if mass <= 0:
+                continue
+            entry = out.get(value)
+            if entry is None:
+                out[value] = [mass, True, start - shift]
+            else:
+                if not entry[1]:
+                    entry[1], entry[2] = True, start - shift
+                entry[0] += mass
+        return out
 
     # -- the call not typed yet --------------------------------------------------------
 
