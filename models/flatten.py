@@ -369,11 +369,12 @@ def _set_bits_before(flat: Flat, backwards: list[tuple], positions: list[int], t
     flat.has_child, flat.has_sibling = has_child, has_sibling
 
 
-def flatten_after(target: tree_sitter.Node, limit: int) -> Flat:
+def flatten_after(target: tree_sitter.Node, limit: int, memo: SizedLRU | None = None) -> Flat:
     """Up to ``limit`` elements that follow ``target``'s subtree in the whole tree's sequence:
     the code after the predicted node, as training saw it after that node. Bits as in the whole
-    tree's sequence (a subtree cut at ``limit`` ends with its bits as if nothing followed);
-    parent offsets are not kept (0)."""
+    tree's sequence, but near the cut at ``limit``, where a subtree walked only so far has them
+    as if nothing followed; parent offsets are not kept (0). With a ``memo``, a subtree read by an earlier call (the
+    same text, wherever it now starts) is copied rather than walked."""
     flat = Flat()
     node = target
     while node.parent is not None and len(flat) < limit:
@@ -386,16 +387,40 @@ def flatten_after(target: tree_sitter.Node, limit: int) -> Flat:
             if element is not None:
                 kind, value, descend = element
                 if descend:
-                    part = flatten(sibling, limit=limit - len(flat))
+                    part = _subtree(sibling, limit - len(flat), memo)
                 else:
-                    part = Flat([kind], [value], [0], [sibling.start_byte], [False], [False])
-                part.has_sibling[0] = _has_element_sibling(sibling)
-                for name in ("types", "values", "starts", "has_child", "has_sibling"):
-                    getattr(flat, name).extend(getattr(part, name))
+                    part = Flat([kind], [value], [0], [0], [False], [False])
+                flat.types.extend(part.types)
+                flat.values.extend(part.values)
+                flat.starts.extend(sibling.start_byte + offset for offset in part.starts)
+                flat.has_child.extend(part.has_child)
+                flat.has_sibling.append(_has_element_sibling(sibling))
+                flat.has_sibling.extend(part.has_sibling[1:])
             sibling = sibling.next_sibling
         node = parent
     flat.parents = [0] * len(flat)
     return flat
+
+
+def _subtree(node: tree_sitter.Node, limit: int, memo: SizedLRU | None) -> Flat:
+    """``flatten(node, limit=limit)`` with starts from the node's start, through ``memo``."""
+    key = None
+    if memo is not None and node.end_byte - node.start_byte >= MEMO_BYTES:
+        parent = node.parent
+        docstring_place = (node.type == "expression_statement" and parent is not None
+                           and parent.type in DOCSTRING_BLOCKS and node.prev_named_sibling is None)
+        key = (node.type, node.descendant_count, docstring_place, node.text)
+    if key is not None:
+        found = memo.get(key)
+        if found is not None and (found[1] or len(found[0]) >= limit):
+            part = found[0]
+            return Flat(part.types[:limit], part.values[:limit], [], part.starts[:limit], part.has_child[:limit],
+                        part.has_sibling[:limit])
+    part = flatten(node, limit=limit)
+    part.starts = [start - node.start_byte for start in part.starts]
+    if key is not None:
+        memo.put(key, (part, len(part) < limit), len(part))
+    return part
 
 
 def parent_element(node: tree_sitter.Node) -> tree_sitter.Node | None:

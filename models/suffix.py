@@ -50,7 +50,15 @@ class SuffixPointer(nn.Module):
         """g (B, T, H): the queries; embedded (B, K, E): the elements the queries may see;
         allowed, seen, same (B, T, K) bool; buckets (B or 1, T, K). Returns beta (B, T, K), all
         zero in a row with no allowed element, and the gate r (B, T), zero there too."""
-        keys = torch.tanh(self.key(embedded))
+        return self.attend(g, self.keys(embedded), allowed, seen, same, buckets)
+
+    def keys(self, embedded: torch.Tensor) -> torch.Tensor:
+        """The elements' keys (B, K, H) from their embeddings (B, K, E)."""
+        return torch.tanh(self.key(embedded))
+
+    def attend(self, g: torch.Tensor, keys: torch.Tensor, allowed: torch.Tensor, seen: torch.Tensor, same: torch.Tensor,
+               buckets: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``forward`` from the elements' keys."""
         scores = torch.einsum("bth,bkh->btk", self.query(g), keys) * self.scale
         weights = self.pair(g)  # (B, T, 2)
         scores = scores + weights[..., :1] * seen.to(scores.dtype) + weights[..., 1:] * same.to(scores.dtype)

@@ -15,6 +15,7 @@ from treecomplete.engines.predictor import Predictor
 from treecomplete.languages import JAVASCRIPT, PYTHON
 from treecomplete.models import checkpoint
 from treecomplete.models.flatten import flatten, flatten_after
+from treecomplete.models.lru import SizedLRU
 from treecomplete.models.suffix import (
     SuffixPointer,
     distance_buckets,
@@ -44,14 +45,17 @@ def test_the_elements_after_a_leaf_are_the_whole_sequence_after_it(language, sou
     types = whole.annotated_types()
     leaves = list(identifier_leaves(tree.root_node))
     assert len(leaves) > 10
+    memo = SizedLRU(4096)  # subtrees read for one leaf, copied for the others
     for leaf in leaves:
         i = next(k for k, s in enumerate(whole.starts) if s == leaf.start_byte and whole.values[k] == leaf.text.decode())
-        after = flatten_after(leaf, 10_000)
-        assert after.values == whole.values[i + 1:]
-        assert after.annotated_types() == types[i + 1:]
-        assert after.starts == whole.starts[i + 1:]
-        cut = flatten_after(leaf, 7)
-        assert cut.values == whole.values[i + 1:i + 8]
+        for read in (flatten_after(leaf, 10_000), flatten_after(leaf, 10_000, memo)):
+            assert read.values == whole.values[i + 1:]
+            assert read.annotated_types() == types[i + 1:]
+            assert read.starts == whole.starts[i + 1:]
+        for cut in (flatten_after(leaf, 7), flatten_after(leaf, 7, memo)):
+            assert cut.values == whole.values[i + 1:i + 8]
+            assert cut.starts == whole.starts[i + 1:i + 8]
+    assert len(memo)
 
 
 def test_the_elements_after_the_cursor_are_bounded_in_a_huge_file():

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
+from typing import TypeVar
 
 import torch
 import tree_sitter
@@ -30,16 +31,35 @@ from ..context import PLACEHOLDER, CompletionContext, member_access
 from ..languages import BLOCKS, CHAINS
 from ..models import checkpoint
 from ..models.architectures import TREE_TRANSFORMER, family, tree_positions
-from ..models.flatten import EMPTY, Memo, flatten_after, flatten_before, parent_annotated_type, parent_element
+from ..models.flatten import (
+    EMPTY,
+    Memo,
+    flatten_after,
+    flatten_before,
+    parent_annotated_type,
+    parent_element,
+)
+from ..models.lru import SizedLRU
 from ..models.suffix import distance_buckets
 from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
 from . import chains
-from .incremental import EVERY, LSTM_BOUNDS, TRANSFORMER_BOUNDS, Session, Sessions, Snapshot, anchor_index
+from .incremental import (
+    EVERY,
+    LSTM_BOUNDS,
+    TRANSFORMER_BOUNDS,
+    Session,
+    Sessions,
+    Snapshot,
+    anchor_index,
+)
 
+T = TypeVar("T")
 MIN_CALL = 0.01  # below this chance of a call around the member, its inputs are not read
 RECENT = 32  # contexts whose answers are kept
 TOP_VALUES = 200  # vocabulary values considered per prediction
+SUFFIX_MEMO = 4096  # elements of the subtrees after the cursor kept flattened
+SUFFIX_READS = 4  # the last reads of the code after the cursor kept, with their keys
 
 
 @dataclass(frozen=True)
@@ -85,6 +105,9 @@ class Predictor:
         self.threads = threads if device.type == "cpu" else None
         self.tree = tree_positions(self.model.config)
         self.suffix = getattr(self.model.config, "suffix", 0)  # elements the suffix pointer reads
+        self._suffix_reads: OrderedDict[tuple, SuffixRead | None] = OrderedDict()
+        self._suffix_memo = SizedLRU(SUFFIX_MEMO)  # subtrees after the cursor, by their text
+        self._buckets = distance_buckets(torch.arange(self.suffix, device=device)).view(1, 1, -1)
         self.bounds = TRANSFORMER_BOUNDS if family(self.model.config) == TREE_TRANSFORMER else LSTM_BOUNDS
         self.sessions = Sessions()
         self.flat_memo = Memo()  # subtrees before the cursor, flattened by earlier requests
@@ -155,7 +178,7 @@ class Predictor:
         if called is not None and (snap := session.snapshots.get(called.index)) is not None:
             scores = self._with_call(scores, snap, called, window, flat.starts[a:])
         if self.suffix:
-            scores = self._with_suffix(scores, context, last.g, flat)
+            scores = self._with_suffix(scores, context, last.g, flat, text_key[3])
         answer = Answer(_predictions(scores))
         if cuts.statement is not None and (snap := session.snapshots.get(cuts.statement)) is not None:
             answer.statement = self._types(snap)
@@ -322,44 +345,60 @@ class Predictor:
 
     # -- the code after the cursor ----------------------------------------------------
 
-    def _with_suffix(self, scores: dict[str, list], context: CompletionContext, g: torch.Tensor, flat) -> dict[str, list]:
+    def _with_suffix(self, scores: dict[str, list], context: CompletionContext, g: torch.Tensor, flat,
+                     after_digest: bytes) -> dict[str, list]:
         """``scores`` mixed with the suffix pointer's over the elements after the cursor
         (models/suffix.py): the model's by 1 - r, each copied element's value by r beta."""
-        after = flatten_after(context.target, self.suffix)
-        if not len(after):
+        after = self._suffix_read(context, after_digest)
+        if after is None:
             return scores
         seen = set(flat.values)
         current = flat.values[-1]
         before = [None, *after.values[:-1]]  # the element before slot 0 is the predicted node
-        size = len(after)
-        device = self.device
-        allowed = torch.tensor([v != EMPTY for v in after.values], device=device).view(1, 1, size)
-        if not allowed.any():
-            return scores
-        embedded = self.model.embed(
-            torch.tensor([[self.type_ids.get(t, UNK_ID) for t in after.annotated_types()]], device=device),
-            torch.tensor([[self.value_ids.get(v, UNK_ID) for v in after.values]], device=device))
-        seen_t = torch.tensor([v in seen for v in after.values], device=device).view(1, 1, size)
-        same = torch.tensor([current != EMPTY and b == current for b in before], device=device).view(1, 1, size)
-        buckets = distance_buckets(torch.arange(size, device=device)).view(1, 1, size)
-        beta, gate = self.model.suffix(g.view(1, 1, -1), embedded, allowed, seen_t, same, buckets)
+        pairs = torch.tensor([after.allowed, [v in seen for v in after.values],
+                              [current != EMPTY and b == current for b in before]], device=self.device)
+        pairs = pairs.view(3, 1, 1, len(after.values))
+        buckets = self._buckets[:, :, :len(after.values)]
+        beta, gate = self.model.suffix.attend(g.view(1, 1, -1), after.keys, pairs[0], pairs[1], pairs[2], buckets)
         r = float(gate[0, 0])
         if r <= 0:
             return scores
         out = {value: [p * (1 - r), copied, origin] for value, (p, copied, origin) in scores.items()}
-        # the suffix's bytes in the buffer: the tree read has the placeholder for the prefix
-        shift = context.prefix_start + len(PLACEHOLDER) - context.cursor
-        for value, mass, start in zip(after.values, (beta[0, 0] * r).tolist(), after.starts):
+        for value, mass, offset in zip(after.values, (beta[0, 0] * r).tolist(), after.offsets):
             if mass <= 0:
                 continue
             entry = out.get(value)
             if entry is None:
-                out[value] = [mass, True, start - shift]
+                out[value] = [mass, True, context.cursor + offset]
             else:
                 if not entry[1]:
-                    entry[1], entry[2] = True, start - shift
+                    entry[1], entry[2] = True, context.cursor + offset
                 entry[0] += mass
         return out
+
+    def _suffix_read(self, context: CompletionContext, after_digest: bytes) -> SuffixRead | None:
+        """The elements after the cursor and their keys. While one types, the text after the
+        cursor and the nodes around it stay the same: the read is kept by those."""
+        target = context.target
+        end = context.prefix_start + len(PLACEHOLDER)  # the cursor, in the tree read
+        around = []
+        node = target
+        while node is not None:
+            around.append((node.type, node.start_byte))
+            node = node.parent
+        key = (after_digest, target.end_byte - end, tuple(around))
+        if key in self._suffix_reads:
+            self._suffix_reads.move_to_end(key)
+            return self._suffix_reads[key]
+        after = flatten_after(target, self.suffix, self._suffix_memo)
+        allowed = [v != EMPTY for v in after.values]
+        read = None
+        if any(allowed):
+            types = torch.tensor([[self.type_ids.get(t, UNK_ID) for t in after.annotated_types()]], device=self.device)
+            values = torch.tensor([[self.value_ids.get(v, UNK_ID) for v in after.values]], device=self.device)
+            keys = self.model.suffix.keys(self.model.embed(types, values))
+            read = SuffixRead(after.values, [start - end for start in after.starts], allowed, keys)
+        return _remember(self._suffix_reads, key, read, SUFFIX_READS)
 
     # -- the call not typed yet --------------------------------------------------------
 
@@ -437,6 +476,17 @@ class Predictor:
 
 
 @dataclass(frozen=True)
+class SuffixRead:
+    """The elements after the cursor with a value the suffix pointer may copy (``allowed``),
+    where each starts from the cursor, and their keys."""
+
+    values: list[str]
+    offsets: list[int]
+    allowed: list[bool]
+    keys: torch.Tensor
+
+
+@dataclass(frozen=True)
 class Called:
     """The inputs with a call around the member at ``index`` (from the anchor), and the type ids
     of the call and of the member as typed."""
@@ -452,12 +502,12 @@ def _predictions(scores: dict[str, list]) -> list[Prediction]:
     return [Prediction(v, p, copied, origin if copied else None) for v, (p, copied, origin) in ranked]
 
 
-def _remember(cache: OrderedDict, key: tuple, answer: Answer) -> Answer:
-    cache[key] = answer
+def _remember(cache: OrderedDict, key: tuple, value: T, cap: int = RECENT) -> T:
+    cache[key] = value
     cache.move_to_end(key)
-    if len(cache) > RECENT:
+    if len(cache) > cap:
         cache.popitem(last=False)
-    return answer
+    return value
 
 
 def _digest(data: bytes, start: int, end: int) -> bytes:
