@@ -295,6 +295,15 @@ LOCALS = {
                          re.MULTILINE),
     "javascript": re.compile(rb"\b(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)|^[ \t]*([A-Za-z_$][\w$]*)[ \t]*=(?!=)", re.MULTILINE),
 }
+# Functions and classes a file defines by name, and functions' parameter lists (groups in pairs:
+# name, parameters): names an import in the file does not take.
+DEFINES = {
+    "python": re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+([A-Za-z_]\w*)[ \t]*\(([^)]*)\)"
+                         rb"|^[ \t]*class[ \t]+([A-Za-z_]\w*)()|\blambda\b()([^:]*):", re.MULTILINE),
+    "javascript": re.compile(rb"\b(?:function\*?|class)[ \t]*([A-Za-z_$][\w$]*)?[ \t]*(?:\(([^)]*)\))?"
+                             rb"|()(?:\(([^()]*)\)|([A-Za-z_$][\w$]*))[ \t]*=>"),
+}
+PARAMETER_NAME = re.compile(rb"(?:^|,)[\s*.]*([A-Za-z_$][\w$]*)")
 # Functions, whose parameters are likely names inside them (engines/ranker.py).
 FUNCTIONS = {
     "python": ("function_definition", "lambda"),

@@ -6,6 +6,7 @@ from treecomplete.context import context_at
 from treecomplete.document import Document
 from treecomplete.engines.base import Kind
 from treecomplete.engines.fallback import FallbackEngine
+from treecomplete.engines.window import defined_in
 from treecomplete.languages import JAVASCRIPT, PYTHON
 
 
@@ -124,6 +125,25 @@ def test_a_parameter_being_typed_is_what_the_body_below_reads():
     assert found[0] == "path"
     # bound below (``as handle``), a builtin (``open``), a member (``read``): not what the parameter is
     assert found.index("handle") > 2 and found.index("open") > 2
+
+
+def test_an_import_being_typed_takes_what_the_code_below_reads_and_does_not_define():
+    after = "\n\n\ndef run(x, *rest):\n    return zorbify(x) + quux_value\n\n\nclass Later(Base):\n    pass\n"
+    found = [c.text for c in _complete_inside(PYTHON, "from helpers import ", after)]
+    assert set(found[:2]) == {"zorbify", "quux_value"}
+    # defined below (``def run``, ``class Later``, the parameters ``x``, ``rest``): never imported
+    assert all(found.index(name) >= 2 for name in ("run", "Later", "x", "rest") if name in found)
+    js = [c.text for c in _complete_inside(JAVASCRIPT, "import { ", " } from './helpers';\n\nfunction run(x) {\n"
+                                           "  return zorbify(x) + quuxValue;\n}\nconst f = (y) => y;\n")]
+    assert set(js[:2]) == {"zorbify", "quuxValue"}
+    assert all(js.index(name) >= 2 for name in ("run", "x", "y", "f") if name in js)
+
+
+def test_what_code_defines_by_name():
+    assert defined_in("python", b"def run(x, *args, y=3, **kw):\n    pass\nclass Foo(Base):\n    g = lambda a, b: a\n") == \
+        {"run", "x", "args", "y", "kw", "Foo", "a", "b"}
+    assert defined_in("javascript", b"function run(x, ...rest) {}\nclass Foo extends B {}\nconst f = (p, q) => p, g = r => r;") == \
+        {"run", "x", "rest", "Foo", "p", "q", "r"}
 
 
 def test_a_member_used_below_on_the_same_receiver_comes_above_the_code_before():

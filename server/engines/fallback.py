@@ -78,7 +78,7 @@ from . import members
 from .base import Candidate, Kind
 from .window import (BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_MEMBER, OTHER, PROJECT,
                      WINDOW_AFTER, WINDOW_BEFORE, Scores, Window, adjust_for_dots, after_cursor, buffer_words,
-                     drop_reserved, reads_after)
+                     defined_in, drop_reserved, reads_after)
 
 DECLARED_BELOW, STARTS_BELOW = 8, 3  # lifts a name read below and nowhere above, where one is declared / a statement starts
 PENDING = 20  # above any other score: a method the class calls and has not defined, at a member's name
@@ -137,10 +137,14 @@ class FallbackEngine:
         where = self.declaring(context)
         member = where.member is not None  # a class body's or object literal's member
         adjust_for_dots(context, before, count, scores, window.kinds if where.declaration else None, member, after)
+        imported_here = self._imported_names(context)  # None: the cursor names no import's name
         # a name read below and nowhere above: what is being declared (``def load(|)`` ... ``open(path)``)
-        declared = where.declaration or where.parameter or assigned_at(context)
+        # or imported (``from m import |`` ... ``join(a, b)``, not what the file defines itself)
+        declared = where.declaration or where.parameter or assigned_at(context) or imported_here is not None
         starts = not declared and statement_at(context) is not None
         reads = reads_after(context, after, scores, where.method) if declared or starts else set()
+        if imported_here is not None:
+            reads -= defined_in(context.language.name, after)
         for word in reads:
             scores[word] += DECLARED_BELOW if declared else STARTS_BELOW
         for other in self._others(context):
@@ -148,7 +152,6 @@ class FallbackEngine:
                 if word not in scores and scores.wanted(word):
                     scores.add(word, 2 + 0.3 * math.log1p(c), OTHER, c=math.log1p(c))
         drop_reserved(context, before, after, scores)
-        imported_here = self._imported_names(context)  # None: the cursor names no import's name
         receiver = receiver_word(context.receiver, context.language) if context.category == ATTRIBUTE else None
         project = self._project(context)
         if project is not None:

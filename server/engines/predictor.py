@@ -31,14 +31,7 @@ from ..context import PLACEHOLDER, CompletionContext, member_access
 from ..languages import BLOCKS, CHAINS
 from ..models import checkpoint
 from ..models.architectures import TREE_TRANSFORMER, family, tree_positions
-from ..models.flatten import (
-    EMPTY,
-    Memo,
-    flatten_after,
-    flatten_before,
-    parent_annotated_type,
-    parent_element,
-)
+from ..models.flatten import EMPTY, Memo, flatten_after, flatten_before, parent_annotated_type, parent_element
 from ..models.lru import SizedLRU
 from ..models.suffix import distance_buckets
 from ..models.tree_positions import context_codes

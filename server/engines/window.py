@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..context import ATTRIBUTE, CompletionContext
-from ..languages import LOCALS
+from ..languages import DEFINES, LOCALS, PARAMETER_NAME
 from ..words import blank, member_pattern, member_words
 from .base import Kind
 
@@ -149,6 +149,22 @@ def reads_after(context: CompletionContext, after: bytes, scores: Scores, member
         if signals[0] == AFTER and raw not in bound and members[raw] < counts[raw] and word not in builtins:
             out.add(word)
     return out
+
+
+def defined_in(language: str, code: bytes) -> set[str]:
+    """The functions, classes and parameters ``code`` defines by name (``def run(x)``: run, x)."""
+    pattern = DEFINES.get(language)
+    names: set[str] = set()
+    if pattern is None:
+        return names
+    for match in pattern.finditer(code):
+        groups = match.groups()
+        for i in range(0, len(groups), 2):
+            if groups[i]:
+                names.add(groups[i].decode("utf-8", "replace"))
+            if i + 1 < len(groups) and groups[i + 1]:
+                names.update(m.group(1).decode("utf-8", "replace") for m in PARAMETER_NAME.finditer(groups[i + 1]))
+    return names
 
 
 def drop_reserved(context: CompletionContext, before: bytes, after: bytes, scores: Scores) -> None:
