@@ -30,7 +30,7 @@ from pathlib import Path
 from lsprotocol import types
 from treecomplete.context import member_access
 from treecomplete.declarations import declares, member_position, parameters_before
-from treecomplete.languages import JAVASCRIPT, PYTHON, LanguageSpec
+from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec
 from treecomplete.receivers import bindings, chain
 from treecomplete.words import node_text
 
@@ -41,6 +41,8 @@ SAMPLED = {
     "javascript": {"identifier", "property_identifier", "shorthand_property_identifier",
                    "shorthand_property_identifier_pattern"},
 }
+SAMPLED["typescript"] = SAMPLED["javascript"]  # values, not types (type_identifier): what the JavaScript model reads
+LANGUAGES = {"python": (PYTHON, ".py"), "javascript": (JAVASCRIPT, ".js"), "typescript": (TYPESCRIPT, ".ts")}
 KS = (0, 1, 2)
 PREFIX, MIDDLE = "prefix", "middle"  # the buffer ends at the cursor; the file's text after the identifier follows it
 
@@ -201,11 +203,11 @@ def print_table(lang: str, results: dict[str, dict[str, dict[str, float]]], mode
 
 
 async def main_async(args: argparse.Namespace) -> dict:
-    language = PYTHON if args.lang == "python" else JAVASCRIPT
-    suffix = ".py" if args.lang == "python" else ".js"
+    language, suffix = LANGUAGES[args.lang]
     root = Path(args.files).resolve()
     folders = sorted(p for p in root.iterdir() if p.is_dir()) or [root]  # one workspace folder per package
-    files = sorted(p for p in root.rglob(f"*{suffix}") if not {"node_modules", ".venv"} & set(p.relative_to(root).parts))
+    files = sorted(p for p in root.rglob(f"*{suffix}") if not {"node_modules", ".venv"} & set(p.relative_to(root).parts)
+                   and not p.name.endswith(".d.ts"))
     if not files:
         sys.exit(f"no {suffix} files under {args.files}: run benchmarks/fetch_heldout.sh first")
     population = collect(files, language, args.lang, args.select)
@@ -246,7 +248,7 @@ async def main_async(args: argparse.Namespace) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lang", choices=["python", "javascript"], required=True)
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), required=True)
     parser.add_argument("--files", required=True, help="a directory of held-out source files")
     parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio", help="our server's command line")
     parser.add_argument("--model", default="", help="treecomplete.model for our server (default: the shipped one)")

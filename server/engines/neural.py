@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
+from ..erasure import MODELED_AS, as_javascript
 from ..languages import LOCALS
 from ..models.flatten import EMPTY
 from ..scope import function_around
@@ -69,9 +70,10 @@ class NeuralEngine:
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
         others = self.fallback.complete(context, FALLBACK_LIST)
         predictor = self.predictor_for(context.language.name) if context.category in (ATTRIBUTE, NAME) else None
-        if predictor is None:
+        read = as_javascript(context) if predictor is not None else None  # TypeScript: its types blanked
+        if read is None:  # no model, or a TypeScript type at the cursor
             return others[:limit]
-        answer = predictor.answer(context, self.chain_budget)
+        answer = predictor.answer(read, self.chain_budget)
         prefix = context.prefix.lower()
         identifier = context.language.identifier
         keywords = context.language.not_identifiers(context.category == ATTRIBUTE)
@@ -99,7 +101,7 @@ class NeuralEngine:
         share = 1.0 - sum(p for _, p in templates)  # what the model leaves to an identifier here
         labels = {t.label for t, _ in templates}
         cache = self._continuations(context)
-        rank_by = ranker.for_language(context.language.name)
+        rank_by = ranker.for_language(MODELED_AS.get(context.language.name, context.language.name))
         block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
         parameters, bound = self._locals(context) if context.category == NAME else (set(), set())
         # the best identifier the fallback engine lists: its score, its fallback candidate, its features
@@ -109,11 +111,18 @@ class NeuralEngine:
         imported = self.fallback.imported_here(context) | where.taken if context.category == NAME else set()
         texts = [text for text in model.keys() | listed.keys() if text not in labels and text not in imported]  # a keyword comes as its snippet
         xs = []
+        # after a dot on a receiver whose members are all known, a word the fallback engine did
+        # not list is not one of them either: the model's own guesses get that signal too
+        known = self.fallback.known(context) if context.category == ATTRIBUTE else None
+        closed = known.names if known is not None and known.complete else None
         for text in texts:
             p = model.get(text, 0.0) * max(share, 0.05)
             rank, fallback = listed.get(text, (ABSENT, None))
-            xs.append(ranker.features(p, text in copied, rank, fallback, cache.log_probability(text), first.get(text, 0.0),
-                                      text in parameters, text in bound))
+            x = ranker.features(p, text in copied, rank, fallback, cache.log_probability(text), first.get(text, 0.0),
+                                text in parameters, text in bound)
+            if fallback is None and closed is not None and text not in closed:
+                x[ranker.NOT_A_MEMBER] = -1.0
+            xs.append(x)
         for text, x, score in zip(texts, xs, rank_by.scores(xs, block)):
             fallback = listed.get(text, (ABSENT, None))[1]
             if fallback is not None and score > best[0]:
@@ -141,6 +150,8 @@ class NeuralEngine:
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body, features=tuple(x)))
         scored.sort(key=lambda c: (-c.score, c.text))
+        if known is not None and known.declared:  # `user.` with `user: User` written: User's members first
+            scored = [c for c in scored if c.text in known.names] + [c for c in scored if c.text not in known.names]
         if where.pending:  # at a member's name, the methods the class calls and has not defined first
             scored = [c for c in scored if c.text in where.pending] + [c for c in scored if c.text not in where.pending]
         if not_modules := self.fallback.not_modules(context):  # `import |`: what cannot name a module last

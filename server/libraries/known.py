@@ -45,7 +45,9 @@ class Libraries:
             return self._class(context, own, bound, 0)
         target = receivers.target_of(context, bound)
         if target is None and (typed := receivers.declared_type(context)) is not None:  # `user: User` … `user.`
-            return self._class(context, typed, bound, 0)
+            found = self._class(context, typed, bound, 0)
+            found.declared = True
+            return found
         if target is None and context.language.name != "python":  # `Math.`, `JSON.`, `process.`: a global's
             names = receivers.chain(context.receiver)
             target = receivers.Target("", tuple(names)) if names and len(names) == 1 else None

@@ -24,6 +24,7 @@ class Members:
     where: str  # "os.path", "pathlib.Path", "fs", "class Store"
     names: dict[str, Member] = field(default_factory=dict)
     complete: bool = True
+    declared: bool = False  # the receiver's type is written in the file (``user: User``): these come first
 
     def add(self, name: str, kind: Kind, detail: str = "", uses: int = 0) -> None:
         if name not in self.names:

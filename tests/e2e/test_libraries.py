@@ -141,6 +141,16 @@ async def test_the_smoke_cases_hold_with_the_shipped_models(shipped: LanguageCli
     await _ready(shipped, tmp_path / "warm.js", "javascript")
     found = await members_at_end(shipped, tmp_path / "d.js", "const fs = require('fs');\n\nconst text = fs.", "javascript")
     assert "readFileSync" in found[:5], found[:5]
+    # TypeScript, read by the JavaScript model with its types blanked (server/erasure.py)
+    text = ("interface Options { retries: number }\n\nexport function fetchWithRetry(options: Options): number {\n"
+            "  const attemptCount: number = options.retries;\n  return attem")
+    open_doc(shipped, (tmp_path / "r.ts").as_uri(), text, "typescript")
+    result = await complete(shipped, (tmp_path / "r.ts").as_uri(), 4, 14)
+    assert labels(result)[0] == "attemptCount"
+    assert "copied from line 4" in (result.items[0].data or {}).get("detail", "")  # the model's pointer
+    text = "interface User { name: string; age: number }\n\nfunction greet(user: User) {\n  return user."
+    found = await members_at_end(shipped, tmp_path / "u.ts", text, "typescript")
+    assert set(found[:2]) == {"name", "age"}, found[:5]
 
 
 async def test_typescript_members_of_the_written_type_and_no_keyword(lsp: LanguageClient, workspace: Path):
