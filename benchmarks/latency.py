@@ -43,7 +43,7 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
     first_neural = session.initialize_seconds + await session.wait_for_model(lang) if neural else None
     if neural and both:  # the other language's model loaded too, as in a mixed workspace
         await session.wait_for_model("javascript" if lang == "python" else "python")
-    uri = Path("/tmp/treecomplete-latency" + (".py" if lang == "python" else ".js")).as_uri()
+    uri = Path("/tmp/treecomplete-latency" + {"python": ".py", "javascript": ".js", "typescript": ".ts"}[lang]).as_uri()
     typed = text[split : split + chars]
     buffer = text[:split]
     session.open(uri, lang, buffer + (text[split + chars:] if inside else ""))  # inside: the code after stays below the cursor
@@ -105,7 +105,8 @@ async def main_async(args: argparse.Namespace) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", help="a large source file (default: the standard library's inspect.py)")
-    parser.add_argument("--lang", choices=["python", "javascript"], default="python")
+    parser.add_argument("--lang", choices=["python", "javascript", "typescript"], default="python",
+                        help="typescript: served by the JavaScript model (give --file)")
     parser.add_argument("--start", type=float, default=0.5, help="fraction of the file opened before typing")
     parser.add_argument("--chars", type=int, default=1500, help="characters typed")
     parser.add_argument("--inside", action="store_true", help="the rest of the file stays after the cursor (typing inside a file)")
