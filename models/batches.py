@@ -146,8 +146,9 @@ class Targets:
         if suffix:  # what the suffix pointer reads (models/suffix.py), by place in the corpus
             self.index = torch.arange(n, dtype=torch.int32)
             self.first = first_occurrence(values, file_ids).to(torch.int32)
-            previous = torch.cat([torch.full((1,), PAD_ID, dtype=torch.int64), values[:-1]])[:n]
-            self.previous = torch.where(offsets_mask(offsets, n), torch.full_like(values, PAD_ID), previous).to(torch.int32)
+            previous = torch.full_like(values, PAD_ID)  # the raw value before, in the same file
+            previous[1:] = torch.where(file_ids[1:] == file_ids[:-1], values[:-1], PAD_ID)
+            self.previous = previous.to(torch.int32)
             self.fields = self.fields + SUFFIX
 
     def __len__(self) -> int:
@@ -161,14 +162,6 @@ SUFFIX = ("index", "first", "previous")
 PADDING = {"positions": ROOT, "next_positions": ROOT, "types": PAD_ID, "values": PAD_ID, "raw_values": PAD_ID, "file_ids": -1, "parent_distance": 1,
            "parent_type": PAD_ID, "target_type": PAD_ID, "target_value": NONE, "target_pointer": NONE,
            "target_raw": PAD_ID, "index": -1, "first": 1 << 30, "previous": PAD_ID}
-
-
-def offsets_mask(offsets: torch.Tensor, n: int) -> torch.Tensor:
-    """(n,) True at each file's first element."""
-    mask = torch.zeros(n, dtype=torch.bool)
-    starts = offsets[:-1][offsets[:-1] < n]
-    mask[starts] = True
-    return mask
 
 
 def lanes(targets: Targets, lanes_count: int, segment: int, order: torch.Tensor | None = None,

@@ -187,10 +187,14 @@ class Memo(SizedLRU):
 
     @staticmethod
     def key(node: tree_sitter.Node, in_string: bool) -> tuple:
-        parent = node.parent
-        docstring_place = (node.type == "expression_statement" and parent is not None
-                           and parent.type in DOCSTRING_BLOCKS and node.prev_named_sibling is None)
-        return node.start_byte, node.type, node.descendant_count, in_string, docstring_place, node.text
+        return node.start_byte, node.type, node.descendant_count, in_string, _docstring_place(node), node.text
+
+
+def _docstring_place(node: tree_sitter.Node) -> bool:
+    """Whether a string statement here would be a docstring (the subtree's values depend on it)."""
+    parent = node.parent
+    return (node.type == "expression_statement" and parent is not None and parent.type in DOCSTRING_BLOCKS
+            and node.prev_named_sibling is None)
 
 
 def _find(root: tree_sitter.Node, start: int, end: int, kind: str) -> tree_sitter.Node:
@@ -373,8 +377,8 @@ def flatten_after(target: tree_sitter.Node, limit: int, memo: SizedLRU | None = 
     """Up to ``limit`` elements that follow ``target``'s subtree in the whole tree's sequence:
     the code after the predicted node, as training saw it after that node. Bits as in the whole
     tree's sequence, but near the cut at ``limit``, where a subtree walked only so far has them
-    as if nothing followed; parent offsets are not kept (0). With a ``memo``, a subtree read by an earlier call (the
-    same text, wherever it now starts) is copied rather than walked."""
+    as if nothing followed; parent offsets are not kept (0). With a ``memo``, a subtree read by
+    an earlier call (the same text, wherever it now starts) is copied rather than walked."""
     flat = Flat()
     node = target
     while node.parent is not None and len(flat) < limit:
@@ -406,10 +410,7 @@ def _subtree(node: tree_sitter.Node, limit: int, memo: SizedLRU | None) -> Flat:
     """``flatten(node, limit=limit)`` with starts from the node's start, through ``memo``."""
     key = None
     if memo is not None and node.end_byte - node.start_byte >= MEMO_BYTES:
-        parent = node.parent
-        docstring_place = (node.type == "expression_statement" and parent is not None
-                           and parent.type in DOCSTRING_BLOCKS and node.prev_named_sibling is None)
-        key = (node.type, node.descendant_count, docstring_place, node.text)
+        key = (node.type, node.descendant_count, _docstring_place(node), node.text)
     if key is not None:
         found = memo.get(key)
         if found is not None and (found[1] or len(found[0]) >= limit):

@@ -201,7 +201,7 @@ def validate(model: PointerLSTM, split: Split, corpus: CorpusVocabulary, types: 
     memory_raw = torch.full((batch, config.window), PAD_ID, dtype=torch.long)
     gates = 0.0
     for b, ahead in segments_ahead(laid, segment, config.suffix):
-        window = window_values(memory_raw, b.raw_values, config.window)
+        window = window_values(memory_raw, b.raw_values, config.window).to(device)
         memory_raw = torch.cat([memory_raw, b.raw_values], dim=1)[:, -config.window:]
         b = b.to(device)
         ahead = {k: v.to(device) for k, v in ahead.items()}
@@ -212,7 +212,7 @@ def validate(model: PointerLSTM, split: Split, corpus: CorpusVocabulary, types: 
         for chunk in torch.split(rows.nonzero(), 256):
             i, t = chunk[:, 0], chunk[:, 1]
             g, switch, alpha = out.g[i, t].float(), out.switch[i, t].float(), out.alpha[i, t].float()
-            slots = torch.where(alpha > 0, window.to(device)[i, t], PAD_ID)
+            slots = torch.where(alpha > 0, window[i, t], PAD_ID)
             vocab = model.value_log_probs(g).exp() * switch.unsqueeze(1)
             target = b.target_raw[i, t]
             alone = mixture(vocab, alpha * (1 - switch).unsqueeze(1), slots)

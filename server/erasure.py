@@ -72,6 +72,11 @@ BLANK = bytes(b if b in (10, 13) else 32 for b in range(256))  # every byte but 
 _local = threading.local()
 
 
+def model_language(language: str) -> str:
+    """The language whose model serves ``language``'s documents (and whose ranking weights)."""
+    return MODELED_AS.get(language, language)
+
+
 def _queries(language: LanguageSpec) -> tree_sitter.Query:
     queries = _local.__dict__.setdefault("queries", {})
     query = queries.get(language.name)

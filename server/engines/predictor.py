@@ -37,15 +37,7 @@ from ..models.suffix import distance_buckets
 from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
 from . import chains
-from .incremental import (
-    EVERY,
-    LSTM_BOUNDS,
-    TRANSFORMER_BOUNDS,
-    Session,
-    Sessions,
-    Snapshot,
-    anchor_index,
-)
+from .incremental import EVERY, LSTM_BOUNDS, TRANSFORMER_BOUNDS, Session, Sessions, Snapshot, anchor_index
 
 T = TypeVar("T")
 MIN_CALL = 0.01  # below this chance of a call around the member, its inputs are not read

@@ -59,7 +59,7 @@ NAMES = (
     "read after the cursor and not before it, where a statement starts",
 )
 SIZE = len(NAMES)
-NOT_A_MEMBER = 32  # the feature "a known member of the receiver (+1), or not one of ... (-1)"
+NOT_A_MEMBER = NAMES.index("a known member of the receiver (+1), or not one of a receiver whose members are all known (-1)")
 CASES = ("after a dot, k=0", "after a dot, k>0", "elsewhere, k=0", "elsewhere, k>0",
          "after a dot, k=0, code after", "after a dot, k>0, code after", "elsewhere, k=0, code after",
          "elsewhere, k>0, code after")
