@@ -30,7 +30,8 @@ from pathlib import Path
 from lsprotocol import types
 from treecomplete.context import member_access
 from treecomplete.declarations import declares, member_position, parameters_before
-from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec
+from treecomplete.grammars import WHEELS
+from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec, by_name
 from treecomplete.receivers import bindings, chain
 from treecomplete.words import node_text
 
@@ -42,7 +43,27 @@ SAMPLED = {
                    "shorthand_property_identifier_pattern"},
 }
 SAMPLED["typescript"] = SAMPLED["javascript"]  # values, not types (type_identifier): what the JavaScript model reads
-LANGUAGES = {"python": (PYTHON, ".py"), "javascript": (JAVASCRIPT, ".js"), "typescript": (TYPESCRIPT, ".ts")}
+LANGUAGES = {"python": (PYTHON, (".py",)), "javascript": (JAVASCRIPT, (".js",)), "typescript": (TYPESCRIPT, (".ts",))}
+GRAMMAR_ONLY = sorted(WHEELS)  # languages served from their grammar alone: the fallback engine, no model
+
+
+def sampled(lang: str, node) -> bool:
+    """Whether a node is an identifier the benchmark samples: in a grammar served alone, any
+    named leaf called so (``identifier``, ``field_identifier``, Ruby's ``constant``, PHP's
+    ``name``, Bash's ``variable_name``)."""
+    if lang in SAMPLED:
+        return node.type in SAMPLED[lang]
+    return node.child_count == 0 and node.is_named and (node.type in ("identifier", "name", "constant", "variable_name")
+                                                        or node.type.endswith("_identifier"))
+
+
+def language_of(lang: str) -> tuple[LanguageSpec, tuple[str, ...]]:
+    if lang in LANGUAGES:
+        return LANGUAGES[lang]
+    language = by_name(lang)
+    if language is None:
+        sys.exit(f"no grammar for {lang}: pip install {WHEELS[lang].module.replace('_', '-')}")
+    return language, WHEELS[lang].extensions
 KS = (0, 1, 2)
 PREFIX, MIDDLE = "prefix", "middle"  # the buffer ends at the cursor; the file's text after the identifier follows it
 
@@ -74,11 +95,11 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
         cursor = tree.walk()
         while True:
             node = cursor.node
-            access = member_access(node) if select and node.type in SAMPLED[lang] else None
+            access = member_access(node) if select and sampled(lang, node) else None
             if select == "imported-member" and (access is None or not imported_receiver(access, tree, language)):
                 pass
-            elif node.type in SAMPLED[lang] and node.text:
-                category = ("attribute" if member_access(node) is not None
+            elif sampled(lang, node) and node.text and language.identifier.fullmatch(node.text.decode("utf-8", "replace")):
+                category = ("attribute" if member_access(node) is not None or after_member_operator(language, data, node.start_byte)
                             else "declaration" if declares(lang, data, node.start_byte)
                             or member_position(lang, data, node.start_byte, node) is not None
                             else "parameter" if parameters_before(lang, data, node.start_byte, node) is not None else "name")
@@ -92,6 +113,14 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
                 continue
             break
     return samples
+
+
+def after_member_operator(language: LanguageSpec, data: bytes, offset: int) -> bool:
+    """In a grammar served alone, whether a member operator (``.``, ``->``, ``::``) comes right
+    before ``offset``: a member's name, as the server reads it."""
+    before = data[max(0, offset - 64):offset].rstrip(b" \t")
+    return language.grammar_only and before.endswith(tuple(op.encode() for op in language.member_operators)) \
+        and not before.endswith(b"..")
 
 
 def end_position(text: str) -> tuple[int, int]:
@@ -203,13 +232,14 @@ def print_table(lang: str, results: dict[str, dict[str, dict[str, float]]], mode
 
 
 async def main_async(args: argparse.Namespace) -> dict:
-    language, suffix = LANGUAGES[args.lang]
+    language, suffixes = language_of(args.lang)
     root = Path(args.files).resolve()
     folders = sorted(p for p in root.iterdir() if p.is_dir()) or [root]  # one workspace folder per package
-    files = sorted(p for p in root.rglob(f"*{suffix}") if not {"node_modules", ".venv"} & set(p.relative_to(root).parts)
-                   and not p.name.endswith(".d.ts"))
+    files = sorted(p for p in root.rglob("*") if p.suffix in suffixes and p.is_file()
+                   and not {"node_modules", ".venv"} & set(p.relative_to(root).parts) and not p.name.endswith(".d.ts"))
     if not files:
-        sys.exit(f"no {suffix} files under {args.files}: run benchmarks/fetch_heldout.sh first")
+        sys.exit(f"no {'/'.join(suffixes)} files under {args.files}: run benchmarks/fetch_heldout.sh "
+                 "(or fetch_heldout_grammars.sh) first")
     population = collect(files, language, args.lang, args.select)
     samples = random.Random(args.seed).sample(population, min(args.samples, len(population)))
     print(f"{args.lang}: {len(samples)} identifiers sampled (seed {args.seed}) from {len(population)} in {len(files)} files")
@@ -221,7 +251,9 @@ async def main_async(args: argparse.Namespace) -> dict:
         for mode, found in scores.items():
             results[mode][label] = found.summary()
 
-    for label, model in (("treecomplete (fallback)", "fallback"), ("treecomplete (model)", args.model)):
+    engines = (("treecomplete (fallback)", "fallback"),) if language.grammar_only else \
+        (("treecomplete (fallback)", "fallback"), ("treecomplete (model)", args.model))
+    for label, model in engines:
         session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model, "projectIndex": not args.no_project}},
                           root=root, folders=folders)
         keep(label, await run_server(session, samples, args.lang, neural=model != "fallback", ours=not args.no_project, modes=modes))
@@ -235,7 +267,7 @@ async def main_async(args: argparse.Namespace) -> dict:
     if peer is not None:
         name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
         keep(name, await run_server(Session(name, peer[0], peer[1], root=root, folders=folders), samples, args.lang, modes=modes))
-    elif not args.no_peer:
+    elif not args.no_peer and not language.grammar_only:
         print("peer not installed: pip install jedi-language-server / npm install in bench-out/node", file=sys.stderr)
     for mode in modes:
         print_table(args.lang, results[mode], mode)
@@ -248,7 +280,7 @@ async def main_async(args: argparse.Namespace) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lang", choices=sorted(LANGUAGES), required=True)
+    parser.add_argument("--lang", choices=sorted(LANGUAGES) + GRAMMAR_ONLY, required=True)
     parser.add_argument("--files", required=True, help="a directory of held-out source files")
     parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio", help="our server's command line")
     parser.add_argument("--model", default="", help="treecomplete.model for our server (default: the shipped one)")

@@ -28,6 +28,8 @@ def peer_command(language: str) -> tuple[list[str], dict | None] | None:
     if language == "python":
         exe = shutil.which("jedi-language-server") or str(Path(sys.executable).parent / "jedi-language-server")
         return ([exe], None) if Path(exe).exists() else None
+    if language not in ("javascript", "typescript"):
+        return None  # no peer is installed for the languages served from their grammar alone
     tls = NODE_DIR / "node_modules" / ".bin" / "typescript-language-server"
     tsserver = NODE_DIR / "node_modules" / "typescript" / "lib" / "tsserver.js"
     if not tls.exists():

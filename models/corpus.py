@@ -31,7 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from treecomplete.languages import LanguageSpec, language_for
+from treecomplete.grammars import WHEELS
+from treecomplete.languages import LanguageSpec, by_name
 
 from .flatten import flatten
 from .neardup import NearDuplicates
@@ -51,7 +52,9 @@ BUNDLED = re.compile(rb"(__commonJS|__toESM|__webpack_require__|__webpack_module
                      rb"\(function \(global, factory\)|\(function\(global, factory\)|"
                      rb"function r\(e,n,t\)\{function o\(i,f\))")
 INDEX = "https://pypi.org/simple"
-SUFFIXES = {"python": (".py",), "javascript": (".js", ".mjs", ".cjs", ".jsx")}
+SUFFIXES = {"python": (".py",), "javascript": (".js", ".mjs", ".cjs", ".jsx"),
+            **{name: wheel.extensions for name, wheel in WHEELS.items()}}
+LANGUAGES = sorted(SUFFIXES)  # python, javascript and every grammar served alone (server/grammars.py)
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,9 @@ def download(spec: str, lang: str, dest: Path) -> Path:
     partial = dest / ".partial" / safe
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
-    if lang == "python":
+    if lang in WHEELS:  # a Debian package (golang-*-dev, librust-*-dev): its sources
+        command = ["apt-get", "download", "--quiet", "--quiet", spec]
+    elif lang == "python":
         try:
             fetched_sdist = _fetch_sdist(spec, partial)
             archive = fetched_sdist.rename(dest / fetched_sdist.name)
@@ -123,7 +128,7 @@ def download(spec: str, lang: str, dest: Path) -> Path:
                    "-d", str(partial), spec]
     else:
         command = ["npm", "pack", "--silent", "--pack-destination", str(partial), spec]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=partial)
     fetched = list(partial.iterdir())
     if result.returncode != 0 or len(fetched) != 1:
         shutil.rmtree(partial, ignore_errors=True)
@@ -165,7 +170,34 @@ def _fetch_sdist(spec: str, partial: Path) -> Path:
     raise LookupError(f"{spec}: no source archive listed")
 
 
+def fetch_debian(packages: list[str], dest: Path, chunk: int = 200) -> None:
+    """Fetch Debian packages into ``dest`` in few apt-get calls (each reads apt's whole cache
+    first: a second of CPU), as ``download`` would one by one; those it cannot fetch are left to
+    ``download``, which says why."""
+    partial = dest / ".partial" / "debian"
+    wanted = [p for p in packages if not (dest / (re.sub(r"[^\w.@=-]", "_", p) + ".fetched")).exists()]
+    for i in range(0, len(wanted), chunk):
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        subprocess.run(["apt-get", "download", "--quiet", "--quiet", *wanted[i:i + chunk]], capture_output=True,
+                       timeout=1800, cwd=partial)
+        for deb in partial.glob("*.deb"):
+            name = deb.name.split("_", 1)[0]
+            deb.rename(dest / deb.name)
+            (dest / (re.sub(r"[^\w.@=-]", "_", name) + ".fetched")).write_text(deb.name)
+    shutil.rmtree(partial, ignore_errors=True)
+
+
 def archive_files(archive: Path, package: str) -> Iterator[SourceFile]:
+    if archive.suffix == ".deb":  # a Debian package: its files, as the tar stream dpkg-deb reads out
+        with subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(archive)], stdout=subprocess.PIPE) as dpkg:
+            with tarfile.open(fileobj=dpkg.stdout, mode="r|") as tf:
+                for member in tf:
+                    if member.isfile() and member.size <= MAX_BYTES * 4:
+                        handle = tf.extractfile(member)
+                        if handle is not None:
+                            yield SourceFile(package, member.name, handle.read())
+        return
     if archive.suffix == ".zip" or archive.name.endswith(".whl"):
         with zipfile.ZipFile(archive) as zf:
             for info in zf.infolist():
@@ -197,6 +229,8 @@ def progress(done: int, total: int, label: str) -> None:
 def registry_files(specs: list[str], lang: str, downloads: Path, report: BuildReport, jobs: int = 4) -> Iterator[SourceFile]:
     """The files of each package, in manifest order; ``jobs`` downloads run ahead."""
     downloads.mkdir(parents=True, exist_ok=True)
+    if lang in WHEELS:
+        fetch_debian(specs, downloads)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         fetches = [pool.submit(download, spec, lang, downloads) for spec in specs]
         for i, (spec, fetch) in enumerate(zip(specs, fetches), 1):
@@ -235,7 +269,7 @@ def build(files: Iterable[SourceFile], language: LanguageSpec, lang: str, out: P
                 why = "duplicate (same text)"
             seen_text.add(text_key)
         if why is None:
-            tree = parser.parse(source.data)
+            tree = language.parse(parser, source.data)
             if tree.root_node.has_error:
                 why = "does not parse"
             else:
@@ -283,8 +317,9 @@ def build(files: Iterable[SourceFile], language: LanguageSpec, lang: str, out: P
 
 
 def build_corpus(lang: str, out: Path, manifest: Path | None = None, from_dir: Path | None = None, jobs: int = 4) -> BuildReport:
-    language = language_for(lang, f"x{SUFFIXES[lang][0]}")
-    assert language is not None
+    language = by_name(lang)
+    if language is None:
+        raise ValueError(f"no grammar for {lang}: pip install {WHEELS[lang].module.replace('_', '-')}")
     report = BuildReport()
     if from_dir is not None:
         files: Iterable[SourceFile] = directory_files(from_dir)

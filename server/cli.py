@@ -15,12 +15,16 @@ import platformdirs
 from . import __version__
 from .positions import UTF32
 from .engines.registry import OFF, Registry
+from .grammars import WHEELS
 from .libraries.known import Libraries
 from .project import ProjectIndex
 from .service import CompletionService
 
 # models.architectures.ARCHS, spelt out: this module must not import torch for --help
 ARCHS = ("vanilla", "attention", "pointer", "pointer-random", "tree-transformer")
+# the languages a corpus can be built and a model trained for: those with a model, and every
+# grammar served alone (server/grammars.py; models.corpus.LANGUAGES)
+LANGUAGES = sorted(["python", "javascript", *WHEELS])
 
 
 def _location(spec: str) -> tuple[Path, int | None, int | None]:
@@ -62,7 +66,8 @@ def complete(args: argparse.Namespace) -> int:
     completion = service.complete_read(doc.uri, line0, col0, args.limit)
     candidates = completion.candidates if completion else []
     if args.json:
-        print(json.dumps([{"text": c.text, "kind": c.kind.value, "score": round(c.score, 4)} for c in candidates]))
+        print(json.dumps([{"text": c.text, "kind": c.kind.value, "score": round(c.score, 4), "detail": c.detail}
+                          for c in candidates]))
         return 0
     if completion is None:
         print("(no completions here)")
@@ -237,7 +242,7 @@ def main(argv: list[str] | None = None) -> None:
     corpus = commands.add_parser("corpus", help="build training corpora and print their statistics")
     corpus_commands = corpus.add_subparsers(dest="corpus_command", required=True)
     b = corpus_commands.add_parser("build", help="fetch, filter, split and flatten a corpus")
-    b.add_argument("--lang", choices=["python", "javascript"], required=True)
+    b.add_argument("--lang", choices=LANGUAGES, required=True)
     b.add_argument("--manifest", help="packages to fetch from the registry (models/manifests/)")
     b.add_argument("--from-dir", help="build from your own code instead")
     b.add_argument("--out", required=True, help="the corpus directory")
@@ -248,7 +253,7 @@ def main(argv: list[str] | None = None) -> None:
     st.add_argument("--split", default="test", choices=["train", "valid", "test"])
     st.set_defaults(run=corpus_stats)
     t = commands.add_parser("train", help="train a model on a corpus (treecomplete corpus build)")
-    t.add_argument("--lang", choices=["python", "javascript"], help="(default: the --init model's)")
+    t.add_argument("--lang", choices=LANGUAGES, help="(default: the --init model's)")
     t.add_argument("--data", help="a corpus directory (treecomplete corpus build)")
     t.add_argument("--from-dir", help="fine-tune on your own code in this directory")
     t.add_argument("--config", help='JSON: {"model": {...}, "train": {...}} (models/configs/)')
@@ -264,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
                    help="train only a suffix pointer reading the S elements after the cursor onto the --init model")
     t.set_defaults(run=train)
     e = commands.add_parser("evaluate", help="next-node metrics of a model on a corpus split")
-    e.add_argument("--lang", choices=["python", "javascript"], required=True)
+    e.add_argument("--lang", choices=LANGUAGES, required=True)
     e.add_argument("--data", required=True, help="a corpus directory")
     e.add_argument("--model", required=True, help="a checkpoint")
     e.add_argument("--arch", choices=ARCHS, help="check the checkpoint is of this architecture")

@@ -86,10 +86,10 @@ def context_at(doc: Document, offset: int) -> CompletionContext | None:
         node = node.parent
     path.reverse()
 
-    category, receiver = _category(target, probe, prefix_start)
+    category, receiver = _category(target, probe, prefix_start, language)
     if category in (NAME, ATTRIBUTE):
         # An unterminated string or a comment on the cursor's line can fool error recovery.
-        opened = _template_at(tree, line_start) if language.name != "python" else None
+        opened = _template_at(tree, line_start) if "`" in language.quotes and language.regex_literals else None
         category = _lexical_category(decode(data[line_start:prefix_start]), language, opened) or category
     return CompletionContext(
         language=language,
@@ -138,24 +138,35 @@ def member_access(node: tree_sitter.Node) -> tree_sitter.Node | None:
     return parent if member is not None and member.start_byte == node.start_byte else None
 
 
-def _category(target: tree_sitter.Node | None, probe: bytes, start: int) -> tuple[str, str | None]:
+def _category(target: tree_sitter.Node | None, probe: bytes, start: int, language: LanguageSpec) -> tuple[str, str | None]:
     if target is None:
         return NAME, None
-    if target.type in COMMENT_TYPES:
+    if target.type in COMMENT_TYPES or target.type in language.comment_types:
         return COMMENT, None
-    if target.type in STRING_TYPES:
+    if target.type in STRING_TYPES or target.type in language.string_types:
         return STRING, None
     member_of = member_access(target)
     if member_of is not None:
         obj = member_of.child_by_field_name("object")
         return ATTRIBUTE, decode(obj.text) if obj is not None and obj.text else None
-    # Error recovery does not always build the attribute node: fall back to the text.
+    # Error recovery does not always build the attribute node, and a grammar served from its
+    # wheel alone names it as it likes (`selector_expression`, `field_access`): read the text.
     before = probe[max(0, start - 256) : start].rstrip(b" \t")
     if before.endswith(b".") and not before.endswith(b".."):
         if re.search(rb"(?<![\w$])\d[\w.]*\Z", before):
             return NUMBER, None
-        return ATTRIBUTE, None
+        return ATTRIBUTE, _receiver_text(before[:-1]) if language.grammar_only else None
+    for operator in language.member_operators:
+        if operator != "." and before.endswith(operator.encode()):
+            return ATTRIBUTE, _receiver_text(before[:-len(operator)])
     return NAME, None
+
+
+def _receiver_text(before: bytes) -> str | None:
+    """The receiver that ends where ``before`` does, as far as it is a chain of names (``a.b``,
+    ``self->next``, ``std::fs``); None where it ends in a call or an index."""
+    match = re.search(rb"[\w$]+(?:\s*(?:\.|->|::|\?\.|&\.)\s*[\w$]+)*\s*\Z", before)
+    return decode(match.group(0).strip()) if match else None
 
 
 # What may stand before a JavaScript regular expression literal (elsewhere a `/` divides).
@@ -212,8 +223,7 @@ def _lexical_category(line: str, language: LanguageSpec, template: int | None = 
     """COMMENT or STRING when the cursor's line, read left to right, leaves one open; ``template``:
     whether the line starts inside a template string (_template_at)."""
     python = language.name == "python"
-    comment = "#" if python else "//"
-    quotes = "'\"" if python else "'\"`"
+    comments, quotes = language.line_comments, language.quotes
     quote: str | None = None if template is None else "`"
     fstring = template is not None
     fstring_depth = template or 0  # open `{` inside a Python f-string or `${` inside a template string: code again
@@ -221,22 +231,26 @@ def _lexical_category(line: str, language: LanguageSpec, template: int | None = 
     while i < len(line):
         ch = line[i]
         if quote is None:
-            if line.startswith(comment, i):
+            if line.startswith(comments, i) and not (ch == "#" and line[i - 1:i] in ("$", "{")):  # Bash's `$#`, `${#a}`
                 return COMMENT
-            if ch == "/" and not python and _regex_starts(line, i):
+            if ch == "/" and language.regex_literals and _regex_starts(line, i):
                 i = _regex_end(line, i)  # a regular expression's quotes and slashes open nothing
                 continue
             if ch in quotes:
                 quote = ch
                 fstring_depth = 0
-                fstring = ch == "`" or bool(python and re.search(r"(?<!\w)[rRbB]?[fF][rR]?\Z", line[:i]))
+                fstring = (ch == "`" and language.regex_literals) or bool(python and re.search(r"(?<!\w)[rRbB]?[fF][rR]?\Z", line[:i])) \
+                    or (ch == '"' and language.grammar_only)  # Ruby's `#{a}`, Kotlin's and PHP's `${a}`, C#'s `$"{a}"`
         elif ch == "\\":
             i += 1
-        elif fstring and ch == "{" and (python or fstring_depth or line[i - 1] == "$"):
+        elif fstring and ch == "{" and (python or fstring_depth or line[i - 1] == "$"
+                                        or (language.grammar_only and (line[i - 1] == "#" or "$" in line[:i]))):
             fstring_depth += 1
         elif fstring and ch == "}" and fstring_depth:
             fstring_depth -= 1
         elif ch == quote and not fstring_depth:
             quote = None
         i += 1
+    if quote == '"' and language.grammar_only and line.endswith("$"):
+        return None  # `"$name"`: Bash's, PHP's and Kotlin's variable inside a string is code
     return STRING if quote is not None and not fstring_depth else None

@@ -85,7 +85,7 @@ class Document:
             return None
         if self._stale or self._tree is None:
             old = self._tree
-            self._tree = self._parser.parse(self.data, old) if old else self._parser.parse(self.data)
+            self._tree = self.language.parse(self._parser, self.data, old)
             self._stale = False
         return self._tree
 
@@ -104,7 +104,7 @@ class Document:
         data = self.data[:start] + text + self.data[end:]
         copy = tree.copy()
         edit_tree(copy, start, self._ts_point(start), self.data[start:end], text)
-        return data, self._parser.parse(data, copy)
+        return data, self.language.parse(self._parser, data, copy)
 
     def _ts_point(self, offset: int) -> tuple[int, int]:
         """The tree-sitter point of an offset: from the line index (a bisect) unless the text

@@ -6,6 +6,7 @@ that send an id we do not know. Everything else gets no language, and so no comp
 
 from __future__ import annotations
 
+import functools
 import keyword
 import re
 import sys
@@ -17,6 +18,8 @@ import tree_sitter
 import tree_sitter_javascript
 import tree_sitter_python
 import tree_sitter_typescript
+
+from . import grammars
 
 # Definitions, as tree-sitter queries: the capture name is the completion kind.
 PY_DEFINITIONS = """
@@ -142,9 +145,22 @@ class LanguageSpec:
     members_any: bool = False  # a member name may be any word, reserved or not (JavaScript's `promise.catch`)
     members: tuple[str, ...] = ()  # the standard types' and modules' members: offered after a dot
     modules: tuple[str, ...] = ()  # the standard library's modules: offered where an import names one
+    # the cursor's line, read as text (context.py): what opens a comment to the line's end and a
+    # string on it, and whether a `/` may open a regular expression (JavaScript)
+    line_comments: tuple[str, ...] = ("//",)
+    quotes: str = "'\"`"
+    regex_literals: bool = True
+    member_operators: tuple[str, ...] = (".",)  # between a receiver and its member's name
+    # node types, beside context.py's, at which the cursor is in a comment or a string
+    comment_types: frozenset[str] = frozenset()
+    string_types: frozenset[str] = frozenset()
+    grammar_only: bool = False  # served from its grammar wheel alone (server/grammars.py)
+    padding: bytes = b""  # read after the text by every parse (grammars.Wheel.padding)
 
     @cached_property
     def language(self) -> tree_sitter.Language:
+        if isinstance(self.grammar, tree_sitter.Language):  # server/grammars.py's, read already
+            return self.grammar
         return tree_sitter.Language(self.grammar)
 
     @cached_property
@@ -171,6 +187,12 @@ class LanguageSpec:
 
     def parser(self) -> tree_sitter.Parser:
         return tree_sitter.Parser(self.language)
+
+    def parse(self, parser: tree_sitter.Parser, data: bytes, old: tree_sitter.Tree | None = None) -> tree_sitter.Tree:
+        """``data``'s tree (incrementally from ``old``), the language's padding read after it."""
+        if self.padding:
+            data += self.padding
+        return parser.parse(data, old) if old is not None else parser.parse(data)
 
     @cached_property
     def keyword_set(self) -> frozenset[str]:
@@ -219,6 +241,9 @@ PYTHON = LanguageSpec(
     imports_query=PY_IMPORTS,
     exports_query=PY_EXPORTS,
     modules=tuple(sorted(m for m in sys.stdlib_module_names if not m.startswith("_") and m not in ("antigravity", "this"))),
+    line_comments=("#",),
+    quotes="'\"",
+    regex_literals=False,
 )
 JAVASCRIPT = LanguageSpec(
     name="javascript",
@@ -262,11 +287,57 @@ BY_EXTENSION = {
 }
 
 
+GRAMMAR_IDS = {language_id: name for name, wheel in grammars.WHEELS.items() for language_id in wheel.ids}
+GRAMMAR_EXTENSIONS = {extension: name for name, wheel in grammars.WHEELS.items() for extension in wheel.extensions}
+
+
 def language_for(language_id: str | None, uri_or_path: str) -> LanguageSpec | None:
     """The language of a document, or None when treecomplete does not support it."""
     if language_id in BY_LANGUAGE_ID:
         return BY_LANGUAGE_ID[language_id]
-    return BY_EXTENSION.get(PurePosixPath(uri_or_path.split("?")[0]).suffix.lower())
+    if language_id in GRAMMAR_IDS:
+        return grammar_language(GRAMMAR_IDS[language_id])
+    extension = PurePosixPath(uri_or_path.split("?")[0]).suffix.lower()
+    if extension in BY_EXTENSION:
+        return BY_EXTENSION[extension]
+    return grammar_language(GRAMMAR_EXTENSIONS[extension]) if extension in GRAMMAR_EXTENSIONS else None
+
+
+def by_name(name: str) -> LanguageSpec | None:
+    """A language by its name (``python``, ``go``), or None where it has no grammar here."""
+    for spec in BY_LANGUAGE_ID.values():
+        if spec.name == name:
+            return spec
+    return grammar_language(name) if name in grammars.WHEELS else None
+
+
+@functools.cache
+def grammar_language(name: str) -> LanguageSpec | None:
+    """A language served from its grammar wheel alone (server/grammars.py), or None where the
+    wheel is not installed."""
+    if not grammars.available(name):
+        return None
+    wheel, read = grammars.WHEELS[name], grammars.read(name)
+    return LanguageSpec(
+        name=name,
+        grammar=grammars.grammar(name),
+        identifier_chars=r"A-Za-z0-9_",
+        keywords=read.keywords,
+        builtins=(),
+        definitions_query=read.definitions,
+        skip_query="[" + " ".join(f"({t})" for t in read.skip_types) + "] @skip" if read.skip_types else "",
+        imports_query="",
+        exports_query="",
+        members_any=True,  # a keyword may name a member (`.type`, `.default`) where a grammar allows it
+        line_comments=wheel.comments,
+        quotes=wheel.quotes,
+        regex_literals=False,
+        member_operators=wheel.members,
+        comment_types=read.comment_types,
+        string_types=read.string_types,
+        grammar_only=True,
+        padding=wheel.padding.encode(),
+    )
 
 
 # Member chains and statement containers, per language that has a model (engines/chains.py,

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import tree_sitter
 
 from .engines.base import Kind
+from .grammars import definition_kind
 from .languages import LanguageSpec
 
 KINDS = {"function": Kind.FUNCTION, "class": Kind.CLASS, "module": Kind.MODULE}  # the scan query's captures
@@ -36,11 +37,20 @@ def scan(tree: tree_sitter.Tree, language: LanguageSpec, lo: int, hi: int) -> tu
         return spans, kinds
     cursor = tree_sitter.QueryCursor(language.scan)
     cursor.set_byte_range(lo, hi)
-    for capture, nodes in cursor.captures(tree.root_node).items():
-        if capture == "skip":
-            spans.extend((n.start_byte, n.end_byte) for n in nodes)
-        else:
-            kinds.update((n.text, KINDS[capture]) for n in nodes if n.text)
+    if not language.grammar_only:  # the capture names the kind
+        for capture, nodes in cursor.captures(tree.root_node).items():
+            if capture == "skip":
+                spans.extend((n.start_byte, n.end_byte) for n in nodes)
+            else:
+                kinds.update((n.text, KINDS[capture]) for n in nodes if n.text)
+    else:  # a grammar's tags.scm: ``@name`` is what a ``@definition.<kind>`` defines
+        for _, captures in cursor.matches(tree.root_node):
+            if "skip" in captures:
+                spans.extend((n.start_byte, n.end_byte) for n in captures["skip"])
+                continue
+            kind = next((k for k in map(definition_kind, captures) if k), None)
+            if kind is not None:
+                kinds.update((n.text, KINDS[kind]) for n in captures.get("name", ()) if n.text)
     spans.sort()
     return spans, kinds
 
@@ -74,6 +84,8 @@ def parse_in_pieces(data: bytes, language: LanguageSpec, pause: Callable[[], obj
     piece lets the server's worker in (a 229 KB file held it 32 ms in one piece; in pieces no
     thread waited more than 9 ms)."""
 
+    data += language.padding
+
     def piece(offset: int, _point) -> bytes:
         pause()
         return data[offset:offset + 4096]
@@ -87,27 +99,36 @@ def exported_names(tree: tree_sitter.Tree, language: LanguageSpec) -> set[bytes]
     return {node.text for node in found if node.text}
 
 
+def _operators(operators: tuple[str, ...]) -> bytes:
+    """A regular expression for any of a language's member operators (``.``, ``->``, ``::``);
+    one that never matches for a language without any (Bash)."""
+    if not operators:
+        return b"(?!)"
+    return b"(?:" + b"|".join(re.escape(op.encode()) for op in sorted(operators, key=len, reverse=True)) + b")"
+
+
 @functools.cache
-def member_pattern(identifier_chars: str) -> re.Pattern[bytes]:
-    """A dot and the word after it (group 1)."""
+def member_pattern(identifier_chars: str, operators: tuple[str, ...] = (".",)) -> re.Pattern[bytes]:
+    """A member operator (a dot) and the word after it (group 1)."""
     chars = identifier_chars.encode() + rb"\x80-\xff"
-    return re.compile(rb"\.\s*([" + chars + rb"]+)")
+    return re.compile(_operators(operators) + rb"\s*([" + chars + rb"]+)")
 
 
 def member_words(code: bytes, language: LanguageSpec) -> list[bytes]:
-    """The words written after a dot in ``code`` (``obj.word``)."""
-    return member_pattern(language.identifier_chars).findall(code)
+    """The words written after a dot in ``code`` (``obj.word``; ``obj->word`` in C)."""
+    return member_pattern(language.identifier_chars, language.member_operators).findall(code)
 
 
 @functools.cache
-def _pair_pattern(identifier_chars: str) -> re.Pattern[bytes]:
+def _pair_pattern(identifier_chars: str, operators: tuple[str, ...]) -> re.Pattern[bytes]:
     chars = identifier_chars.encode() + rb"\x80-\xff"
-    return re.compile(rb"(?<![" + chars + rb"])(?![0-9])([" + chars + rb"]+)\s*(?=\.\s*([" + chars + rb"]+))")
+    return re.compile(rb"(?<![" + chars + rb"])(?![0-9])([" + chars + rb"]+)\s*(?=" + _operators(operators)
+                      + rb"\s*([" + chars + rb"]+))")
 
 
 def member_pairs(code: bytes, language: LanguageSpec) -> list[tuple[bytes, bytes]]:
     """The (word before the dot, word after it) pairs of ``code``: ``a.b.c`` gives (a, b), (b, c)."""
-    return _pair_pattern(language.identifier_chars).findall(code)
+    return _pair_pattern(language.identifier_chars, language.member_operators).findall(code)
 
 
 @functools.cache

@@ -26,7 +26,9 @@ def test_complete_json_and_end_of_file(tmp_path):
     source = tmp_path / "x.js"
     source.write_text("function handleClick() {}\nhandle", encoding="utf-8")
     out = _run("complete", str(source), "--json")
-    assert json.loads(out.stdout)[0] == {"text": "handleClick", "kind": "function", "score": json.loads(out.stdout)[0]["score"]}
+    first = json.loads(out.stdout)[0]
+    assert {k: first[k] for k in ("text", "kind")} == {"text": "handleClick", "kind": "function"}
+    assert isinstance(first["score"], float) and "copied from line 1" in first["detail"]
 
 
 def test_clear_errors(tmp_path):

@@ -209,7 +209,7 @@ def adjust_for_dots(context: CompletionContext, before: bytes, count: Counter[by
         if context.receiver:
             receiver = re.escape(context.receiver.encode("utf-8", "surrogatepass"))
             chars = context.language.identifier_chars.encode() + rb"\x80-\xff"
-            after_dot = member_pattern(context.language.identifier_chars).pattern
+            after_dot = member_pattern(context.language.identifier_chars, context.language.member_operators).pattern
             written = re.compile(rb"(?<![" + chars + rb"])" + receiver + rb"\s*" + after_dot)
             same_receiver = set(written.findall(before))
             same_after = set(written.findall(after))

@@ -7,7 +7,11 @@ import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, State } from "vscode-languageclient/node";
 import { findServer, ServerNotFound } from "./serverCommand";
 
-const LANGUAGES = ["python", "javascript", "javascriptreact", "typescript", "typescriptreact"];
+// the server's languages (server/languages.py, server/grammars.py), as VS Code names them
+const LANGUAGES = [
+  "python", "javascript", "javascriptreact", "typescript", "typescriptreact",
+  "go", "rust", "java", "c", "cpp", "csharp", "ruby", "php", "kotlin", "lua", "shellscript",
+];
 const RESTART_ON = ["treecomplete.server.path", "python.defaultInterpreterPath"];
 
 let client: LanguageClient | undefined;

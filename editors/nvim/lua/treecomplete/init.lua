@@ -5,7 +5,8 @@ local M = {}
 M.defaults = {
   cmd = nil, -- default: { 'treecomplete-ls', '--stdio' }, or { python, '-m', 'treecomplete', '--stdio' }
   python = nil, -- an interpreter treecomplete is installed in (used when cmd is nil)
-  filetypes = { 'python', 'javascript', 'javascriptreact', 'typescript', 'typescriptreact' },
+  filetypes = { 'python', 'javascript', 'javascriptreact', 'typescript', 'typescriptreact',
+    'go', 'rust', 'java', 'c', 'cpp', 'cs', 'ruby', 'php', 'kotlin', 'lua', 'sh', 'bash' },
   root_markers = { '.git', 'pyproject.toml', 'setup.py', 'package.json' },
   settings = {}, -- the server's settings: model, maxItems, maxFileSize (README.md, "Settings")
   autocomplete = true, -- turn on Neovim's built-in LSP completion (vim.lsp.completion) on attach
