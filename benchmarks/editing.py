@@ -30,6 +30,7 @@ from pathlib import Path
 from lsprotocol import types
 from treecomplete.context import member_access
 from treecomplete.declarations import declares, member_position, parameters_before
+from treecomplete.engines.registry import DEFAULTS
 from treecomplete.grammars import WHEELS
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec, by_name
 from treecomplete.receivers import bindings, chain
@@ -251,8 +252,9 @@ async def main_async(args: argparse.Namespace) -> dict:
         for mode, found in scores.items():
             results[mode][label] = found.summary()
 
-    engines = (("treecomplete (fallback)", "fallback"),) if language.grammar_only else \
-        (("treecomplete (fallback)", "fallback"), ("treecomplete (model)", args.model))
+    engines = [("treecomplete (fallback)", "fallback")]
+    if not language.grammar_only or args.model or args.lang in DEFAULTS:  # a grammar served alone may have a model
+        engines.append(("treecomplete (model)", args.model))
     for label, model in engines:
         session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model, "projectIndex": not args.no_project}},
                           root=root, folders=folders)

@@ -90,7 +90,11 @@ def context_at(doc: Document, offset: int) -> CompletionContext | None:
     if category in (NAME, ATTRIBUTE):
         # An unterminated string or a comment on the cursor's line can fool error recovery.
         opened = _template_at(tree, line_start) if "`" in language.quotes and language.regex_literals else None
-        category = _lexical_category(decode(data[line_start:prefix_start]), language, opened) or category
+        # A grammar served alone: the tree is trusted where it recovered from no error around the
+        # cursor (`#` in a Ruby regex or a Bash expansion opens no comment), and where the line
+        # starts inside a string opened on a line before.
+        if not language.grammar_only or ("ERROR" in path and not _quoted_at(tree, line_start, language)):
+            category = _lexical_category(decode(data[line_start:prefix_start]), language, opened) or category
     return CompletionContext(
         language=language,
         uri=doc.uri,
@@ -219,11 +223,24 @@ def _template_at(tree: tree_sitter.Tree, offset: int) -> int | None:
     return None
 
 
+def _quoted_at(tree: tree_sitter.Tree, offset: int, language: LanguageSpec) -> bool:
+    """Whether ``offset`` lies inside a string or comment that starts before it (on an earlier line)."""
+    node = tree.root_node.descendant_for_byte_range(offset, offset)
+    quoted = language.string_types | language.comment_types
+    while node is not None:
+        if node.type in quoted and node.start_byte < offset < node.end_byte:
+            return True
+        node = node.parent
+    return False
+
+
 def _lexical_category(line: str, language: LanguageSpec, template: int | None = None) -> str | None:
     """COMMENT or STRING when the cursor's line, read left to right, leaves one open; ``template``:
     whether the line starts inside a template string (_template_at)."""
     python = language.name == "python"
     comments, quotes = language.line_comments, language.quotes
+    # a grammar served alone: `"$a"`, `"${a}"`, `"#{a}"` (Bash, PHP, Kotlin, Ruby, C#) are code in a string
+    interpolates = language.grammar_only
     quote: str | None = None if template is None else "`"
     fstring = template is not None
     fstring_depth = template or 0  # open `{` inside a Python f-string or `${` inside a template string: code again
@@ -231,7 +248,7 @@ def _lexical_category(line: str, language: LanguageSpec, template: int | None = 
     while i < len(line):
         ch = line[i]
         if quote is None:
-            if line.startswith(comments, i) and not (ch == "#" and line[i - 1:i] in ("$", "{")):  # Bash's `$#`, `${#a}`
+            if line.startswith(comments, i) and not (interpolates and ch == "#" and line[i - 1:i] in ("$", "{")):  # `$#`
                 return COMMENT
             if ch == "/" and language.regex_literals and _regex_starts(line, i):
                 i = _regex_end(line, i)  # a regular expression's quotes and slashes open nothing
@@ -239,18 +256,18 @@ def _lexical_category(line: str, language: LanguageSpec, template: int | None = 
             if ch in quotes:
                 quote = ch
                 fstring_depth = 0
-                fstring = (ch == "`" and language.regex_literals) or bool(python and re.search(r"(?<!\w)[rRbB]?[fF][rR]?\Z", line[:i])) \
-                    or (ch == '"' and language.grammar_only)  # Ruby's `#{a}`, Kotlin's and PHP's `${a}`, C#'s `$"{a}"`
+                fstring = (ch == "`" and language.regex_literals) or (ch == '"' and interpolates) \
+                    or bool(python and re.search(r"(?<!\w)[rRbB]?[fF][rR]?\Z", line[:i]))
         elif ch == "\\":
             i += 1
         elif fstring and ch == "{" and (python or fstring_depth or line[i - 1] == "$"
-                                        or (language.grammar_only and (line[i - 1] == "#" or "$" in line[:i]))):
+                                        or (interpolates and (line[i - 1] == "#" or "$" in line[:i]))):
             fstring_depth += 1
         elif fstring and ch == "}" and fstring_depth:
             fstring_depth -= 1
         elif ch == quote and not fstring_depth:
             quote = None
         i += 1
-    if quote == '"' and language.grammar_only and line.endswith("$"):
-        return None  # `"$name"`: Bash's, PHP's and Kotlin's variable inside a string is code
+    if quote == '"' and interpolates and line.endswith("$"):
+        return None
     return STRING if quote is not None and not fstring_depth else None

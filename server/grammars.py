@@ -70,6 +70,7 @@ DEFINITION_KINDS = {"function": "function", "method": "function", "macro": "func
                     "interface": "class", "type": "class", "struct": "class", "enum": "class", "module": "module",
                     "namespace": "module"}
 KEYWORD_CAPTURES = ("keyword", "conditional", "repeat", "include", "exception", "storageclass", "type.qualifier")
+NAME_TYPES = frozenset({"identifier", "simple_identifier", "name", "constant", "variable_name"})  # and any *_identifier
 _WORD = re.compile(r"[A-Za-z_]\w+")  # two characters at least: `r` of a Ruby number suffix is no keyword
 _QUOTED_TYPES = re.compile(r"comment|(^|_)(string|char|character|rune)(_literal)?$|^heredoc_body$|^regex$")
 
@@ -108,7 +109,7 @@ class Read:
     skip_types: tuple[str, ...]  # comments and strings
     comment_types: frozenset[str]
     string_types: frozenset[str]
-    definitions: str  # tags.scm's definition patterns
+    definitions: str  # tags.scm's definition patterns, and a keyword written as a name (capture ``name_keyword``)
 
 
 @cache
@@ -142,6 +143,11 @@ def read(name: str) -> Read:
     skip = sorted(t for t in comments | strings if not t.endswith(("_content", "_fragment", "_sequence", "_marker"))
                   and "symbol" not in t)
     tags = [p for p in _patterns(language, queries(wheel, "tags.scm")) if "@definition." in p]
+    # a contextual keyword written as a name (Kotlin's `value`, Rust's `union`) is a name in that file
+    names = sorted(t for t in named if t in NAME_TYPES or t.endswith("_identifier"))
+    if names and keywords:
+        quoted = " ".join(f'"{k}"' for k in sorted(keywords))
+        tags.append(f"([{' '.join(f'({t})' for t in names)}] @name_keyword (#any-of? @name_keyword {quoted}))")
     return Read(tuple(sorted(keywords)), tuple(skip), frozenset(comments), frozenset(strings), "\n".join(tags))
 
 

@@ -48,6 +48,9 @@ def scan(tree: tree_sitter.Tree, language: LanguageSpec, lo: int, hi: int) -> tu
             if "skip" in captures:
                 spans.extend((n.start_byte, n.end_byte) for n in captures["skip"])
                 continue
+            if "name_keyword" in captures:  # a keyword written as a name here: a name (Kind.VARIABLE)
+                kinds.update((n.text, Kind.VARIABLE) for n in captures["name_keyword"] if n.text)
+                continue
             kind = next((k for k in map(definition_kind, captures) if k), None)
             if kind is not None:
                 kinds.update((n.text, KINDS[kind]) for n in captures.get("name", ()) if n.text)

@@ -148,3 +148,19 @@ def test_a_variable_inside_a_double_quoted_string_is_code():
     assert context.category == NAME and candidates[0].text == "total"
     context, _ = _complete("bash", SAMPLES["bash"].body + "  echo '$tot")
     assert context.category == STRING  # single quotes expand nothing
+
+
+def test_a_line_that_starts_inside_a_string_is_read_from_the_tree():
+    # the line's quote closes a string opened on the line before: what follows is code
+    text = SAMPLES["bash"].body + "  words='a\n  b' -- \"$tot"
+    context, candidates = _complete("bash", text)
+    assert context.category == NAME and candidates[0].text == "total"
+
+
+def test_a_contextual_keyword_written_as_a_name_is_offered_as_one():
+    body = SAMPLES["kotlin"].body
+    assert "value" in by_name("kotlin").reserved_set  # Kotlin's wheel ships no highlights: every word token
+    _, candidates = _complete("kotlin", body + "    val value = total\n    println(valu")
+    assert [(c.text, c.kind) for c in candidates[:1]] == [("value", Kind.VARIABLE)]
+    _, candidates = _complete("kotlin", body + "    println(valu")  # never a name here: not offered as one
+    assert "value" not in [c.text for c in candidates if c.kind != Kind.KEYWORD]

@@ -131,6 +131,8 @@ class FallbackEngine:
         data = context.data
         before = blank(data, window.head_spans, 0, window.head) + b"\n" + blank(data, window.spans, window.lo, context.prefix_start)
         scores = Scores(context)
+        if context.language.grammar_only:
+            scores.names_written(window.kinds)
         after = after_cursor(context, window)
         count = buffer_words(context, window, before, self._far_words(context, max(window.head, window.lo - FAR), window.lo),
                              scores, after)

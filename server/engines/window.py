@@ -66,9 +66,19 @@ class Scores(dict):
         self.after_counts: Counter[bytes] = Counter()  # the words after the cursor, counted
         self.same_after: set[str] = set()
         self.keywords = context.language.not_identifiers(context.category == ATTRIBUTE)
+        self.names: frozenset[str] = frozenset()  # keywords the window writes as names (names_written)
+        self._language = context.language
         self.prefix = context.prefix.lower()
         # Words stay bytes until they pass the prefix filter: most never need decoding.
         self._raw_prefix = self.prefix.encode("utf-8", "surrogatepass")
+
+    def names_written(self, kinds: dict[bytes, Kind]) -> None:
+        """Where a grammar served alone writes a contextual keyword as a name in the window
+        (Kotlin's `value`, server/grammars.py), it is a name here, offered as the others."""
+        written = {w.decode("utf-8", "replace") for w in kinds} & self._language.reserved_set
+        if written:
+            self.names = frozenset(written)
+            self.keywords = self.keywords - written
 
     def add(self, word: str, score: float, tier: int, d: float = 0, c: float = 0) -> None:
         self[word] = score
@@ -174,7 +184,7 @@ def drop_reserved(context: CompletionContext, before: bytes, after: bytes, score
     the receiver's library list come after this, reserved or not."""
     if context.category != ATTRIBUTE:
         return
-    reserved = [word for word in scores if word in context.language.reserved_set]
+    reserved = [word for word in scores if word in context.language.reserved_set and word not in scores.names]
     if not reserved:
         return
     written = set(member_words(before, context.language)) | set(member_words(after, context.language))

@@ -29,7 +29,7 @@ async def test_language_served_from_its_grammar(client: LanguageClient, name: st
     result = await complete(client, uri, *_end(text))
     assert labels(result)[0] == sample.function
     first = min(result.items, key=lambda i: i.sort_text or i.label)
-    if grammars.read(name).definitions:
+    if "@definition.function" in grammars.read(name).definitions or "@definition.method" in grammars.read(name).definitions:
         assert first.kind in (types.CompletionItemKind.Function, types.CompletionItemKind.Method)
 
     text = sample.body + sample.keyword[:3]  # a statement's start: the keyword is offered, as one
