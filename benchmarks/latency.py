@@ -20,6 +20,9 @@ import sys
 import time
 from pathlib import Path
 
+from treecomplete.engines.registry import DEFAULTS
+from treecomplete.grammars import WHEELS
+
 from .editing import end_position
 from .lsp import Session, peer_command, run_benchmark
 
@@ -43,7 +46,8 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
     first_neural = session.initialize_seconds + await session.wait_for_model(lang) if neural else None
     if neural and both:  # the other language's model loaded too, as in a mixed workspace
         await session.wait_for_model("javascript" if lang == "python" else "python")
-    uri = Path("/tmp/treecomplete-latency" + {"python": ".py", "javascript": ".js", "typescript": ".ts"}[lang]).as_uri()
+    suffix = {"python": ".py", "javascript": ".js", "typescript": ".ts"}.get(lang) or WHEELS[lang].extensions[0]
+    uri = Path("/tmp/treecomplete-latency" + suffix).as_uri()
     typed = text[split : split + chars]
     buffer = text[:split]
     session.open(uri, lang, buffer + (text[split + chars:] if inside else ""))  # inside: the code after stays below the cursor
@@ -82,7 +86,10 @@ async def main_async(args: argparse.Namespace) -> dict:
     split = len("".join(lines[: int(len(lines) * args.start)]))
     print(f"{path}: {len(lines)} lines; typing {args.chars} characters from line {int(len(lines) * args.start) + 1}")
     results = {}
-    for label, model in (("treecomplete (fallback)", "fallback"), ("treecomplete (model)", args.model)):
+    engines = [("treecomplete (fallback)", "fallback")]
+    if args.lang not in WHEELS or args.model or args.lang in DEFAULTS:  # a grammar served alone may have no model
+        engines.append(("treecomplete (model)", args.model))
+    for label, model in engines:
         session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model}})
         results[label] = await run_trace(session, text, split, args.chars, args.lang, neural=model != "fallback",
                                          both=not args.one_model, inside=args.inside)
@@ -97,16 +104,17 @@ async def main_async(args: argparse.Namespace) -> dict:
     if len(results) == 3:
         _, ours, theirs = results.values()
         print(f"ratio peer/treecomplete: p50 {theirs['p50_ms'] / ours['p50_ms']:.1f}x, p95 {theirs['p95_ms'] / ours['p95_ms']:.1f}x")
-    first = results["treecomplete (model)"]["first_neural_s"]
-    print(f"time to first neural completion (from initialize): {first:.2f} s")
+    if "treecomplete (model)" in results:
+        first = results["treecomplete (model)"]["first_neural_s"]
+        print(f"time to first neural completion (from initialize): {first:.2f} s")
     return {"file": str(path), "lines": len(lines), "chars": args.chars, "results": results}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", help="a large source file (default: the standard library's inspect.py)")
-    parser.add_argument("--lang", choices=["python", "javascript", "typescript"], default="python",
-                        help="typescript: served by the JavaScript model (give --file)")
+    parser.add_argument("--lang", choices=["python", "javascript", "typescript", *sorted(WHEELS)], default="python",
+                        help="typescript: served by the JavaScript model; the others but python: give --file")
     parser.add_argument("--start", type=float, default=0.5, help="fraction of the file opened before typing")
     parser.add_argument("--chars", type=int, default=1500, help="characters typed")
     parser.add_argument("--inside", action="store_true", help="the rest of the file stays after the cursor (typing inside a file)")
