@@ -14,6 +14,7 @@ from treecomplete.engines.registry import Registry, resolve
 def test_the_setting_routes_models_by_language():
     r = Registry()
     assert r.name_for("python") == "python-pointer-lstm" and r.name_for("javascript") == "javascript-pointer-lstm"
+    assert r.name_for("go") == "go-pointer-lstm" and r.name_for("rust") is None  # a grammar served alone, with or without a model
     r.configure("python-myproject")
     assert r.name_for("python") == "python-myproject" and r.name_for("javascript") == "javascript-pointer-lstm"
     r.configure("/models/mine.pt")
@@ -59,7 +60,7 @@ def test_a_model_of_another_language_is_refused(toy_checkpoint: Path):
 
 
 @pytest.mark.parametrize("name", ["python-pointer-lstm", "javascript-pointer-lstm", "python-tree-transformer",
-                                  "javascript-tree-transformer"])
+                                  "javascript-tree-transformer", "go-pointer-lstm"])
 def test_the_shipped_models_load_by_name_and_stay_small(name: str):
     from treecomplete.models import checkpoint
 

@@ -67,8 +67,8 @@ _CODE = re.compile(rb"\S")
 DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 13 + [KNOWN_WEIGHT, USES_WEIGHT] + [0] * 5) * len(CASES)
 KINDS = {Kind.FUNCTION: 19, Kind.CLASS: 20, Kind.MODULE: 21}
 # A model's language with no weights fitted for it takes another's: Go's model ranks with
-# JavaScript's weights (held-out Go, k=0 top-1 56.0% at a buffer's end and 65.0% inside a file,
-# against 55.7% and 59.0% with DEFAULT; docs/benchmarks.md).
+# JavaScript's weights (held-out Go, the model after two epochs: k=0 top-1 56.0% at a buffer's
+# end and 65.0% inside a file, against 55.7% and 59.0% with DEFAULT; docs/benchmarks.md).
 BORROWED = {"go": "javascript"}
 
 

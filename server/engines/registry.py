@@ -25,7 +25,7 @@ from .. import models as shipped_models
 
 log = logging.getLogger(__name__)
 
-DEFAULTS = {"python": "python-pointer-lstm", "javascript": "javascript-pointer-lstm"}
+DEFAULTS = {"python": "python-pointer-lstm", "javascript": "javascript-pointer-lstm", "go": "go-pointer-lstm"}
 SHIPPED = Path(shipped_models.__file__).resolve().parent / "checkpoints"
 OFF = "fallback"
 # torch threads for a model on the CPU. A keystroke's tensors are small: a second thread saves

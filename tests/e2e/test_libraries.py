@@ -151,6 +151,14 @@ async def test_the_smoke_cases_hold_with_the_shipped_models(shipped: LanguageCli
     text = "interface User { name: string; age: number }\n\nfunction greet(user: User) {\n  return user."
     found = await members_at_end(shipped, tmp_path / "u.ts", text, "typescript")
     assert set(found[:2]) == {"name", "age"}, found[:5]
+    # Go, a grammar served alone that has a shipped model
+    await _ready(shipped, tmp_path / "warm.go", "go")
+    text = ("package main\n\nfunc retry(attemptLimit int) int {\n\tbackoffDelay := attemptLimit * 2\n"
+            "\treturn backo")
+    open_doc(shipped, (tmp_path / "r.go").as_uri(), text, "go")
+    result = await complete(shipped, (tmp_path / "r.go").as_uri(), 4, 13)
+    assert labels(result)[0] == "backoffDelay"
+    assert "copied from line 4" in (result.items[0].data or {}).get("detail", "")
 
 
 async def test_typescript_members_of_the_written_type_and_no_keyword(lsp: LanguageClient, workspace: Path):
