@@ -30,13 +30,12 @@ from pathlib import Path
 from lsprotocol import types
 from treecomplete.context import member_access
 from treecomplete.declarations import declares, member_position, parameters_before
-from treecomplete.engines.registry import DEFAULTS
-from treecomplete.grammars import WHEELS
+from treecomplete.grammars import NAME_TYPES, WHEELS
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec, by_name
 from treecomplete.receivers import bindings, chain
 from treecomplete.words import node_text
 
-from .lsp import Session, peer_command, run_benchmark
+from .lsp import Session, has_model, peer_command, run_benchmark
 
 SAMPLED = {
     "python": {"identifier"},
@@ -54,8 +53,7 @@ def sampled(lang: str, node) -> bool:
     ``name``, Bash's ``variable_name``)."""
     if lang in SAMPLED:
         return node.type in SAMPLED[lang]
-    return node.child_count == 0 and node.is_named and (node.type in ("identifier", "name", "constant", "variable_name")
-                                                        or node.type.endswith("_identifier"))
+    return node.child_count == 0 and node.is_named and (node.type in NAME_TYPES or node.type.endswith("_identifier"))
 
 
 def language_of(lang: str) -> tuple[LanguageSpec, tuple[str, ...]]:
@@ -253,7 +251,7 @@ async def main_async(args: argparse.Namespace) -> dict:
             results[mode][label] = found.summary()
 
     engines = [("treecomplete (fallback)", "fallback")]
-    if not language.grammar_only or args.model or args.lang in DEFAULTS:  # a grammar served alone may have a model
+    if has_model(args.lang, args.model):
         engines.append(("treecomplete (model)", args.model))
     for label, model in engines:
         session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model, "projectIndex": not args.no_project}},

@@ -20,11 +20,10 @@ import sys
 import time
 from pathlib import Path
 
-from treecomplete.engines.registry import DEFAULTS
 from treecomplete.grammars import WHEELS
 
 from .editing import end_position
-from .lsp import Session, peer_command, run_benchmark
+from .lsp import Session, has_model, peer_command, run_benchmark
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -87,7 +86,7 @@ async def main_async(args: argparse.Namespace) -> dict:
     print(f"{path}: {len(lines)} lines; typing {args.chars} characters from line {int(len(lines) * args.start) + 1}")
     results = {}
     engines = [("treecomplete (fallback)", "fallback")]
-    if args.lang not in WHEELS or args.model or args.lang in DEFAULTS:  # a grammar served alone may have no model
+    if has_model(args.lang, args.model):
         engines.append(("treecomplete (model)", args.model))
     for label, model in engines:
         session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model}})

@@ -18,9 +18,17 @@ from typing import Any, Awaitable, Callable
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
+from treecomplete.engines.registry import DEFAULTS
+from treecomplete.grammars import WHEELS
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_DIR = ROOT / "bench-out" / "node"  # npm install typescript-language-server typescript@5
+
+
+def has_model(language: str, model: str) -> bool:
+    """Whether treecomplete answers ``language`` with a model: a model is named, or the language
+    is not served from its grammar alone, or a shipped model serves it (Go)."""
+    return bool(model) or language not in WHEELS or language in DEFAULTS
 
 
 def peer_command(language: str) -> tuple[list[str], dict | None] | None:

@@ -102,10 +102,15 @@ def skip_reason(path: str, data: bytes, lang: str) -> str | None:
     return None
 
 
+def _safe(spec: str) -> str:
+    """A package spec as a file name (its downloads' ``.fetched`` marker, its partial folder)."""
+    return re.sub(r"[^\w.@=-]", "_", spec)
+
+
 def download(spec: str, lang: str, dest: Path) -> Path:
     """Fetch one package's source archive into ``dest``, or reuse one fetched before. Safe to
     run for several packages at once: each fetches into a folder of its own first."""
-    safe = re.sub(r"[^\w.@=-]", "_", spec)
+    safe = _safe(spec)
     marker = dest / (safe + ".fetched")
     if marker.exists():
         return dest / marker.read_text().strip()
@@ -175,7 +180,7 @@ def fetch_debian(packages: list[str], dest: Path, chunk: int = 200) -> None:
     first: a second of CPU), as ``download`` would one by one; those it cannot fetch are left to
     ``download``, which says why."""
     partial = dest / ".partial" / "debian"
-    wanted = [p for p in packages if not (dest / (re.sub(r"[^\w.@=-]", "_", p) + ".fetched")).exists()]
+    wanted = [p for p in packages if not (dest / (_safe(p) + ".fetched")).exists()]
     for i in range(0, len(wanted), chunk):
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
@@ -184,32 +189,31 @@ def fetch_debian(packages: list[str], dest: Path, chunk: int = 200) -> None:
         for deb in partial.glob("*.deb"):
             name = deb.name.split("_", 1)[0]
             deb.rename(dest / deb.name)
-            (dest / (re.sub(r"[^\w.@=-]", "_", name) + ".fetched")).write_text(deb.name)
+            (dest / (_safe(name) + ".fetched")).write_text(deb.name)
     shutil.rmtree(partial, ignore_errors=True)
 
 
 def archive_files(archive: Path, package: str) -> Iterator[SourceFile]:
-    if archive.suffix == ".deb":  # a Debian package: its files, as the tar stream dpkg-deb reads out
-        with subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(archive)], stdout=subprocess.PIPE) as dpkg:
-            with tarfile.open(fileobj=dpkg.stdout, mode="r|") as tf:
-                for member in tf:
-                    if member.isfile() and member.size <= MAX_BYTES * 4:
-                        handle = tf.extractfile(member)
-                        if handle is not None:
-                            yield SourceFile(package, member.name, handle.read())
-        return
     if archive.suffix == ".zip" or archive.name.endswith(".whl"):
         with zipfile.ZipFile(archive) as zf:
             for info in zf.infolist():
                 if not info.is_dir() and info.file_size <= MAX_BYTES * 4:
                     yield SourceFile(package, info.filename, zf.read(info))
-        return
-    with tarfile.open(archive) as tf:
-        for member in tf:
-            if member.isfile() and member.size <= MAX_BYTES * 4:
-                handle = tf.extractfile(member)
-                if handle is not None:
-                    yield SourceFile(package, member.name, handle.read())
+    elif archive.suffix == ".deb":  # a Debian package: its files, as the tar stream dpkg-deb reads out
+        with subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(archive)], stdout=subprocess.PIPE) as dpkg, \
+                tarfile.open(fileobj=dpkg.stdout, mode="r|") as tf:
+            yield from _tar_files(tf, package)
+    else:
+        with tarfile.open(archive) as tf:
+            yield from _tar_files(tf, package)
+
+
+def _tar_files(tf: tarfile.TarFile, package: str) -> Iterator[SourceFile]:
+    for member in tf:
+        if member.isfile() and member.size <= MAX_BYTES * 4:
+            handle = tf.extractfile(member)
+            if handle is not None:
+                yield SourceFile(package, member.name, handle.read())
 
 
 def directory_files(root: Path) -> Iterator[SourceFile]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from .document import Document
-from .languages import BLOCKS, LanguageSpec
+from .languages import BLOCKS, LanguageSpec, operator_regex
 from .models.flatten import flatten_before
 from .positions import decode
 
@@ -159,17 +159,19 @@ def _category(target: tree_sitter.Node | None, probe: bytes, start: int, languag
     if before.endswith(b".") and not before.endswith(b".."):
         if re.search(rb"(?<![\w$])\d[\w.]*\Z", before):
             return NUMBER, None
-        return ATTRIBUTE, _receiver_text(before[:-1]) if language.grammar_only else None
+        return ATTRIBUTE, _receiver_text(before[:-1], language) if language.grammar_only else None
     for operator in language.member_operators:
         if operator != "." and before.endswith(operator.encode()):
-            return ATTRIBUTE, _receiver_text(before[:-len(operator)])
+            return ATTRIBUTE, _receiver_text(before[:-len(operator)], language)
     return NAME, None
 
 
-def _receiver_text(before: bytes) -> str | None:
-    """The receiver that ends where ``before`` does, as far as it is a chain of names (``a.b``,
-    ``self->next``, ``std::fs``); None where it ends in a call or an index."""
-    match = re.search(rb"[\w$]+(?:\s*(?:\.|->|::|\?\.|&\.)\s*[\w$]+)*\s*\Z", before)
+def _receiver_text(before: bytes, language: LanguageSpec) -> str | None:
+    """The receiver that ends where ``before`` does, as far as it is a chain of names joined by
+    the language's member operators (``a.b``, ``self->next``, ``std::fs``); None where it ends in
+    a call or an index."""
+    operators = operator_regex(language.member_operators)
+    match = re.search(rb"[\w$]+(?:\s*" + operators + rb"\s*[\w$]+)*\s*\Z", before)
     return decode(match.group(0).strip()) if match else None
 
 

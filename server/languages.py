@@ -287,6 +287,14 @@ BY_EXTENSION = {
 }
 
 
+def operator_regex(operators: tuple[str, ...]) -> bytes:
+    """A regular expression for any of a language's member operators (``.``, ``->``, ``::``);
+    one that never matches for a language without any (Bash)."""
+    if not operators:
+        return b"(?!)"
+    return b"(?:" + b"|".join(re.escape(op.encode()) for op in sorted(operators, key=len, reverse=True)) + b")"
+
+
 GRAMMAR_IDS = {language_id: name for name, wheel in grammars.WHEELS.items() for language_id in wheel.ids}
 GRAMMAR_EXTENSIONS = {extension: name for name, wheel in grammars.WHEELS.items() for extension in wheel.extensions}
 

@@ -19,7 +19,7 @@ import tree_sitter
 
 from .engines.base import Kind
 from .grammars import definition_kind
-from .languages import LanguageSpec
+from .languages import LanguageSpec, operator_regex
 
 KINDS = {"function": Kind.FUNCTION, "class": Kind.CLASS, "module": Kind.MODULE}  # the scan query's captures
 
@@ -102,19 +102,11 @@ def exported_names(tree: tree_sitter.Tree, language: LanguageSpec) -> set[bytes]
     return {node.text for node in found if node.text}
 
 
-def _operators(operators: tuple[str, ...]) -> bytes:
-    """A regular expression for any of a language's member operators (``.``, ``->``, ``::``);
-    one that never matches for a language without any (Bash)."""
-    if not operators:
-        return b"(?!)"
-    return b"(?:" + b"|".join(re.escape(op.encode()) for op in sorted(operators, key=len, reverse=True)) + b")"
-
-
 @functools.cache
 def member_pattern(identifier_chars: str, operators: tuple[str, ...] = (".",)) -> re.Pattern[bytes]:
     """A member operator (a dot) and the word after it (group 1)."""
     chars = identifier_chars.encode() + rb"\x80-\xff"
-    return re.compile(_operators(operators) + rb"\s*([" + chars + rb"]+)")
+    return re.compile(operator_regex(operators) + rb"\s*([" + chars + rb"]+)")
 
 
 def member_words(code: bytes, language: LanguageSpec) -> list[bytes]:
@@ -125,7 +117,7 @@ def member_words(code: bytes, language: LanguageSpec) -> list[bytes]:
 @functools.cache
 def _pair_pattern(identifier_chars: str, operators: tuple[str, ...]) -> re.Pattern[bytes]:
     chars = identifier_chars.encode() + rb"\x80-\xff"
-    return re.compile(rb"(?<![" + chars + rb"])(?![0-9])([" + chars + rb"]+)\s*(?=" + _operators(operators)
+    return re.compile(rb"(?<![" + chars + rb"])(?![0-9])([" + chars + rb"]+)\s*(?=" + operator_regex(operators)
                       + rb"\s*([" + chars + rb"]+))")
 
 

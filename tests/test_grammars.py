@@ -3,6 +3,8 @@ wheel, and the fallback engine's completions on a small document of each."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import tree_sitter
 from treecomplete import grammars
@@ -139,7 +141,7 @@ for name, sample in SAMPLES.items():
 print("ok")
 """
     run = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120,
-                         cwd=str(__import__("pathlib").Path(__file__).resolve().parent.parent))
+                         cwd=Path(__file__).resolve().parent.parent)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]
 
 

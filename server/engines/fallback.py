@@ -132,7 +132,7 @@ class FallbackEngine:
         before = blank(data, window.head_spans, 0, window.head) + b"\n" + blank(data, window.spans, window.lo, context.prefix_start)
         scores = Scores(context)
         if context.language.grammar_only:
-            scores.names_written(window.kinds)
+            scores.names_written(window.kinds, context.language.reserved_set)
         after = after_cursor(context, window)
         count = buffer_words(context, window, before, self._far_words(context, max(window.head, window.lo - FAR), window.lo),
                              scores, after)

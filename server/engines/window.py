@@ -67,15 +67,14 @@ class Scores(dict):
         self.same_after: set[str] = set()
         self.keywords = context.language.not_identifiers(context.category == ATTRIBUTE)
         self.names: frozenset[str] = frozenset()  # keywords the window writes as names (names_written)
-        self._language = context.language
         self.prefix = context.prefix.lower()
         # Words stay bytes until they pass the prefix filter: most never need decoding.
         self._raw_prefix = self.prefix.encode("utf-8", "surrogatepass")
 
-    def names_written(self, kinds: dict[bytes, Kind]) -> None:
+    def names_written(self, kinds: dict[bytes, Kind], reserved: frozenset[str]) -> None:
         """Where a grammar served alone writes a contextual keyword as a name in the window
         (Kotlin's `value`, server/grammars.py), it is a name here, offered as the others."""
-        written = {w.decode("utf-8", "replace") for w in kinds} & self._language.reserved_set
+        written = {w.decode("utf-8", "replace") for w in kinds} & reserved
         if written:
             self.names = frozenset(written)
             self.keywords = self.keywords - written
