@@ -44,7 +44,7 @@ from pathlib import Path
 import torch
 from treecomplete.engines import ranker, ranking_weights
 from treecomplete.engines.registry import Registry
-from treecomplete.languages import JAVASCRIPT, PYTHON
+from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from treecomplete.libraries.known import Libraries
 from treecomplete.models.corpus import archive_files
 from treecomplete.project import ProjectIndex
@@ -54,6 +54,9 @@ from .editing import KS, MIDDLE, PREFIX, Scores, buffer, collect
 
 SKIPPED_DIRS = re.compile(r"(^|/)(tests?|docs?|docs_src|examples?|dist|build|node_modules|_?vendor(ed)?)/")
 WEIGHTS_FILE = Path(ranking_weights.__file__)
+# The languages whose weights are fitted here (those with a model: TypeScript's is read by the
+# JavaScript model, its own weights fitted on .ts files) and the files sampled.
+LANGUAGES = {"python": (PYTHON, ".py"), "javascript": (JAVASCRIPT, ".js"), "typescript": (TYPESCRIPT, ".ts")}
 
 
 def extract(corpus: Path, packages: list[str], suffix: str, out: Path) -> list[Path]:
@@ -65,13 +68,15 @@ def extract(corpus: Path, packages: list[str], suffix: str, out: Path) -> list[P
         if splits.get(package) != "valid":
             sys.exit(f"{package}: not a valid-split package of {corpus} (split: {splits.get(package)})")
         stem = package.replace("/", "_")
-        name = "[-_.]".join(map(re.escape, re.split(r"[-_.]", stem)))  # archives normalise - _ .
+        # archives normalise - _ . (and npm's name a scoped package's scope-name-version.tgz)
+        name = "[-_.]".join(map(re.escape, re.split(r"[-_./]", package.lstrip("@"))))
         archives = [a for a in (corpus / "downloads").iterdir()
                     if re.match(name + r"-\d", a.name, re.IGNORECASE) and not a.name.endswith(".fetched")]
         if not archives:
             sys.exit(f"{package}: no archive under {corpus / 'downloads'}")
         for source in archive_files(sorted(archives)[-1], package):
-            if (source.path.endswith(suffix) and not SKIPPED_DIRS.search(source.path) and 2048 <= len(source.data) <= 200_000
+            if (source.path.endswith(suffix) and not source.path.endswith(".d" + suffix)
+                    and not SKIPPED_DIRS.search(source.path) and 2048 <= len(source.data) <= 200_000
                     and ".." not in source.path.split("/") and not source.path.startswith("/")):
                 path = out / stem / source.path
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -321,6 +326,8 @@ def gather(args, language, suffix: str) -> list:
                     continue
                 kept = [c for c in result.candidates if c.snippet is None and c.features is not None
                         and c.text.lower().startswith(prefix.lower())]
+                if any(len(c.features) != ranker.SIZE for c in kept):
+                    continue  # the fallback engine's own list (in a TypeScript type): not ranked by these weights
                 truth = next((j for j, c in enumerate(kept) if c.text == sample.name), None)
                 context = result.context
                 block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
@@ -341,16 +348,22 @@ def _padded(row: tuple) -> tuple:
     return fold, k, block, x, truth, mode[0] if mode else PREFIX
 
 
+def in_use(language: str) -> tuple[list[float], dict | None]:
+    """The weights and hidden layer the server ranks ``language`` with (ranker.weights_of)."""
+    weights, layer = ranker.weights_of(language)
+    return list(weights), layer
+
+
 def report_only(args, rows) -> None:
     """--only: the weights in use, and those with only the named features fitted (two folds by
     package, then all the lists)."""
     names = args.only.split(";")
     cases = tuple(filter(None, args.refit_cases.split(";")))
-    in_use, layer = list(ranking_weights.WEIGHTS.get(args.lang, ranker.DEFAULT)), ranking_weights.HIDDEN.get(args.lang)
-    show("in use", score(rows, in_use, layer))
-    held = held_out(rows, lambda train: (fit_only(train, names, in_use, layer, args.l2, cases=cases), layer))
+    in_use_now, layer = in_use(args.lang)
+    show("in use", score(rows, in_use_now, layer))
+    held = held_out(rows, lambda train: (fit_only(train, names, in_use_now, layer, args.l2, cases=cases), layer))
     show(f"{len(names)} fitted{' (all in ' + '; '.join(cases) + ')' if cases else ''}, l2 {args.l2:g}", held)
-    weights = fit_only(rows, names, in_use, layer, args.l2, cases=cases)
+    weights = fit_only(rows, names, in_use_now, layer, args.l2, cases=cases)
     for block, case in enumerate(ranker.CASES):
         print(f"{case}: " + ", ".join(f"{name} {weights[block * ranker.SIZE + ranker.NAMES.index(name)]:.3f}" for name in names))
     if args.write:
@@ -361,7 +374,7 @@ def report_only(args, rows) -> None:
 def report(args, rows) -> None:
     if args.only:
         return report_only(args, rows)
-    show("in use", score(rows, list(ranking_weights.WEIGHTS.get(args.lang, ranker.DEFAULT)), ranking_weights.HIDDEN.get(args.lang)))
+    show("in use", score(rows, *in_use(args.lang)))
     show("hand-set (DEFAULT)", score(rows, list(ranker.DEFAULT)))
     show(f"fitted, l2 {args.l2:g}", held_out(rows, lambda train: (fit(train, args.l2), None)))
     if args.hidden:
@@ -380,7 +393,7 @@ def report(args, rows) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--lang", choices=["python", "javascript"], required=True)
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), required=True)
     parser.add_argument("--corpus", type=Path, required=True, help="a corpus built by treecomplete corpus build")
     parser.add_argument("--packages", required=True, help="comma-separated valid-split packages")
     parser.add_argument("--samples", type=int, default=1500)
@@ -400,7 +413,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lists", type=Path, nargs="+", default=[],
                         help="fit on the lists kept in these files; where none exists, collect and keep them in the first")
     args = parser.parse_args(argv)
-    language, suffix = (PYTHON, ".py") if args.lang == "python" else (JAVASCRIPT, ".js")
+    language, suffix = LANGUAGES[args.lang]
     kept = [path for path in args.lists if path.exists()]
     if kept:
         rows = [_padded(row) for path in kept for row in torch.load(path)]

@@ -16,6 +16,7 @@ wherever it appears.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -31,8 +32,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+import tree_sitter
+
+from treecomplete.erasure import erase
 from treecomplete.grammars import WHEELS
-from treecomplete.languages import LanguageSpec, by_name
+from treecomplete.languages import JAVASCRIPT, TSX, TYPESCRIPT, LanguageSpec, by_name
 
 from .flatten import flatten
 from .neardup import NearDuplicates
@@ -52,9 +56,12 @@ BUNDLED = re.compile(rb"(__commonJS|__toESM|__webpack_require__|__webpack_module
                      rb"\(function \(global, factory\)|\(function\(global, factory\)|"
                      rb"function r\(e,n,t\)\{function o\(i,f\))")
 INDEX = "https://pypi.org/simple"
-SUFFIXES = {"python": (".py",), "javascript": (".js", ".mjs", ".cjs", ".jsx"),
+SUFFIXES = {"python": (".py",), "javascript": (".js", ".mjs", ".cjs", ".jsx"), "typescript": (".ts", ".mts", ".cts", ".tsx"),
             **{name: wheel.extensions for name, wheel in WHEELS.items()}}
-LANGUAGES = sorted(SUFFIXES)  # python, javascript and every grammar served alone (server/grammars.py)
+# python, javascript, typescript (stored as the JavaScript trees its models read) and every
+# grammar served alone (server/grammars.py)
+LANGUAGES = sorted(SUFFIXES)
+DECLARATIONS = re.compile(r"\.d\.[mc]?ts$")  # TypeScript's declaration files: types, no code
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,8 @@ def skip_reason(path: str, data: bytes, lang: str) -> str | None:
     parts = PurePosixPath(path).parts
     if not path.endswith(SUFFIXES[lang]):
         return "other language"
+    if lang == "typescript" and DECLARATIONS.search(path):
+        return "type declarations (.d.ts)"
     if any(part.lower() in SKIP_DIRS for part in parts[:-1]) or ".min." in parts[-1]:
         return "vendored, built or fixture directory"
     if len(data) > MAX_BYTES:
@@ -252,9 +261,27 @@ def registry_files(specs: list[str], lang: str, downloads: Path, report: BuildRe
                 report.packages[spec] = f"unreadable archive: {error}"
 
 
+def parse(source: SourceFile, language: LanguageSpec, parser: tree_sitter.Parser) -> tree_sitter.Tree | None:
+    """A file's tree as the models read it. TypeScript is read as the server reads it
+    (server/erasure.py): parsed by its grammar (TSX for .tsx), its types blanked, the rest parsed
+    by the JavaScript grammar (``parser``); None where the TypeScript does not parse."""
+    if language.name != "typescript":
+        return language.parse(parser, source.data)
+    typed_language = TSX if source.path.endswith(".tsx") else TYPESCRIPT
+    typed = _typed_parser(typed_language.name).parse(source.data)
+    if typed.root_node.has_error:
+        return None
+    return parser.parse(erase(typed.root_node, source.data, typed_language))
+
+
+@functools.cache
+def _typed_parser(name: str) -> tree_sitter.Parser:
+    return (TSX if name == TSX.name else TYPESCRIPT).parser()
+
+
 def build(files: Iterable[SourceFile], language: LanguageSpec, lang: str, out: Path, report: BuildReport) -> BuildReport:
     """Filter, deduplicate, split, flatten and store ``files``; returns what it did."""
-    parser = language.parser()
+    parser = (JAVASCRIPT if lang == "typescript" else language).parser()
     seen_text: set[bytes] = set()
     seen_sequence: set[bytes] = set()
     near = NearDuplicates()
@@ -273,9 +300,9 @@ def build(files: Iterable[SourceFile], language: LanguageSpec, lang: str, out: P
                 why = "duplicate (same text)"
             seen_text.add(text_key)
         if why is None:
-            tree = language.parse(parser, source.data)
-            if tree.root_node.has_error:
-                why = "does not parse"
+            tree = parse(source, language, parser)
+            if tree is None or tree.root_node.has_error:
+                why = "does not parse" if tree is None or lang != "typescript" else "does not parse once its types are blanked"
             else:
                 flat = flatten(tree)
                 types = flat.annotated_types()

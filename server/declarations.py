@@ -74,6 +74,10 @@ _JS_TOKENS = re.compile(rb"[{}]|(?:^|(?<=[;{}]))[ \t]*(?:export[ \t]+(?:default[
                         rb"(?:const|let|var|class|function(?:[ \t]*\*)?)[ \t]+([A-Za-z_$][\w$]*)", re.MULTILINE)
 
 
+# The declarations without a body that announce the next one's name (TypeScript's overloads).
+_SIGNATURES = frozenset({"function_signature", "method_signature"})  # an interface's method_signature announces nothing
+OVERLOADS = {"typescript": _SIGNATURES, "typescriptreact": _SIGNATURES}
+
 PARAMETERS_READ = 2048  # bytes before the cursor searched for the open parameter list
 _PARAMETER_LIST = {
     "python": re.compile(rb"(?:^|[^\w])def[ \t]+[A-Za-z_]\w*[ \t]*$"),
@@ -361,8 +365,40 @@ def declaring(context: CompletionContext) -> Declaring:
         names = _javascript_declared(_JS_QUOTED.sub(b" ", code))
     names.discard(context.prefix.encode("utf-8", "surrogatepass"))
     pending = _texts(_pending(language, context.data, context.prefix_start) - names) if method else frozenset()
+    overloaded = _overloaded(context) if declaration and language in OVERLOADS else None
+    if overloaded is not None:  # `function f(a: string): void;` above: `f` again, first
+        names.discard(overloaded)
+        pending |= _texts({overloaded})
     return Declaring(declaration, parameter, _texts(names),
                      None if modifiers is None else frozenset(m.decode() for m in modifiers), pending, method)
+
+
+def _overloaded(context: CompletionContext) -> bytes | None:
+    """At a name being declared on a line right after an overload signature (TypeScript's
+    ``function f(a: string): void;``, a class's ``m(a: string): void;``: a declaration without a
+    body; comments between them skipped), the signature's name: the next overload or the
+    implementation repeats it."""
+    if context.tree is None:
+        return None
+    data, root = context.data, context.tree.root_node
+    end = len(data[:_line_start(data, context.prefix_start)].rstrip())
+    for _ in range(8):  # the comments between them, each skipped
+        if end <= 0:
+            return None
+        node = root.descendant_for_byte_range(end - 1, end)
+        if node is None or node.type != "comment":
+            break
+        end = len(data[:node.start_byte].rstrip())
+    else:
+        return None
+    if node.type == ";" and node.prev_sibling is not None:
+        node = node.prev_sibling
+    while node is not None and node.end_byte >= end - 1 and node.type not in OVERLOADS[context.language.name]:
+        node = node.parent
+    if node is None or node.end_byte < end - 1 or (node.type == "method_signature" and node.parent.type != "class_body"):
+        return None
+    name = node.child_by_field_name("name")
+    return name.text if name is not None and name.text else None
 
 
 def _texts(names: set[bytes]) -> frozenset[str]:

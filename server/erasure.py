@@ -31,19 +31,22 @@ ERASED = ("type_annotation", "type_arguments", "type_parameters", "interface_dec
           "implements_clause", "accessibility_modifier", "override_modifier", "function_signature",
           "abstract_method_signature", "index_signature", "ambient_declaration", "asserts_annotation",
           "type_predicate_annotation", "opting_type_annotation", "omitting_type_annotation", "adding_type_annotation",
-          "enum_declaration", "import_alias")
+          "enum_declaration", "import_alias", "method_signature")
 # Keywords and marks blanked inside these nodes: (node type, token).
 TOKENS = (("optional_parameter", "?"), ("public_field_definition", "?"), ("public_field_definition", "!"),
           ("method_definition", "?"), ("public_field_definition", "readonly"), ("public_field_definition", "declare"),
           ("public_field_definition", "abstract"), ("method_definition", "abstract"),
           ("abstract_class_declaration", "abstract"), ("required_parameter", "readonly"),
-          ("optional_parameter", "readonly"))
+          ("optional_parameter", "readonly"), ("import_specifier", "type"), ("export_specifier", "type"),
+          ("variable_declarator", "!"))
 # From the keyword to the node's end: ``x as T``, ``x satisfies T``.
 TAILS = ("as_expression", "satisfies_expression")
 # The node's last byte: ``x!``.
 MARKS = ("non_null_expression",)
 # Statements that are types only when they hold this keyword: ``import type {...}``.
 TYPE_ONLY = ("import_statement", "export_statement")
+# A function's declared ``this`` (``function f(this: Foo, a)``), blanked with the comma after it.
+THIS_PARAMETER = "(required_parameter (this)) @this_parameter"
 # TypeScript-only node types read as JavaScript once the above is blanked: their children are
 # JavaScript (an optional parameter is its pattern, an abstract class a class, a field a field).
 READ_AS = {"required_parameter": "identifier or pattern", "optional_parameter": "identifier or pattern",
@@ -61,7 +64,7 @@ INSIDE_ERASED = frozenset({
     "constructor_type", "default_type", "enum_assignment", "enum_body", "existential_type", "extends_type_clause",
     "flow_maybe_type", "function_type", "generic_type", "implements_clause", "import_require_clause",
     "index_type_query", "infer_type", "interface_body", "intersection_type", "literal_type", "lookup_type",
-    "mapped_type_clause", "method_signature", "nested_type_identifier", "object_type", "optional_type",
+    "mapped_type_clause", "nested_type_identifier", "object_type", "optional_type",
     "parenthesized_type", "predefined_type", "property_signature", "readonly_type", "rest_type",
     "template_literal_type", "template_type", "this_type", "tuple_type", "type_identifier", "type_parameter",
     "type_predicate", "type_query", "union_type",
@@ -72,9 +75,13 @@ BLANK = bytes(b if b in (10, 13) else 32 for b in range(256))  # every byte but 
 _local = threading.local()
 
 
-def model_language(language: str) -> str:
-    """The language whose model serves ``language``'s documents (and whose ranking weights)."""
-    return MODELED_AS.get(language, language)
+def served_as(language: str) -> str:
+    """The name under which ``language``'s documents find their model and ranking weights:
+    TypeScript's and TSX's are TypeScript's. A TypeScript model reads them as JavaScript (its
+    node types are JavaScript's); where none is named, JavaScript's model serves them
+    (engines/registry.py) and engines/ranker.py borrows JavaScript's weights where none are
+    fitted."""
+    return "typescript" if language in MODELED_AS else language
 
 
 def _queries(language: LanguageSpec) -> tree_sitter.Query:
@@ -92,7 +99,7 @@ def patterns(language: LanguageSpec) -> list[str]:
     found = []
     candidates = [f"({kind}) @erase" for kind in ERASED]
     candidates += [f'({kind} "{token}" @erase)' for kind, token in TOKENS]
-    candidates += [f"({kind}) @{kind}" for kind in (*TAILS, *MARKS, *TYPE_ONLY)]
+    candidates += [f"({kind}) @{kind}" for kind in (*TAILS, *MARKS, *TYPE_ONLY)] + [THIS_PARAMETER]
     for pattern in candidates:
         try:
             tree_sitter.Query(language.language, pattern)
@@ -119,6 +126,9 @@ def erase(root: tree_sitter.Node, data: bytes, language: LanguageSpec) -> bytes:
                 spans.append((node.end_byte - 1, node.end_byte))
             elif name in TYPE_ONLY and any(child.type == "type" for child in node.children):
                 spans.append((node.start_byte, node.end_byte))
+            elif name == "this_parameter":
+                comma = node.next_sibling
+                spans.append((node.start_byte, comma.end_byte if comma is not None and comma.type == "," else node.end_byte))
     if not spans:
         return data
     out = bytearray(data)

@@ -36,6 +36,8 @@ from .project import Snapshot, module_name
 # Python's builtins, with self and cls: never the module an import names.
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"self", "cls"}
 IMPORT_NAMES = frozenset({"import_specifier", "named_imports", "import_clause", "namespace_import"})  # JavaScript
+EXPORT_NAMES = frozenset({"export_specifier", "export_clause"})  # JavaScript's `export { a, | }` (`from` or not)
+_EXPORTED = "(export_specifier name: (_) @name)"
 IMPORTED_NAME_LIST = frozenset({"identifier", "dotted_name", "aliased_import", "import_specifier", "named_imports",
                                 ",", "(", "{", "as"})  # what may stand between `import` and such a name
 IMPORTS = 32 * 1024  # imports are read in the file's first 32 KB
@@ -123,14 +125,45 @@ def not_modules(context: CompletionContext) -> frozenset[str]:
 
 def listed_names(context: CompletionContext) -> set[str] | None:
     """Where the identifier at the cursor names what an import takes from a module (``from m
-    import x``, ``from m import (a, x``, ``import { a, x }``, ``import x from``), the names that
-    an unfinished import lists before it (none for a finished one, whose names the definitions
-    query finds); elsewhere None."""
+    import x``, ``from m import (a, x``, ``import { a, x }``, ``import x from``) or what an export
+    clause names (``export { a, x }``, ``export { x } from``), the names that an unfinished import
+    or export lists before it (none for a finished import, whose names the definitions query
+    finds), and at an export the names the code before it exports already; elsewhere None."""
     listed = _listed_before(context) if context.tree is not None else None
     if listed is None:
         return None
-    return {w.decode("utf-8", "replace") for t, text in listed if t in ("identifier", "dotted_name")
-            for w in context.language.identifier_pattern.findall(text)}
+    names = {w.decode("utf-8", "replace") for t, text in listed if t in ("identifier", "dotted_name")
+             for w in context.language.identifier_pattern.findall(text)}
+    if _exporting(context):
+        names |= _exported_before(context)
+    return names
+
+
+def _exporting(context: CompletionContext) -> bool:
+    """Whether the identifier at the cursor is in an export clause, finished or not."""
+    parent = context.target.parent if context.target is not None else None
+    if parent is None or parent.type in EXPORT_NAMES:
+        return parent is not None
+    return parent.type == "ERROR" and any(c.type == "export" and c.start_byte < context.target.start_byte for c in parent.children)
+
+
+def _exported_before(context: CompletionContext) -> set[str]:
+    """The names that export clauses before the cursor name."""
+    query = _exported_query(context.language)
+    if query is None:
+        return set()
+    cursor = tree_sitter.QueryCursor(query)
+    cursor.set_byte_range(0, context.prefix_start)
+    return {node.text.decode("utf-8", "replace") for node in cursor.captures(context.tree.root_node).get("name", ())
+            if node.text and node.end_byte <= context.prefix_start}
+
+
+@functools.cache
+def _exported_query(language: LanguageSpec) -> tree_sitter.Query | None:
+    try:
+        return tree_sitter.Query(language.language, _EXPORTED)
+    except (tree_sitter.QueryError, NameError, SyntaxError):  # a grammar without export clauses
+        return None
 
 
 def _listed_before(context: CompletionContext) -> list[tuple[str, bytes]] | None:
@@ -139,7 +172,7 @@ def _listed_before(context: CompletionContext) -> list[tuple[str, bytes]] | None
     parent = target.parent if target is not None else None
     if parent is None or module_position(context):
         return None
-    if parent.type in IMPORT_NAMES:
+    if parent.type in IMPORT_NAMES or parent.type in EXPORT_NAMES:
         return []
     if _required_pattern(target):  # the names it takes besides: no definitions query finds them
         return [("identifier", c.text or b"") for c in parent.named_children
@@ -150,12 +183,12 @@ def _listed_before(context: CompletionContext) -> list[tuple[str, bytes]] | None
         parent, target = parent.parent, parent
     if parent.type != "ERROR":
         return None
-    # Unfinished, an ERROR node: only names and punctuation since its last `import`.
+    # Unfinished, an ERROR node: only names and punctuation since its last `import` (or `export`).
     between: list[tuple[str, bytes]] | None = None
     for child in parent.children:
         if child.start_byte >= target.start_byte:
             break
-        between = [] if child.type == "import" else None if between is None else between + [(child.type, child.text or b"")]
+        between = [] if child.type in ("import", "export") else None if between is None else between + [(child.type, child.text or b"")]
     return between if between is not None and all(t in IMPORTED_NAME_LIST for t, _ in between) else None
 
 

@@ -65,6 +65,20 @@ JS_EXPORTS = """
   (#eq? @_exports "exports"))
 """
 
+# The names that a file's imports take from a module (``from m import a``, ``import { a } from``,
+# ``const { a } = require(...)``, and a re-export's ``export { a } from``): how many of the
+# project's files import a name says what an import being written will take.
+PY_TAKEN = """
+(import_from_statement name: (dotted_name . (identifier) @name))
+(import_from_statement name: (aliased_import name: (dotted_name . (identifier) @name)))
+"""
+JS_TAKEN = """
+(import_specifier name: (identifier) @name)
+(export_statement (export_clause (export_specifier name: (identifier) @name)) source: (string))
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name)
+  value: (call_expression function: (identifier) @_require (#eq? @_require "require")))
+"""
+
 # What the buffer imports: Python's import statements (every name in them may be a module), and
 # the module strings of JavaScript's imports and require() calls.
 PY_IMPORTS = "[(import_statement) (import_from_statement)] @import"
@@ -138,6 +152,7 @@ class LanguageSpec:
     skip_query: str
     imports_query: str
     exports_query: str
+    taken_query: str = ""  # the names imports take (PY_TAKEN); none in a grammar served alone
     # the keywords never offered as identifiers (Python's hard ones: the soft `match`, `case`,
     # `type`, `_` are names too); None: all of them (JavaScript's contextual `get`, `of`,
     # `async` are keywords far more often than names)
@@ -176,6 +191,10 @@ class LanguageSpec:
     @cached_property
     def exports(self) -> tree_sitter.Query:
         return tree_sitter.Query(self.language, self.exports_query)
+
+    @cached_property
+    def taken(self) -> tree_sitter.Query:
+        return tree_sitter.Query(self.language, self.taken_query)
 
     @cached_property
     def identifier_pattern(self) -> re.Pattern[bytes]:
@@ -240,6 +259,7 @@ PYTHON = LanguageSpec(
     skip_query=PY_SKIP,
     imports_query=PY_IMPORTS,
     exports_query=PY_EXPORTS,
+    taken_query=PY_TAKEN,
     modules=tuple(sorted(m for m in sys.stdlib_module_names if not m.startswith("_") and m not in ("antigravity", "this"))),
     line_comments=("#",),
     quotes="'\"",
@@ -257,6 +277,7 @@ JAVASCRIPT = LanguageSpec(
     skip_query=JS_SKIP,
     imports_query=JS_IMPORTS,
     exports_query=JS_EXPORTS,
+    taken_query=JS_TAKEN,
 )
 TYPESCRIPT = replace(
     JAVASCRIPT,

@@ -5,9 +5,9 @@ A background thread reads the workspace folders the client names at ``initialize
 folder of a document opened outside them, not its subfolders), bounded: at most MAX_FILES files
 of MAX_FILE_BYTES each, no hidden, vendored, installed or built folders. A file saved is read
 again. Each file gives its distinct identifiers in code (comments and strings blanked),
-those it writes after a dot (and after which receiver's last word: ``state.scope``) and those it
-defines at the top level (what an import can take from it); a word's weight is the number of
-files that use it. Files are
+those it writes after a dot (and after which receiver's last word: ``state.scope``), those it
+defines at the top level (what an import can take from it) and those its imports take; a word's
+weight is the number of files that use it. Files are
 also known by the name an import gives them (``core`` for core.py, ``router`` for
 router/index.js), so that the fallback engine can tell the words of the files a buffer imports.
 
@@ -37,7 +37,7 @@ from pathlib import Path, PurePath
 from pygls.uris import to_fs_path
 
 from .languages import BY_EXTENSION, LanguageSpec
-from .words import blank_code, exported_names, member_pairs, member_words, parse_in_pieces
+from .words import blank_code, exported_names, member_pairs, member_words, parse_in_pieces, taken_names
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,8 @@ SKIPPED = frozenset({
 })
 BUCKET = 100  # words kept per one-letter prefix (and for no prefix), by file count
 QUIET = 0.05  # seconds without server work before the index reads on
-WORDS, MEMBERS, DEFINED = "words", "members", "defined"  # the kinds of words Snapshot.words lists by prefix
+# the kinds of words Snapshot.words lists by prefix
+WORDS, MEMBERS, DEFINED, TAKEN = "words", "members", "defined", "taken"
 
 
 def module_name(path: PurePath) -> str:
@@ -71,6 +72,7 @@ class FileWords:
     members: frozenset[str]  # those written after a dot
     defined: frozenset[str] = frozenset()  # those defined at the top level (languages' exports queries)
     pairs: frozenset[tuple[str, str]] = frozenset()  # (receiver's last word, member): `state.scope` gives (state, scope)
+    taken: frozenset[str] = frozenset()  # those its imports take from a module (languages' taken queries)
 
 
 @dataclass
@@ -82,9 +84,10 @@ class Snapshot:
     member_df: Counter[str] = field(default_factory=Counter)  # word -> files using it after a dot
     defined_df: Counter[str] = field(default_factory=Counter)  # word -> files defining it at the top level
     pair_df: Counter[tuple[str, str]] = field(default_factory=Counter)  # (receiver, member) -> files writing it
+    taken_df: Counter[str] = field(default_factory=Counter)  # word -> files whose imports take it
     # (receiver, lower-case first letter or "") -> its members, most files first (BUCKET of them for "")
     after: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
-    # per kind of word (WORDS, MEMBERS, DEFINED): lower-case prefix (<= 2) -> words, most files first
+    # per kind of word (WORDS, MEMBERS, DEFINED, TAKEN): lower-case prefix (<= 2) -> words, most files first
     buckets: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     modules: dict[str, tuple[str, ...]] = field(default_factory=dict)  # what an import calls a file -> its paths
 
@@ -94,11 +97,13 @@ class Snapshot:
         member_df: Counter[str] = Counter()
         defined_df: Counter[str] = Counter()
         pair_df: Counter[tuple[str, str]] = Counter()
+        taken_df: Counter[str] = Counter()
         for fw in files.values():
             df.update(fw.words)
             member_df.update(fw.members)
             defined_df.update(fw.defined)
             pair_df.update(fw.pairs)
+            taken_df.update(fw.taken)
         after: dict[tuple[str, str], list[str]] = {}
         for receiver, member in sorted(pair_df, key=lambda pair: (-pair_df[pair], pair)):
             first = after.setdefault((receiver, ""), [])
@@ -108,15 +113,16 @@ class Snapshot:
         modules: dict[str, list[str]] = {}
         for path in files:
             modules.setdefault(module_name(Path(path)), []).append(path)
-        buckets = {WORDS: _buckets(df, df), MEMBERS: _buckets(member_df, member_df), DEFINED: _buckets(defined_df, df)}
-        return cls(files, df, member_df, defined_df, pair_df, {r: tuple(m) for r, m in after.items()}, buckets,
+        buckets = {WORDS: _buckets(df, df), MEMBERS: _buckets(member_df, member_df), DEFINED: _buckets(defined_df, df),
+                   TAKEN: _buckets(taken_df, taken_df)}
+        return cls(files, df, member_df, defined_df, pair_df, taken_df, {r: tuple(m) for r, m in after.items()}, buckets,
                    {name: tuple(paths) for name, paths in modules.items()})
 
     def words(self, prefix: str, exclude: str | None, limit: int, kind: str = WORDS) -> list[tuple[str, int, int]]:
         """Up to ``limit`` words of a kind (WORDS: any; MEMBERS: written after a dot, by the files
-        doing so; DEFINED: defined at a file's top level) starting with ``prefix`` (any case), most
-        files first: (word, files using it, files using it after a dot), not counting the file
-        ``exclude``."""
+        doing so; DEFINED: defined at a file's top level; TAKEN: taken by imports, by the files
+        importing it) starting with ``prefix`` (any case), most files first: (word, files using
+        it, files using it after a dot), not counting the file ``exclude``."""
         lower = prefix.lower()
         own = self.files.get(exclude) if exclude else None
         out = []
@@ -124,7 +130,8 @@ class Snapshot:
             if len(lower) > 2 and not word.lower().startswith(lower):
                 continue
             files, members = self.counts(word, own)
-            if (members if kind == MEMBERS else files) and (kind != DEFINED or self.defines(word, own)):
+            if (members if kind == MEMBERS else files) and (kind != DEFINED or self.defines(word, own)) \
+                    and (kind != TAKEN or self.taken_by(word, own)):
                 out.append((word, files, members))
                 if len(out) == limit:
                     break
@@ -146,6 +153,10 @@ class Snapshot:
     def pair_files(self, receiver: str, word: str, own: FileWords | None) -> int:
         """How many files other than ``own`` write ``receiver.word``."""
         return self.pair_df.get((receiver, word), 0) - (own is not None and (receiver, word) in own.pairs)
+
+    def taken_by(self, word: str, own: FileWords | None) -> int:
+        """How many files other than ``own`` import ``word`` from a module."""
+        return self.taken_df.get(word, 0) - (own is not None and word in own.taken)
 
     def defines(self, word: str, own: FileWords | None) -> bool:
         """Whether a file of the project other than ``own`` defines ``word`` at its top level."""
@@ -395,7 +406,8 @@ class ProjectIndex:
 
 def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None) -> FileWords:
     """A file's distinct identifiers in code, those written after a dot (the fallback engine's
-    reading of a buffer), those defined at the top level, and its (receiver, member) pairs. Words
+    reading of a buffer), those defined at the top level, its (receiver, member) pairs and the
+    names its imports take. Words
     are interned: one string per word across files. ``pause`` is called between the pieces of the
     parse."""
     tree = parse_in_pieces(data, language, pause)
@@ -403,10 +415,11 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
     words = {w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(code)} - language.reserved_set
     members = {w.decode("utf-8", "replace") for w in member_words(code, language)} & words
     defined = {w.decode("utf-8", "replace") for w in exported_names(tree, language)} & words
+    taken = {w.decode("utf-8", "replace") for w in taken_names(tree, language)} & words
     pairs = {(sys.intern(r.decode("utf-8", "replace")), sys.intern(m.decode("utf-8", "replace")))
              for r, m in member_pairs(code, language)}
 
     def interned(found: set[str]) -> frozenset[str]:
         return frozenset(map(sys.intern, found))
 
-    return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs))
+    return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken))

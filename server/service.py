@@ -17,7 +17,7 @@ from .engines.base import Candidate, Engine
 from .engines.fallback import FallbackEngine
 from .engines.neural import NeuralEngine
 from .engines.registry import Registry
-from .erasure import model_language
+from .erasure import served_as
 from .languages import language_for
 from .libraries.known import Libraries
 from .positions import UTF16
@@ -70,7 +70,7 @@ class CompletionService:
         """The model serving ``language``'s documents (TypeScript's: JavaScript's, server/erasure.py)."""
         if self.models is None:
             return None
-        return self.models.get(model_language(language), wait=self.wait_for_models)
+        return self.models.get(served_as(language), wait=self.wait_for_models)
 
     def engine(self, language: str | None = None) -> Engine:
         """The neural engine once the language's model is loaded, the fallback engine until then."""
@@ -84,7 +84,7 @@ class CompletionService:
         self.documents[uri] = doc
         doc.tree  # noqa: B018 - parse now, while the user reads, not at the first keystroke
         if language is not None and self.models is not None:
-            self.models.get(model_language(language.name))  # start loading its model
+            self.models.get(served_as(language.name))  # start loading its model
         if language is not None and self.project is not None and (path := path_of(uri)):
             self.project.add_document(Path(path))  # its folder, unless a workspace folder holds it
         if language is not None and self.libraries is not None and not doc.too_large:

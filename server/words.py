@@ -102,6 +102,14 @@ def exported_names(tree: tree_sitter.Tree, language: LanguageSpec) -> set[bytes]
     return {node.text for node in found if node.text}
 
 
+def taken_names(tree: tree_sitter.Tree, language: LanguageSpec) -> set[bytes]:
+    """The names a file's imports take from modules (languages' taken queries)."""
+    if not language.taken_query:
+        return set()
+    found = tree_sitter.QueryCursor(language.taken).captures(tree.root_node).get("name", ())
+    return {node.text for node in found if node.text}
+
+
 @functools.cache
 def member_pattern(identifier_chars: str, operators: tuple[str, ...] = (".",)) -> re.Pattern[bytes]:
     """A member operator (a dot) and the word after it (group 1)."""

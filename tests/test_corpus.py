@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from treecomplete.languages import PYTHON
+from treecomplete.erasure import erase
+from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from treecomplete.models.corpus import build_corpus, skip_reason, split_of
 from treecomplete.models.flatten import flatten
 from treecomplete.models.stats import oov_and_localness, report
@@ -84,6 +85,29 @@ def test_build_from_a_directory(tmp_path):
 
     text = report(tmp_path / "corpus")
     assert "| train |" in text and "| 1,000 |" in text
+
+
+def test_typescript_is_stored_as_the_javascript_model_reads_it(tmp_path):
+    source = ("interface User { name: string }\n"
+              "export function greet(user: User, greeting?: string): string {\n"
+              "  return (greeting ?? 'hi') + user.name!;\n}\n")
+    _write(tmp_path / "src", {"app/greet.ts": source, "app/types.d.ts": "export declare const x: number;\n",
+                              "app/view.tsx": "export const view = (x: number) => <b id={x as any}>hi</b>;\n",
+                              "app/broken.ts": "function f(: {\n"})
+    built = build_corpus("typescript", tmp_path / "corpus", from_dir=tmp_path / "src")
+    assert built.skipped == Counter({"type declarations (.d.ts)": 1, "does not parse": 1})
+    split = Split(tmp_path / "corpus" / split_of("app"))
+    stored = {split[i].meta["path"]: split[i] for i in range(len(split))}
+    assert set(stored) == {"app/greet.ts", "app/view.tsx"}
+    types = Vocabulary.load(tmp_path / "corpus" / "types.json")
+    values = Vocabulary.load(tmp_path / "corpus" / "values.json")
+    # the sequence of the JavaScript left once the types are blanked: no type survives
+    blanked = erase(TYPESCRIPT.parser().parse(source.encode()).root_node, source.encode(), TYPESCRIPT)
+    flat = flatten(JAVASCRIPT.parser().parse(blanked))
+    assert [types.symbols[t] for t in stored["app/greet.ts"].types] == flat.annotated_types()
+    assert [values.symbols[v] for v in stored["app/greet.ts"].values] == flat.values
+    assert "User" not in flat.values and "string" not in flat.values and "greeting" in flat.values
+    assert "interface_declaration" not in " ".join(flat.annotated_types())
 
 
 def test_oov_rate_and_localness_by_hand(tmp_path):

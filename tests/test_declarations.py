@@ -12,7 +12,7 @@ from treecomplete.context import context_at
 from treecomplete.document import Document
 from treecomplete.engines.fallback import FallbackEngine
 from treecomplete.engines.predictor import Answer, Prediction
-from treecomplete.languages import JAVASCRIPT, PYTHON
+from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from treecomplete.project import ProjectIndex
 from treecomplete.service import CompletionService
 
@@ -91,6 +91,29 @@ def test_the_model_never_offers_again_a_name_the_block_declares():
     ranked = [c.text for c in neural_complete(answer, source)]
     assert "helper" not in ranked and "other" in ranked
     assert "helper" in [c.text for c in neural_complete(answer, "class A:\n    def helper(self):\n        pass\n\n    x = ")]
+
+
+OVERLOADED = ("export function combine<A>(a: A): A;\n/** two at once */\nexport function combine<A, B>(a: A, b: B): [A, B];\n"
+              "// the implementation\nexport function ")
+
+
+@pytest.mark.parametrize(("source", "pending"), [
+    (OVERLOADED, {"combine"}), (OVERLOADED + "co", {"combine"}),
+    ("class K {\n  shift(by: number): void;\n  shift(by: any) {}\n  ", set()),  # implemented: nothing announced
+    ("class K {\n  shift(by: number): void;\n  ", {"shift"}),
+    ("interface I {\n  m(): void;\n  ", set()), ("abstract class K {\n  abstract run(): void;\n  ", set()),
+    ("function g(a: string): void;\nconst x = 1;\nfunction ", set()),
+])
+def test_after_a_typescript_overload_signature_its_name_comes_again(source, pending):
+    where = declarations.declaring(_context(TYPESCRIPT, source))
+    assert set(where.pending) == pending and not pending & where.taken
+    if pending:
+        model = StubPredictor(Answer([Prediction("other", 0.9, True)]))
+        for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
+            service.open("file:///t.ts", "typescript", 1, source)
+            lines = source.split("\n")
+            found = service.complete("file:///t.ts", len(lines) - 1, len(lines[-1]), 50).candidates
+            assert found[0].text in pending, (service.models, [c.text for c in found[:5]])
 
 
 def test_at_a_top_level_declaration_the_project_s_definitions_are_offered(tmp_path: Path):

@@ -8,7 +8,11 @@ from treecomplete.document import Document
 from treecomplete.erasure import (
     ERASED,
     INSIDE_ERASED,
+    MARKS,
     READ_AS,
+    TAILS,
+    TOKENS,
+    TYPE_ONLY,
     as_javascript,
     erase,
     patterns,
@@ -16,7 +20,8 @@ from treecomplete.erasure import (
 from treecomplete.languages import JAVASCRIPT, TSX, TYPESCRIPT
 
 SOURCE = """import type { Foo } from "./foo";
-import { bar } from "./bar";
+import { bar, type Baz } from "./bar";
+export { type Baz as Qux, bar as rebar };
 export interface User { name: string; age?: number }
 type Id = string | number;
 export type Alias = User;
@@ -27,7 +32,10 @@ abstract class Base<T> extends Parent<T> implements Foo {
   constructor(public owner: string, private age?: number) { super(); }
   abstract run(): void;
   pick<K extends keyof T>(key: K): T[K] { return (this as any)[key]!; }
+  shift(by: number): void;
+  shift(by: any) { let moved!: number; moved = by; }
 }
+function bound(this: Base<any>, size: number) { return this.total + size; }
 function over(a: string): void;
 function over(a: any): any { return a satisfies any; }
 const twice = <T,>(x: T): T => x;
@@ -56,7 +64,7 @@ def test_every_typescript_only_node_type_is_blanked_read_as_javascript_or_inside
         only -= {kind for kind in only if kind.startswith("jsx_") or kind == "html_character_reference"}  # TSX's JSX
         unhandled = sorted(kind for kind in only if kind not in ERASED and kind not in READ_AS and kind not in INSIDE_ERASED)
         assert not unhandled, f"{language.name}: TypeScript-only node types with no rule: {unhandled}"
-    assert len(patterns(TYPESCRIPT)) == len(ERASED) + 11 + 2 + 1 + 2  # every rule's pattern compiles
+    assert len(patterns(TYPESCRIPT)) == len(ERASED) + len(TOKENS) + len(TAILS) + len(MARKS) + len(TYPE_ONLY) + 1  # every rule compiles
 
 
 def test_blanked_typescript_parses_as_javascript_with_every_offset_and_line_in_place():
@@ -66,9 +74,11 @@ def test_blanked_typescript_parses_as_javascript_with_every_offset_and_line_in_p
         assert len(out) == len(data) and out.count(b"\n") == data.count(b"\n")
         assert not _errors(JAVASCRIPT.parser().parse(out).root_node)
         text = out.decode()
-        for gone in ("interface", "private", "readonly", "satisfies", "<T>", ": number", "implements", "enum", "import type"):
+        for gone in ("interface", "private", "readonly", "satisfies", "<T>", ": number", "implements", "enum", "import type",
+                     "type Baz", "bound(this", "moved!", "shift(by: number)"):
             assert gone not in text
-        for kept in ("class Base", "extends Parent", "constructor(       owner", "return `${user.name}", "new Map", "(x   )    => x"):
+        for kept in ("class Base", "extends Parent", "constructor(       owner", "return `${user.name}", "new Map", "(x   )    => x",
+                     "bound(                 size", "import { bar,      Baz }", "let moved"):
             assert kept in text
         for name in ("count", "label", "total", "pick", "over", "twice", "cache", "greet"):
             assert text.rindex(name) == SOURCE.rindex(name)  # where it was

@@ -179,6 +179,7 @@ def test_the_fallback_offers_project_words_but_not_the_open_files_future(tmp_pat
 
 
 IMPORTED, DEFINED_AT_IMPORT, SAME_RECEIVER_FILES = 8, 11, 12  # in the fallback engine's features, after the tier and the six signals
+TAKEN_AT_IMPORT = 20  # the last: ln(1+files importing it), where an import names what it takes
 
 
 def test_the_files_a_buffer_imports_are_found_by_module_name(tmp_path):

@@ -25,10 +25,10 @@ def _fallback(language, source):
 
 def test_the_fallback_engine_says_where_it_found_each_word():
     found = _fallback(PYTHON, "import os\nalpha = 1\nx = 'beta'\nos.getcwd()\nos.")
-    tier, recency, count, same, member, only_member, case, *project, known, uses = found["getcwd"].features[:-5]
+    tier, recency, count, same, member, only_member, case, *project, known, uses = found["getcwd"].features[:-6]
     assert (tier, same, member, project) == (window.CODE, 1, 0, [0, 0, 0, 0, 0, 0])  # no project index
     assert (known, uses) == (0, 0)  # nor libraries
-    assert found["getcwd"].features[-5:] == (0, 0, 0, 0, 0)  # nor code after the cursor
+    assert found["getcwd"].features[-6:] == (0, 0, 0, 0, 0, 0)  # nor code after the cursor, nor imports elsewhere
     assert found["beta"].features[0] == window.QUOTED
     # seven words before the cursor (keywords count), alpha the third: d = 7 - 2
     assert found["alpha"].features[:5] == (window.CODE, math.log1p(5), math.log1p(1), 0, 0)

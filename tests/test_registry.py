@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from treecomplete.engines import registry
-from treecomplete.engines.registry import Registry, resolve
+from treecomplete.engines.registry import DEFAULTS, Registry, resolve
+from treecomplete.erasure import served_as
+from treecomplete.models import checkpoint
 
 
 def test_the_setting_routes_models_by_language():
@@ -57,6 +59,26 @@ def test_a_model_of_another_language_is_refused(toy_checkpoint: Path):
     assert r.get("javascript", wait=True) is None
     assert "is a python model, not javascript" in messages[0]
     assert r.get("python", wait=True) is not None and r.status("python") == "ready"
+
+
+def test_typescript_documents_take_a_typescript_or_a_javascript_model(tmp_path: Path, toy_checkpoint: Path):
+    assert served_as("typescript") == served_as("typescriptreact") == "typescript" and served_as("python") == "python"
+    loaded = checkpoint.load(toy_checkpoint)
+    for language in ("typescript", "javascript"):  # the toy model's weights, saved as each language's
+        checkpoint.save(tmp_path / f"{language}-toy.pt", loaded.model, language, loaded.types, loaded.values)
+    messages: list[str] = []
+    r = Registry(on_error=messages.append)
+    assert r.name_for("typescript") == DEFAULTS["typescript"]
+    r.configure("javascript-mine")  # a JavaScript model serves TypeScript's documents too
+    assert r.name_for("typescript") == "javascript-mine" == r.name_for("javascript")
+    r.configure("typescript-mine")  # a TypeScript model serves them alone
+    assert r.name_for("typescript") == "typescript-mine" and r.name_for("javascript") == DEFAULTS["javascript"]
+    r.configure(str(tmp_path / "javascript-toy.pt"))
+    assert r.get("typescript", wait=True) is not None and not messages
+    assert r.get("javascript", wait=True) is r.get("typescript")  # one model, loaded once for both
+    r.configure(str(tmp_path / "typescript-toy.pt"))
+    assert r.get("typescript", wait=True) is not None and r.get("javascript", wait=True) is None
+    assert "is a typescript model, not javascript" in messages[-1]
 
 
 @pytest.mark.parametrize("name", ["python-pointer-lstm", "javascript-pointer-lstm", "python-tree-transformer",

@@ -72,7 +72,7 @@ from ..imports import (Imported, imported_modules, imports_end, listed_names, mo
                        module_position, not_modules)
 from ..libraries.known import Libraries
 from ..libraries.members import Members
-from ..project import DEFINED, MEMBERS, WORDS, FileWords, ProjectIndex, Snapshot, path_of
+from ..project import DEFINED, MEMBERS, TAKEN, WORDS, FileWords, ProjectIndex, Snapshot, path_of
 from ..words import blank, receiver_word, scan
 from . import members
 from .base import Candidate, Kind
@@ -211,8 +211,9 @@ class FallbackEngine:
                 defined = project.snapshot.defines(word, project.own)
                 pair = project.snapshot.pair_files(receiver, word, project.own) if receiver else 0
                 imported = word in project.imported
+                taken = project.snapshot.taken_by(word, project.own) if import_name else 0
             else:
-                used = members = pair = 0
+                used = members = pair = taken = 0
                 defined = imported = False
             member = known.names.get(word) if known is not None else None
             signals[word] += [math.log1p(used), 1.0 if imported else 0.0, math.log1p(members),
@@ -221,7 +222,7 @@ class FallbackEngine:
                               math.log1p(member.uses) if member else 0.0,
                               1.0 if word in scores.after else 0.0, scores.after.get(word, 0.0),
                               1.0 if word in scores.same_after else 0.0,
-                              1.0 if word in declared else 0.0, 1.0 if word in starts else 0.0]
+                              1.0 if word in declared else 0.0, 1.0 if word in starts else 0.0, math.log1p(taken)]
             keyword = signals[word][0] == KEYWORD
             candidates.append(Candidate(
                 text=word,
@@ -249,8 +250,8 @@ class FallbackEngine:
         import_name = imported_here is not None
         member = where.member is not None
         top_declaration = where.declaration and top_level(context)  # its line not indented
-        listed = ((MEMBERS, WORDS) if member else (DEFINED, WORDS) if import_name or where.declaration
-                  else (MEMBERS,) if context.category == ATTRIBUTE else (WORDS,))
+        listed = ((MEMBERS, WORDS) if member else (TAKEN, DEFINED, WORDS) if import_name
+                  else (DEFINED, WORDS) if where.declaration else (MEMBERS,) if context.category == ATTRIBUTE else (WORDS,))
         prefix = scores.prefix
         found = [(w, f, 1.5) for w, f in project.members_of(receiver, prefix, path, PROJECT_WORDS)] if receiver else []
         found += [(w, f, 1.5) for w, f in view.imported.best(prefix, PROJECT_WORDS)]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
-from ..erasure import as_javascript, model_language
+from ..erasure import as_javascript, served_as
 from ..languages import LOCALS
 from ..models.flatten import EMPTY
 from ..scope import function_around
@@ -101,7 +101,7 @@ class NeuralEngine:
         share = 1.0 - sum(p for _, p in templates)  # what the model leaves to an identifier here
         labels = {t.label for t, _ in templates}
         cache = self._continuations(context)
-        rank_by = ranker.for_language(model_language(context.language.name))
+        rank_by = ranker.for_language(served_as(context.language.name))
         block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
         parameters, bound = self._locals(context) if context.category == NAME else (set(), set())
         # the best identifier the fallback engine lists: its score, its fallback candidate, its features

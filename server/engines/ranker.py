@@ -7,8 +7,8 @@ of its rank in the fallback engine's list, where that engine found it (tiers of
 engines/window.py: code before the cursor, comments and strings, far back, after the cursor,
 other documents, builtins, keywords, other files of the project, nowhere), its recency and count
 there, how many files of the project use it (after a dot), whether a file the buffer imports
-uses it, whether one defines it at its top level (where an import names what it takes, too) and
-how many write it after the same receiver (``state.scope``), the member signals after a dot (a
+uses it, whether one defines it at its top level (where an import names what it takes, too, and
+there how many of them import it) and how many write it after the same receiver (``state.scope``), the member signals after a dot (a
 known member of the receiver's library or class, how much real code uses it), what the code
 after the cursor says of it (used there, how soon, after the same receiver, read there and
 nowhere before it where a name is declared or where a statement starts), whether it starts with
@@ -57,6 +57,7 @@ NAMES = (
     "written after the same receiver after the cursor",
     "read after the cursor and not before it, where a name is declared (an assignment's target, a parameter)",
     "read after the cursor and not before it, where a statement starts",
+    "ln(1+project files importing it), where an import names what it takes",
 )
 SIZE = len(NAMES)
 NOT_A_MEMBER = NAMES.index("a known member of the receiver (+1), or not one of a receiver whose members are all known (-1)")
@@ -64,12 +65,13 @@ CASES = ("after a dot, k=0", "after a dot, k>0", "elsewhere, k=0", "elsewhere, k
          "after a dot, k=0, code after", "after a dot, k>0, code after", "elsewhere, k=0, code after",
          "elsewhere, k>0, code after")
 _CODE = re.compile(rb"\S")
-DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 13 + [KNOWN_WEIGHT, USES_WEIGHT] + [0] * 5) * len(CASES)
+DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 13 + [KNOWN_WEIGHT, USES_WEIGHT] + [0] * 6) * len(CASES)
 KINDS = {Kind.FUNCTION: 19, Kind.CLASS: 20, Kind.MODULE: 21}
-# A model's language with no weights fitted for it takes another's: Go's model ranks with
-# JavaScript's weights (held-out Go, the model after two epochs: k=0 top-1 56.0% at a buffer's
-# end and 65.0% inside a file, against 55.7% and 59.0% with DEFAULT; docs/benchmarks.md).
-BORROWED = {"go": "javascript"}
+# A language with no weights fitted for it takes another's (TypeScript JavaScript's until a fit
+# writes its own). Go's model ranks with JavaScript's weights (held-out Go, the model after two
+# epochs: k=0 top-1 56.0% at a buffer's end and 65.0% inside a file, against 55.7% and 59.0% with
+# DEFAULT; docs/benchmarks.md).
+BORROWED = {"go": "javascript", "typescript": "javascript"}
 
 
 def case(category: str, prefix: str, code_after: bool = False) -> int:
@@ -103,6 +105,7 @@ def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cach
         x[26], x[27] = project, imported
         x[28:32] = rest[:4]  # ln(1+files after a dot), defined, defined at an import's name, ln(1+files after obj.)
         x[32:39] = (rest[4:11] + [0.0] * 7)[:7]  # a known member, ln(1+its uses) (server/libraries/); the code after the cursor
+        x[39] = rest[11] if len(rest) > 11 else 0.0  # ln(1+files importing it), at an import's name
         x[18] = fallback.score
         if fallback.kind in KINDS:
             x[KINDS[fallback.kind]] = 1.0
@@ -122,8 +125,7 @@ class Ranker:
         """The language's fitted weights and layer (ranking_weights), or the ``weights`` and
         ``layer`` given (benchmarks/ranking.py scores a fit with them)."""
         if weights is None:
-            fitted = BORROWED.get(language, language)
-            weights, layer = ranking_weights.WEIGHTS.get(fitted, DEFAULT), ranking_weights.HIDDEN.get(fitted)
+            weights, layer = weights_of(language)
         self.weights = tuple(weights)
         if len(self.weights) != SIZE * len(CASES):
             raise ValueError(f"ranking weights for {language}: {len(self.weights)} numbers, expected {SIZE * len(CASES)}")
@@ -167,6 +169,13 @@ class Ranker:
         w, bias, v, linear = self.hidden
         x = torch.tensor(xs, dtype=torch.float64)
         return (x @ linear[block] + torch.tanh(x @ w + bias[block]) @ v).tolist()
+
+
+def weights_of(language: str) -> tuple[tuple[float, ...], dict | None]:
+    """The weights and hidden layer fitted for ``language``; where none are, those of the
+    language it borrows from (BORROWED), else DEFAULT."""
+    fitted = language if language in ranking_weights.WEIGHTS else BORROWED.get(language, language)
+    return ranking_weights.WEIGHTS.get(fitted, DEFAULT), ranking_weights.HIDDEN.get(fitted)
 
 
 @functools.cache

@@ -22,10 +22,12 @@ from pathlib import Path
 import platformdirs
 
 from .. import models as shipped_models
+from ..erasure import MODELED_AS
 
 log = logging.getLogger(__name__)
 
-DEFAULTS = {"python": "python-pointer-lstm", "javascript": "javascript-pointer-lstm", "go": "go-pointer-lstm"}
+DEFAULTS = {"python": "python-pointer-lstm", "javascript": "javascript-pointer-lstm", "go": "go-pointer-lstm",
+            "typescript": "javascript-pointer-lstm"}
 SHIPPED = Path(shipped_models.__file__).resolve().parent / "checkpoints"
 OFF = "fallback"
 # torch threads for a model on the CPU. A keystroke's tensors are small: a second thread saves
@@ -78,9 +80,14 @@ class Registry:
             self.on_status({"language": "*", "state": "off", "model": OFF})
 
     def name_for(self, language: str) -> str | None:
+        """The model serving ``language`` (as erasure.served_as names it): the setting where it
+        names one of that language (TypeScript's documents: of TypeScript or JavaScript) or a
+        path, else the default."""
         if self.setting == OFF:
             return None
-        if self.setting and (self.setting.startswith(f"{language}-") or self.setting.endswith(".pt")):
+        reads = MODELED_AS.get(language)
+        if self.setting and (self.setting.startswith(f"{language}-") or self.setting.endswith(".pt")
+                             or (reads and self.setting.startswith(f"{reads}-"))):
             return self.setting
         return DEFAULTS.get(language)
 
@@ -132,8 +139,11 @@ class Registry:
             from .predictor import Predictor  # imports torch: seconds, so only here
 
             path = resolve(name)
-            predictor = Predictor.load(path, self.device, threads=INFERENCE_THREADS)
-            if predictor.language and predictor.language != language:
+            with self._lock:  # TypeScript's documents served by the JavaScript model: loaded once
+                predictor = next((p for other, p in self._models.items() if self.name_for(other) == name), None)
+            if predictor is None:
+                predictor = Predictor.load(path, self.device, threads=INFERENCE_THREADS)
+            if predictor.language and predictor.language not in (language, MODELED_AS.get(language)):
                 raise ValueError(f"{path} is a {predictor.language} model, not {language}")
             # torch's modules and the model make hundreds of thousands of long-lived objects:
             # out of the collector's sight, a full collection no longer walks them on some

@@ -141,7 +141,8 @@ async def test_the_smoke_cases_hold_with_the_shipped_models(shipped: LanguageCli
     await _ready(shipped, tmp_path / "warm.js", "javascript")
     found = await members_at_end(shipped, tmp_path / "d.js", "const fs = require('fs');\n\nconst text = fs.", "javascript")
     assert "readFileSync" in found[:5], found[:5]
-    # TypeScript, read by the JavaScript model with its types blanked (server/erasure.py)
+    # TypeScript, read by its model with its types blanked (server/erasure.py)
+    await _ready(shipped, tmp_path / "warm.ts", "typescript")
     text = ("interface Options { retries: number }\n\nexport function fetchWithRetry(options: Options): number {\n"
             "  const attemptCount: number = options.retries;\n  return attem")
     open_doc(shipped, (tmp_path / "r.ts").as_uri(), text, "typescript")
