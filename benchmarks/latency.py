@@ -113,7 +113,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", help="a large source file (default: the standard library's inspect.py)")
     parser.add_argument("--lang", choices=["python", "javascript", "typescript", *sorted(WHEELS)], default="python",
-                        help="typescript: served by the JavaScript model; the others but python: give --file")
+                        help="typescript: served by typescript-pointer-lstm; the others but python: give --file")
     parser.add_argument("--start", type=float, default=0.5, help="fraction of the file opened before typing")
     parser.add_argument("--chars", type=int, default=1500, help="characters typed")
     parser.add_argument("--inside", action="store_true", help="the rest of the file stays after the cursor (typing inside a file)")

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import tree_sitter
-
 from treecomplete.erasure import erase
 from treecomplete.grammars import WHEELS
 from treecomplete.languages import JAVASCRIPT, TSX, TYPESCRIPT, LanguageSpec, by_name

@@ -82,7 +82,7 @@ def test_typescript_documents_take_a_typescript_or_a_javascript_model(tmp_path: 
 
 
 @pytest.mark.parametrize("name", ["python-pointer-lstm", "javascript-pointer-lstm", "python-tree-transformer",
-                                  "javascript-tree-transformer", "go-pointer-lstm"])
+                                  "javascript-tree-transformer", "go-pointer-lstm", "typescript-pointer-lstm"])
 def test_the_shipped_models_load_by_name_and_stay_small(name: str):
     from treecomplete.models import checkpoint
 

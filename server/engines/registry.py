@@ -27,7 +27,7 @@ from ..erasure import MODELED_AS
 log = logging.getLogger(__name__)
 
 DEFAULTS = {"python": "python-pointer-lstm", "javascript": "javascript-pointer-lstm", "go": "go-pointer-lstm",
-            "typescript": "javascript-pointer-lstm"}
+            "typescript": "typescript-pointer-lstm"}
 SHIPPED = Path(shipped_models.__file__).resolve().parent / "checkpoints"
 OFF = "fallback"
 # torch threads for a model on the CPU. A keystroke's tensors are small: a second thread saves

@@ -152,6 +152,11 @@ async def test_the_smoke_cases_hold_with_the_shipped_models(shipped: LanguageCli
     text = "interface User { name: string; age: number }\n\nfunction greet(user: User) {\n  return user."
     found = await members_at_end(shipped, tmp_path / "u.ts", text, "typescript")
     assert set(found[:2]) == {"name", "age"}, found[:5]
+    assert any(_field(s, "language") == "typescript" and _field(s, "model") == "typescript-pointer-lstm"
+               for s in shipped.statuses)  # its own model, fine-tuned on TypeScript
+    text = "export function pick(a: string): string;\n/** numbers */\nexport function pick(a: number): number;\nexport function "
+    open_doc(shipped, (tmp_path / "o.ts").as_uri(), text, "typescript")
+    assert labels(await complete(shipped, (tmp_path / "o.ts").as_uri(), 3, 16))[0] == "pick"  # the overloads' name again
     # Go, a grammar served alone that has a shipped model
     await _ready(shipped, tmp_path / "warm.go", "go")
     text = ("package main\n\nfunc retry(attemptLimit int) int {\n\tbackoffDelay := attemptLimit * 2\n"
