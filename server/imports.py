@@ -41,6 +41,7 @@ _EXPORTED = "(export_specifier name: (_) @name)"
 IMPORTED_NAME_LIST = frozenset({"identifier", "dotted_name", "aliased_import", "import_specifier", "named_imports",
                                 ",", "(", "{", "as"})  # what may stand between `import` and such a name
 IMPORTS = 32 * 1024  # imports are read in the file's first 32 KB
+EXPORTS_READ = 64 * 1024  # at an export clause, what is exported already is read this far back
 # The first part of the module paths that Python's imports name.
 _PY_IMPORT_ROOTS = """
 (import_statement name: (dotted_name . (identifier) @root))
@@ -148,12 +149,12 @@ def _exporting(context: CompletionContext) -> bool:
 
 
 def _exported_before(context: CompletionContext) -> set[str]:
-    """The names that export clauses before the cursor name."""
+    """The names that export clauses name in the EXPORTS_READ bytes before the cursor."""
     query = _exported_query(context.language)
     if query is None:
         return set()
     cursor = tree_sitter.QueryCursor(query)
-    cursor.set_byte_range(0, context.prefix_start)
+    cursor.set_byte_range(max(0, context.prefix_start - EXPORTS_READ), context.prefix_start)
     return {node.text.decode("utf-8", "replace") for node in cursor.captures(context.tree.root_node).get("name", ())
             if node.text and node.end_byte <= context.prefix_start}
 

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from treecomplete.engines import ranker, window
-from treecomplete.languages import JAVASCRIPT, PYTHON
+from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from treecomplete.project import MAX_FILE_BYTES, ProjectIndex, Snapshot
 from treecomplete.service import CompletionService
 
@@ -258,6 +258,52 @@ def test_an_import_never_offers_a_name_the_buffer_imports_already_or_a_keyword(t
     for text in ("import { CallExpression, C", "import {\n  CallExpression,\n  C", "import { CallExpression } from './visitors.js';\nimport { C"):
         found = offered("main.js", "javascript", text)
         assert "ClassBody" in found and "CallExpression" not in found and "class" not in found, text
+
+
+def test_where_an_import_names_what_it_takes_the_files_importing_each_name_are_counted(tmp_path):
+    users = {f"ops/op{i}.ts": f"import {{ operate{', Observer' if i < 2 else ''} }} from '../util/lift';\nexport const op{i} = operate;\n"
+             for i in range(5)}
+    _tree(tmp_path, {"util/lift.ts": "export function operate() {}\nexport const options = 1;\nexport class Observer {}\n",
+                     "index.ts": "export { op0, op1 } from './ops/op0';\n", **users})
+    index = _indexed(tmp_path)
+    snapshot = index.snapshot(TYPESCRIPT)
+    assert snapshot.taken_by("operate", None) == 5 and snapshot.taken_by("Observer", None) == 2
+    assert snapshot.taken_by("op1", None) == 1 and snapshot.taken_by("options", None) == 0  # a re-export takes it too
+    own = snapshot.files[str((tmp_path / "ops" / "op0.ts").resolve())]
+    assert snapshot.taken_by("operate", own) == 4  # the open file's own imports never count
+    service = CompletionService(project=index)
+
+    def importing(text):
+        uri = (tmp_path / "ops" / "op9.ts").as_uri()
+        service.open(uri, "typescript", 1, text)
+        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
+        return {c.text: c.features[TAKEN_AT_IMPORT] for c in service.complete(uri, line, col, 50).candidates}
+
+    found = importing("import { o")
+    assert found["operate"] == math.log1p(5) and found["options"] == 0
+    assert importing("import {\n  O")["Observer"] == math.log1p(2)
+    assert importing("const x = o")["operate"] == 0  # not an import's name
+
+
+def test_an_export_clause_never_offers_a_name_the_file_exports_already(tmp_path):
+    _tree(tmp_path, {"ops.ts": "export const concatAll = 1, concatMap = 2, combineAll = 3;\n"})
+    service = CompletionService(project=_indexed(tmp_path))
+    uri = (tmp_path / "index.ts").as_uri()
+    for text in ("export { concatAll } from './ops';\nexport { c", "export {\n  combineAll,\n  concatAll,\n  c"):
+        service.open(uri, "typescript", 1, text)
+        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
+        found = [c.text for c in service.complete(uri, line, col, 50).candidates]
+        assert "concatMap" in found and "concatAll" not in found and "const" not in found, text
+
+
+def test_in_a_file_of_megabytes_an_export_clause_reads_a_bounded_stretch_before_it():
+    from treecomplete.context import context_at
+    from treecomplete.document import Document
+    from treecomplete.imports import EXPORTS_READ, listed_names
+
+    text = "".join(f"export {{ name{i} }} from './m{i}';\n" for i in range(60_000)) + "export { na"  # 2.2 MB
+    listed = listed_names(context_at(Document("file:///index.ts", text, 1, TYPESCRIPT), len(text)))
+    assert "name59999" in listed and "name0" not in listed and 0 < len(listed) <= EXPORTS_READ // 20
 
 
 def test_after_a_dot_what_the_project_writes_after_the_same_receiver_comes_first(tmp_path):
