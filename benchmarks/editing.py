@@ -42,7 +42,7 @@ SAMPLED = {
     "javascript": {"identifier", "property_identifier", "shorthand_property_identifier",
                    "shorthand_property_identifier_pattern"},
 }
-SAMPLED["typescript"] = SAMPLED["javascript"]  # values, not types (type_identifier): what the JavaScript model reads
+SAMPLED["typescript"] = SAMPLED["javascript"]  # values, not types (type_identifier): what the model reads
 LANGUAGES = {"python": (PYTHON, (".py",)), "javascript": (JAVASCRIPT, (".js",)), "typescript": (TYPESCRIPT, (".ts",))}
 GRAMMAR_ONLY = sorted(WHEELS)  # languages served from their grammar alone: the fallback engine, no model
 

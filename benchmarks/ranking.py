@@ -54,8 +54,8 @@ from .editing import KS, MIDDLE, PREFIX, Scores, buffer, collect
 
 SKIPPED_DIRS = re.compile(r"(^|/)(tests?|docs?|docs_src|examples?|dist|build|node_modules|_?vendor(ed)?)/")
 WEIGHTS_FILE = Path(ranking_weights.__file__)
-# The languages whose weights are fitted here (those with a model: TypeScript's is read by the
-# JavaScript model, its own weights fitted on .ts files) and the files sampled.
+# The languages whose weights are fitted here (those with a model: TypeScript's, read as
+# JavaScript, has its own weights fitted on .ts files) and the files sampled.
 LANGUAGES = {"python": (PYTHON, ".py"), "javascript": (JAVASCRIPT, ".js"), "typescript": (TYPESCRIPT, ".ts")}
 
 
@@ -262,8 +262,9 @@ def write(language: str, weights: list[float], layer: dict | None) -> None:
     table[language] = tuple(round(v, 4) for v in weights)
     layers = dict(current.get("HIDDEN", {}))
     layers.pop(language, None)
-    if layer is not None:
-        layers[language] = layer
+    shared = next((name for name, other in layers.items() if other == layer), None) if layer is not None else None
+    if layer is not None:  # the same layer as another language's (fitted with --only on top of it): named
+        layers[language] = shared or layer
     lines = [WEIGHTS_FILE.read_text().split("WEIGHTS:")[0].rstrip() + "\n", "", "WEIGHTS: dict[str, tuple[float, ...]] = {"]
     for name in sorted(table):
         lines.append(f"    {name!r}: (")
@@ -272,8 +273,11 @@ def write(language: str, weights: list[float], layer: dict | None) -> None:
             lines.append(f"        # {case}")
             lines.append("        " + ", ".join(f"{v:g}" for v in chunk) + ",")
         lines.append("    ),")
-    lines += ["}", "", "HIDDEN: dict[str, dict[str, tuple]] = {"]
+    lines += ["}", "", "HIDDEN: dict[str, dict[str, tuple] | str] = {"]
     for name in sorted(layers):
+        if isinstance(layers[name], str):
+            lines.append(f"    {name!r}: {layers[name]!r},")
+            continue
         lines.append(f"    {name!r}: {{")
         for key in ("w", "b", "v"):
             rows = layers[name][key]

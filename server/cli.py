@@ -23,8 +23,8 @@ from .service import CompletionService
 # models.architectures.ARCHS, spelt out: this module must not import torch for --help
 ARCHS = ("vanilla", "attention", "pointer", "pointer-random", "tree-transformer")
 # the languages a corpus can be built and a model trained for: those with a model (TypeScript read
-# as the JavaScript model reads it), and every
-# grammar served alone (server/grammars.py; models.corpus.LANGUAGES)
+# as JavaScript, its types blanked), and every grammar served alone (server/grammars.py;
+# models.corpus.LANGUAGES)
 LANGUAGES = sorted(["python", "javascript", "typescript", *WHEELS])
 
 

@@ -1,11 +1,12 @@
-"""TypeScript read by the JavaScript model: the types blanked out, every other byte in place.
+"""TypeScript read as JavaScript: the types blanked out, every other byte in place.
 
 TypeScript is JavaScript with types. Replacing the type-only syntax with spaces (type
 annotations, type arguments and parameters, interfaces and type aliases, ``as`` / ``satisfies``
 and their types, ``!``, modifiers such as ``private`` and ``readonly``, overload signatures...)
 leaves JavaScript whose every byte, and so every offset and line, is where it was: the
-JavaScript grammar parses it, the JavaScript model reads it as it read its training code, and
-what it offers lands at the same place in the TypeScript buffer. Which nodes are blanked is data
+JavaScript grammar parses it, the model reads it as it read its training code (TypeScript
+blanked the same way, typescript-pointer-lstm; or JavaScript), and what it offers lands at the
+same place in the TypeScript buffer. Which nodes are blanked is data
 (the queries below, over the TypeScript grammar's node types); tests/test_erasure.py checks that
 every TypeScript-only named node type is either blanked, inside something blanked, or read as
 JavaScript.
@@ -23,7 +24,7 @@ from .context import PLACEHOLDER, CompletionContext
 from .document import edit_tree, ts_point
 from .languages import JAVASCRIPT, LanguageSpec
 
-# TypeScript documents the JavaScript model serves, by language name
+# TypeScript documents, by language name: the grammar whose node types their models read
 MODELED_AS = {"typescript": "javascript", "typescriptreact": "javascript"}
 
 # Whole nodes blanked (when one is an export's declaration, the export too).

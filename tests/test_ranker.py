@@ -51,6 +51,16 @@ def test_without_fitted_weights_the_score_is_the_hand_set_one():
     assert blend.score(unlisted, 0) == pytest.approx(0.5 * math.log(ranker.FLOOR) - 0.5 * math.log(101) - 3.75)
 
 
+def test_a_language_borrows_weights_or_a_hidden_layer_it_has_none_of(monkeypatch):
+    monkeypatch.setitem(ranker.ranking_weights.WEIGHTS, "mine", tuple(range(ranker.SIZE * len(ranker.CASES))))
+    monkeypatch.setitem(ranker.ranking_weights.HIDDEN, "mine", "javascript")  # fitted on top of JavaScript's layer
+    weights, layer = ranker.weights_of("mine")
+    assert weights[3] == 3 and layer is ranker.ranking_weights.HIDDEN["javascript"]
+    monkeypatch.setitem(ranker.BORROWED, "other", "mine")
+    assert ranker.weights_of("other") == (weights, layer)  # no weights of its own: another language's
+    assert ranker.weights_of("no such language") == (ranker.DEFAULT, None)
+
+
 def test_weights_of_the_wrong_size_are_refused(monkeypatch):
     monkeypatch.setitem(ranker.ranking_weights.WEIGHTS, "python", (1.0, 2.0))
     with pytest.raises(ValueError, match="python"):

@@ -175,7 +175,10 @@ def weights_of(language: str) -> tuple[tuple[float, ...], dict | None]:
     """The weights and hidden layer fitted for ``language``; where none are, those of the
     language it borrows from (BORROWED), else DEFAULT."""
     fitted = language if language in ranking_weights.WEIGHTS else BORROWED.get(language, language)
-    return ranking_weights.WEIGHTS.get(fitted, DEFAULT), ranking_weights.HIDDEN.get(fitted)
+    layer = ranking_weights.HIDDEN.get(fitted)
+    if isinstance(layer, str):  # the layer of the language named (weights fitted on top of its)
+        layer = ranking_weights.HIDDEN.get(layer)
+    return ranking_weights.WEIGHTS.get(fitted, DEFAULT), layer
 
 
 @functools.cache
