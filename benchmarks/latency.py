@@ -22,7 +22,7 @@ from pathlib import Path
 
 from treecomplete.grammars import WHEELS
 
-from .editing import end_position
+from .editing import end_position, language_of
 from .lsp import Session, has_model, peer_command, run_benchmark
 
 
@@ -45,8 +45,7 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
     first_neural = session.initialize_seconds + await session.wait_for_model(lang) if neural else None
     if neural and both:  # the other language's model loaded too, as in a mixed workspace
         await session.wait_for_model("javascript" if lang == "python" else "python")
-    suffix = {"python": ".py", "javascript": ".js", "typescript": ".ts"}.get(lang) or WHEELS[lang].extensions[0]
-    uri = Path("/tmp/treecomplete-latency" + suffix).as_uri()
+    uri = Path("/tmp/treecomplete-latency" + language_of(lang)[1][0]).as_uri()
     typed = text[split : split + chars]
     buffer = text[:split]
     session.open(uri, lang, buffer + (text[split + chars:] if inside else ""))  # inside: the code after stays below the cursor

@@ -262,9 +262,8 @@ def write(language: str, weights: list[float], layer: dict | None) -> None:
     table[language] = tuple(round(v, 4) for v in weights)
     layers = dict(current.get("HIDDEN", {}))
     layers.pop(language, None)
-    shared = next((name for name, other in layers.items() if other == layer), None) if layer is not None else None
-    if layer is not None:  # the same layer as another language's (fitted with --only on top of it): named
-        layers[language] = shared or layer
+    if layer is not None:  # another language's layer (weights fitted with --only on top of it): its name
+        layers[language] = next((name for name, other in layers.items() if other == layer), layer)
     lines = [WEIGHTS_FILE.read_text().split("WEIGHTS:")[0].rstrip() + "\n", "", "WEIGHTS: dict[str, tuple[float, ...]] = {"]
     for name in sorted(table):
         lines.append(f"    {name!r}: (")

@@ -267,15 +267,15 @@ def parse(source: SourceFile, language: LanguageSpec, parser: tree_sitter.Parser
     if language.name != "typescript":
         return language.parse(parser, source.data)
     typed_language = TSX if source.path.endswith(".tsx") else TYPESCRIPT
-    typed = _typed_parser(typed_language.name).parse(source.data)
+    typed = _parser(typed_language).parse(source.data)
     if typed.root_node.has_error:
         return None
     return parser.parse(erase(typed.root_node, source.data, typed_language))
 
 
 @functools.cache
-def _typed_parser(name: str) -> tree_sitter.Parser:
-    return (TSX if name == TSX.name else TYPESCRIPT).parser()
+def _parser(language: LanguageSpec) -> tree_sitter.Parser:
+    return language.parser()
 
 
 def build(files: Iterable[SourceFile], language: LanguageSpec, lang: str, out: Path, report: BuildReport) -> BuildReport:

@@ -11,6 +11,7 @@ Knows nothing of LSP or of engines.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -170,9 +171,13 @@ def _receiver_text(before: bytes, language: LanguageSpec) -> str | None:
     """The receiver that ends where ``before`` does, as far as it is a chain of names joined by
     the language's member operators (``a.b``, ``self->next``, ``std::fs``); None where it ends in
     a call or an index."""
-    operators = operator_regex(language.member_operators)
-    match = re.search(rb"[\w$]+(?:\s*" + operators + rb"\s*[\w$]+)*\s*\Z", before)
+    match = _receiver_pattern(language.member_operators).search(before)
     return decode(match.group(0).strip()) if match else None
+
+
+@functools.cache
+def _receiver_pattern(operators: tuple[str, ...]) -> re.Pattern[bytes]:
+    return re.compile(rb"[\w$]+(?:\s*" + operator_regex(operators) + rb"\s*[\w$]+)*\s*\Z")
 
 
 # What may stand before a JavaScript regular expression literal (elsewhere a `/` divides).

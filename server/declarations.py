@@ -381,14 +381,14 @@ def _overloaded(context: CompletionContext) -> bytes | None:
     if context.tree is None:
         return None
     data, root = context.data, context.tree.root_node
-    end = len(data[:_line_start(data, context.prefix_start)].rstrip())
+    end = _code_end(data, _line_start(data, context.prefix_start))
     for _ in range(8):  # the comments between them, each skipped
         if end <= 0:
             return None
         node = root.descendant_for_byte_range(end - 1, end)
         if node is None or node.type != "comment":
             break
-        end = len(data[:node.start_byte].rstrip())
+        end = _code_end(data, node.start_byte)
     else:
         return None
     if node.type == ";" and node.prev_sibling is not None:
@@ -399,6 +399,13 @@ def _overloaded(context: CompletionContext) -> bytes | None:
         return None
     name = node.child_by_field_name("name")
     return name.text if name is not None and name.text else None
+
+
+def _code_end(data: bytes, offset: int) -> int:
+    """Where the text before ``offset`` ends once the white space before ``offset`` is left out."""
+    while offset > 0 and data[offset - 1] in b" \t\r\n":
+        offset -= 1
+    return offset
 
 
 def _texts(names: set[bytes]) -> frozenset[str]:

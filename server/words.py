@@ -98,15 +98,16 @@ def parse_in_pieces(data: bytes, language: LanguageSpec, pause: Callable[[], obj
 
 def exported_names(tree: tree_sitter.Tree, language: LanguageSpec) -> set[bytes]:
     """The names a file defines at its top level: what an import can take from it."""
-    found = tree_sitter.QueryCursor(language.exports).captures(tree.root_node).get("name", ())
-    return {node.text for node in found if node.text}
+    return _captured_names(language.exports, tree)
 
 
 def taken_names(tree: tree_sitter.Tree, language: LanguageSpec) -> set[bytes]:
     """The names a file's imports take from modules (languages' taken queries)."""
-    if not language.taken_query:
-        return set()
-    found = tree_sitter.QueryCursor(language.taken).captures(tree.root_node).get("name", ())
+    return _captured_names(language.taken, tree) if language.taken_query else set()
+
+
+def _captured_names(query: tree_sitter.Query, tree: tree_sitter.Tree) -> set[bytes]:
+    found = tree_sitter.QueryCursor(query).captures(tree.root_node).get("name", ())
     return {node.text for node in found if node.text}
 
 

@@ -19,6 +19,13 @@ def _tree(root: Path, files: dict[str, str]) -> None:
         (root / name).write_text(text)
 
 
+def _at_end(service: CompletionService, uri: str, language: str, text: str) -> list:
+    """Open ``text`` and complete at its end: the candidates."""
+    service.open(uri, language, 1, text)
+    line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
+    return service.complete(uri, line, col, 50).candidates
+
+
 def _indexed(root: Path, **kwargs) -> ProjectIndex:
     index = ProjectIndex(**kwargs)
     index.add_root(root)
@@ -193,10 +200,7 @@ def test_the_files_a_buffer_imports_are_found_by_module_name(tmp_path):
     service = CompletionService(project=_indexed(tmp_path))
 
     def imported(uri, language, text):
-        service.open(uri, language, 1, text)
-        line = text.count("\n")
-        col = len(text) - text.rfind("\n") - 1
-        return {c.text for c in service.complete(uri, line, col, 50).candidates if c.features[IMPORTED] == 1}
+        return {c.text for c in _at_end(service, uri, language, text) if c.features[IMPORTED] == 1}
 
     py = (tmp_path / "app" / "main.py").as_uri()
     assert imported(py, "python", "from .core import (\n    x)\nb") == {"build_widget"}
@@ -218,9 +222,7 @@ def test_where_an_import_names_what_it_takes_the_projects_definitions_come_first
     service = CompletionService(project=_indexed(tmp_path))
 
     def defined_at_import(uri, language, text):
-        service.open(uri, language, 1, text)
-        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
-        found = service.complete(uri, line, col, 50).candidates
+        found = _at_end(service, uri, language, text)
         return {c.text for c in found if c.features[DEFINED_AT_IMPORT] == 1}, [c.text for c in found]
 
     def first(order, expected, other):
@@ -246,10 +248,7 @@ def test_an_import_never_offers_a_name_the_buffer_imports_already_or_a_keyword(t
     service = CompletionService(project=_indexed(tmp_path))
 
     def offered(name, language, text):
-        uri = (tmp_path / name).as_uri()
-        service.open(uri, language, 1, text)
-        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
-        return [c.text for c in service.complete(uri, line, col, 50).candidates]
+        return [c.text for c in _at_end(service, (tmp_path / name).as_uri(), language, text)]
 
     for text in ("from .core import Config, Co", "from .core import (\n    Config,\n    Co", "from .core import Config\nfrom .core import Co"):
         found = offered("main.py", "python", text)
@@ -274,10 +273,7 @@ def test_where_an_import_names_what_it_takes_the_files_importing_each_name_are_c
     service = CompletionService(project=index)
 
     def importing(text):
-        uri = (tmp_path / "ops" / "op9.ts").as_uri()
-        service.open(uri, "typescript", 1, text)
-        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
-        return {c.text: c.features[TAKEN_AT_IMPORT] for c in service.complete(uri, line, col, 50).candidates}
+        return {c.text: c.features[TAKEN_AT_IMPORT] for c in _at_end(service, (tmp_path / "ops" / "op9.ts").as_uri(), "typescript", text)}
 
     found = importing("import { o")
     assert found["operate"] == math.log1p(5) and found["options"] == 0
@@ -290,9 +286,7 @@ def test_an_export_clause_never_offers_a_name_the_file_exports_already(tmp_path)
     service = CompletionService(project=_indexed(tmp_path))
     uri = (tmp_path / "index.ts").as_uri()
     for text in ("export { concatAll } from './ops';\nexport { c", "export {\n  combineAll,\n  concatAll,\n  c"):
-        service.open(uri, "typescript", 1, text)
-        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
-        found = [c.text for c in service.complete(uri, line, col, 50).candidates]
+        found = [c.text for c in _at_end(service, uri, "typescript", text)]
         assert "concatMap" in found and "concatAll" not in found and "const" not in found, text
 
 
@@ -342,10 +336,7 @@ def test_from_a_module_import_offers_what_that_module_defines_first(tmp_path):
     service = CompletionService(project=_indexed(tmp_path))
 
     def offered(text):
-        uri = (tmp_path / "pkg" / "main.py").as_uri()
-        service.open(uri, "python", 1, text)
-        line, col = text.count("\n"), len(text) - text.rfind("\n") - 1
-        return [c.text for c in service.complete(uri, line, col, 50).candidates]
+        return [c.text for c in _at_end(service, (tmp_path / "pkg" / "main.py").as_uri(), "python", text)]
 
     assert offered("from .utils._headers import ge")[0] == "get_token_to_send"  # not get_unrelated: another folder's
     assert offered("from pkg.utils._headers import (\n    HEADER,\n    ge")[0] == "get_token_to_send"

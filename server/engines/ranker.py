@@ -8,8 +8,9 @@ engines/window.py: code before the cursor, comments and strings, far back, after
 other documents, builtins, keywords, other files of the project, nowhere), its recency and count
 there, how many files of the project use it (after a dot), whether a file the buffer imports
 uses it, whether one defines it at its top level (where an import names what it takes, too, and
-there how many of them import it) and how many write it after the same receiver (``state.scope``), the member signals after a dot (a
-known member of the receiver's library or class, how much real code uses it), what the code
+there how many of them import it) and how many write it after the same receiver
+(``state.scope``), the member signals after a dot (a known member of the receiver's library or
+class, how much real code uses it), what the code
 after the cursor says of it (used there, how soon, after the same receiver, read there and
 nowhere before it where a name is declared or where a statement starts), whether it starts with
 the prefix in the case typed, the log-probability of the buffer's cache n-gram model

@@ -128,6 +128,15 @@ async def _ready(client: LanguageClient, path: Path, language: str) -> None:
     raise AssertionError(f"the {language} model never loaded: {client.statuses}")
 
 
+async def _first_at_end(client: LanguageClient, path: Path, text: str, language: str) -> tuple[str, str]:
+    """Open ``text`` and complete at its end: the first item's label and detail."""
+    open_doc(client, path.as_uri(), text, language)
+    line, character = text.count("\n"), len(text.rsplit("\n", 1)[-1])
+    result = await complete(client, path.as_uri(), line, character)
+    first = min(result.items, key=lambda i: i.sort_text or i.label)
+    return first.label, (first.data or {}).get("detail", "")
+
+
 def _field(status, name: str):
     return status.get(name) if isinstance(status, dict) else getattr(status, name, None)
 
@@ -145,26 +154,23 @@ async def test_the_smoke_cases_hold_with_the_shipped_models(shipped: LanguageCli
     await _ready(shipped, tmp_path / "warm.ts", "typescript")
     text = ("interface Options { retries: number }\n\nexport function fetchWithRetry(options: Options): number {\n"
             "  const attemptCount: number = options.retries;\n  return attem")
-    open_doc(shipped, (tmp_path / "r.ts").as_uri(), text, "typescript")
-    result = await complete(shipped, (tmp_path / "r.ts").as_uri(), 4, 14)
-    assert labels(result)[0] == "attemptCount"
-    assert "copied from line 4" in (result.items[0].data or {}).get("detail", "")  # the model's pointer
+    label, detail = await _first_at_end(shipped, tmp_path / "r.ts", text, "typescript")
+    assert label == "attemptCount"
+    assert "copied from line 4" in detail  # the model's pointer
     text = "interface User { name: string; age: number }\n\nfunction greet(user: User) {\n  return user."
     found = await members_at_end(shipped, tmp_path / "u.ts", text, "typescript")
     assert set(found[:2]) == {"name", "age"}, found[:5]
     assert any(_field(s, "language") == "typescript" and _field(s, "model") == "typescript-pointer-lstm"
                for s in shipped.statuses)  # its own model, fine-tuned on TypeScript
     text = "export function pick(a: string): string;\n/** numbers */\nexport function pick(a: number): number;\nexport function "
-    open_doc(shipped, (tmp_path / "o.ts").as_uri(), text, "typescript")
-    assert labels(await complete(shipped, (tmp_path / "o.ts").as_uri(), 3, 16))[0] == "pick"  # the overloads' name again
+    assert (await _first_at_end(shipped, tmp_path / "o.ts", text, "typescript"))[0] == "pick"  # the overloads' name again
     # Go, a grammar served alone that has a shipped model
     await _ready(shipped, tmp_path / "warm.go", "go")
     text = ("package main\n\nfunc retry(attemptLimit int) int {\n\tbackoffDelay := attemptLimit * 2\n"
             "\treturn backo")
-    open_doc(shipped, (tmp_path / "r.go").as_uri(), text, "go")
-    result = await complete(shipped, (tmp_path / "r.go").as_uri(), 4, 13)
-    assert labels(result)[0] == "backoffDelay"
-    assert "copied from line 4" in (result.items[0].data or {}).get("detail", "")
+    label, detail = await _first_at_end(shipped, tmp_path / "r.go", text, "go")
+    assert label == "backoffDelay"
+    assert "copied from line 4" in detail
 
 
 async def test_typescript_members_of_the_written_type_and_no_keyword(lsp: LanguageClient, workspace: Path):
