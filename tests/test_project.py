@@ -161,6 +161,30 @@ def test_a_document_outside_the_workspace_brings_its_own_folder_only(tmp_path):
     assert snapshot.counts("sibling_name", None) == (1, 0) and snapshot.counts("deep_name", None) == (0, 0)
 
 
+def test_each_workspace_folder_is_a_project_of_its_own(tmp_path):
+    _tree(tmp_path, {"shop/cart.py": "def checkout_basket():\n    pass\n", "shop/main.py": "x = 1\n",
+                     "blog/post.py": "def checkout_draft():\n    pass\n", "loose/script.py": "loose_name = 1\n"})
+    index = ProjectIndex()
+    for folder in ("shop", "blog"):
+        index.add_root(tmp_path / folder)
+    index.add_document(tmp_path / "loose" / "script.py")  # outside both: its folder is a root of its own
+    assert index.wait(30)
+    shop, everything = index.snapshot(PYTHON, str((tmp_path / "shop" / "main.py").resolve())), index.snapshot(PYTHON)
+    assert shop.counts("checkout_basket", None) == (1, 0) and shop.counts("checkout_draft", None) == (0, 0)
+    assert shop.counts("loose_name", None) == (0, 0)
+    assert everything.counts("checkout_draft", None) == (1, 0) and everything.counts("loose_name", None) == (1, 0)
+    loose = index.snapshot(PYTHON, str((tmp_path / "loose" / "new.py").resolve()))
+    assert loose.counts("loose_name", None) == (1, 0) and loose.counts("checkout_basket", None) == (0, 0)
+    # what the fallback engine offers in a document of one folder
+    service = CompletionService(project=index)
+    uri = (tmp_path / "shop" / "main.py").resolve().as_uri()
+    words = {c.text for c in _at_end(service, uri, "python", "x = 1\ncheck")}
+    assert "checkout_basket" in words and "checkout_draft" not in words
+    index.remove_root(tmp_path / "blog")  # one root left beside the loose folder: still scoped
+    assert index.wait(30)
+    assert index.snapshot(PYTHON, str((tmp_path / "shop" / "main.py").resolve())).counts("loose_name", None) == (0, 0)
+
+
 def test_the_fallback_offers_project_words_but_not_the_open_files_future(tmp_path):
     # On disk, main.py already holds what the buffer has not been written up to yet.
     _tree(tmp_path, {

@@ -237,8 +237,8 @@ class FallbackEngine:
         """The project index as this request sees it; None without one."""
         if self.project is None:
             return None
-        snapshot = self.project.snapshot(context.language)
         path = path_of(context.uri)
+        snapshot = self.project.snapshot(context.language, path)
         own = snapshot.files.get(path) if path else None
         return _Project(snapshot, path, own, self._imported(context, snapshot, path))
 
