@@ -25,10 +25,14 @@ class body of the syntax tree at the cursor.
 
 At a parameter's name, the parameters listed before it are not offered again (a parameter named
 twice is a syntax error in both languages), nor keywords, snippets or chains; the rest is ranked
-as any name. A parameter list is the innermost bracket still open before the cursor, a ``(``
-after ``def name``, ``function name`` or a method's name in a JavaScript class body or object
-literal, with the cursor where a parameter starts: after the ``(`` or a comma, not in a
-default value or an annotation. Where the text does not say (an arrow function's parameters,
+as any name, but for the next parameter that the function's doc comment names (JSDoc's
+``@param``), first in both engines. A parameter list is the innermost bracket still open before
+the cursor, a ``(`` after ``def name``, ``function name`` (TypeScript's ``function f<T>``) or a
+method's name in a JavaScript class body or object literal (TypeScript's with its modifiers and
+type parameters: ``protected run<T>(``), or a call's first argument that opens with ``(`` (an
+arrow function's: ``items.map((``), with the cursor where a parameter starts: after the ``(``
+or a comma (or TypeScript's ``private``, ``readonly``...), not in a default value or an
+annotation. Where the text does not say (an arrow function's parameters,
 a method of a class whose ``{`` is further back than the text read), the syntax tree at the
 cursor does when the code after it is written: the ``(`` opens a formal parameter list there
 (the engines read it from the tree with a placeholder identifier at the cursor).
@@ -79,17 +83,26 @@ _SIGNATURES = frozenset({"function_signature", "method_signature"})  # an interf
 OVERLOADS = {"typescript": _SIGNATURES, "typescriptreact": _SIGNATURES}
 
 PARAMETERS_READ = 2048  # bytes before the cursor searched for the open parameter list
+BODY_READ = 32 * 1024  # bytes before a method's `(` searched for the class body's `{`
 _PARAMETER_LIST = {
     "python": re.compile(rb"(?:^|[^\w])def[ \t]+[A-Za-z_]\w*[ \t]*$"),
     "javascript": re.compile(rb"(?:^|[^\w$.])function(?:[ \t]*\*)?(?:[ \t]+[A-Za-z_$][\w$]*)?[ \t]*$"),
 }
-for _name in ("typescript", "typescriptreact"):
-    _PARAMETER_LIST[_name] = _PARAMETER_LIST["javascript"]
+for _name in ("typescript", "typescriptreact"):  # and type parameters before the `(`: `function f<T>(`
+    _PARAMETER_LIST[_name] = re.compile(rb"(?:^|[^\w$.])function(?:[ \t]*\*)?(?:[ \t]+[A-Za-z_$][\w$]*)?[ \t]*(?:<[^()\n]*>[ \t]*)?$")
 # A class body's method, before its `(`: modifiers and a name right after `{`, `}`, `;` or a new line.
 # The modifiers that may stand before a class member's name (`static async *#name`).
 _JS_MODIFIERS = rb"((?:(?:static|async|get|set)[ \t]+)*)\*?[ \t]*#?"
 _JS_METHOD_HEAD = re.compile(rb"(?:^|[{};\n])[ \t]*" + _JS_MODIFIERS + rb"[A-Za-z_$][\w$]*[ \t]*$")
+# TypeScript's adds accessibility and other modifiers, and type parameters (`protected run<T>(`).
+_TS_METHOD_HEAD = re.compile(rb"(?:^|[{};\n])[ \t]*(?:(?:public|private|protected|readonly|override|abstract|static|async|get|set)"
+                             rb"[ \t]+)*\*?[ \t]*#?[A-Za-z_$][\w$]*[ \t]*(?:<[^()\n]*>[ \t]*)?$")
+_TS_METHOD_LANGUAGES = frozenset({"typescript", "typescriptreact"})
+_METHOD_HEADS = {"javascript": _JS_METHOD_HEAD} | dict.fromkeys(_TS_METHOD_LANGUAGES, _TS_METHOD_HEAD)
 _JS_CLASS_HEAD = re.compile(rb"(?:^|[^\w$.])class(?:[ \t]+[A-Za-z_$][\w$]*)?(?:[ \t]+extends[ \t]+[^{};]+?)?[ \t\r\n]*$")
+# TypeScript's: type parameters, `implements` (`class A<T> extends B<T> implements C {`)
+_TS_CLASS_HEAD = re.compile(rb"(?:^|[^\w$.])class(?:[ \t]+[A-Za-z_$][\w$]*)?(?:[ \t\r\n]*<[^{};]*?>)?"
+                            rb"(?:[ \t\r\n]+(?:extends|implements)[ \t\r\n]+[^{};]+?)*[ \t\r\n]*$")
 # What stands before an object literal's `{` (a block's follows `)`, `=>`, `else`, `try`...).
 _JS_OBJECT_BEFORE = re.compile(rb"(?:[=(,:\[?]|&&|\|\||(?:^|[^\w$.])return)[ \t\r\n]*$")
 _CLOSERS, _OPENERS = b")]}", b"([{"
@@ -103,6 +116,10 @@ _MEMBER_NODES = frozenset({"field_definition", "method_definition", "ERROR"})
 MODIFIERS = frozenset({"static", "async", "get", "set"})  # what may stand before a member's name
 ACCESSORS = frozenset({"get", "set"})
 _ACCESSORS = frozenset(a.encode() for a in ACCESSORS)
+# A call's first argument opening with `(`: an arrow function's parameters (`operate((source, |`,
+# `items.map((`): in held-out JavaScript and TypeScript, 361 of 369 such `((` outside comments.
+_CALLBACK = re.compile(rb"(?<![\w$])(?!(?:if|while|for|switch|return|typeof|catch|with|await|yield|new|in|of|void|delete)\b)"
+                       rb"[A-Za-z_$][\w$]*[ \t]*(?:<[^()\n]*>[ \t]*)?\([ \t\r\n]*\($")
 # The syntax tree's parameter lists (tree-sitter node types).
 _PARAMETER_LISTS = {"python": frozenset({"parameters"}), "javascript": frozenset({"formal_parameters"})}
 for _name in ("typescript", "typescriptreact"):
@@ -112,7 +129,16 @@ _INITIALISED = {"javascript": re.compile(rb"(?:^|[^\w$.])(?:const|let)[ \t]+([A-
                                          rb"=[ \t]*(?:(?:await|new|typeof)[ \t]+)?$")}
 for _name in ("typescript", "typescriptreact"):
     _INITIALISED[_name] = _INITIALISED["javascript"]
-_PARAMETER_NAME = re.compile(rb"[ \t\r\n]*(?:\*\*|\*|\.\.\.)?[ \t]*([A-Za-z_$][\w$]*)")
+# A parameter's name, past TypeScript's modifiers of a constructor's parameter property.
+_TS_PARAMETER_MODIFIERS = rb"(?:public|private|protected|readonly|override)"
+_PARAMETER_NAME = re.compile(rb"[ \t\r\n]*(?:" + _TS_PARAMETER_MODIFIERS + rb"[ \t\r\n]+)*(?:\*\*|\*|\.\.\.)?[ \t]*([A-Za-z_$][\w$]*)")
+_TS_RESERVED = frozenset({b"public", b"private", b"protected", b"readonly", b"override"})
+_TS_MODIFIERS_BEFORE = re.compile(rb"(?:(?<=[(,\s])" + _TS_PARAMETER_MODIFIERS + rb"[ \t\r\n]*)+$")  # `constructor(private |`
+# A JSDoc comment's parameter tag (`@param {Type} name`, `@param [name=x]`, `@arg name`), not one
+# of a parameter's properties (`@param options.x`).
+_DOC_PARAMETER = re.compile(rb"@(?:param|arg|argument)\b[ \t]*(?:\{[^}\n]*\}[ \t]*)?\[?[ \t]*([A-Za-z_$][\w$]*)(?![\w$.])")
+DOCUMENTED = frozenset({"javascript", "typescript", "typescriptreact"})  # the languages whose doc comments name parameters above them
+DOC_READ = 8192  # bytes before a function's line searched for its doc comment
 
 
 def _line_start(data: bytes, offset: int) -> int:
@@ -135,25 +161,54 @@ def parameters_before(language: str, data: bytes, offset: int, node: tree_sitter
     """Where an identifier starting at byte ``offset`` names a parameter of the function whose
     parameter list is open there: the names of the parameters before it; elsewhere None.
     ``node``, the syntax node at ``offset`` if there is a tree, decides where the text does not."""
+    found = _parameter_list(language, data, offset, node)
+    return found[1] if found is not None else None
+
+
+def _parameter_list(language: str, data: bytes, offset: int, node: tree_sitter.Node | None) -> tuple[int, set[bytes]] | None:
+    """parameters_before's answer, with the offset of the list's ``(``."""
     pattern = _PARAMETER_LIST.get(language)
     if pattern is None:
         return None
     before = data[max(0, offset - 256):offset].rstrip(b" \t\r\n")
     before = before.removesuffix(b"...").rstrip(b"*").rstrip(b" \t\r\n")  # *args, **kwargs, ...rest
+    if language in _TS_METHOD_LANGUAGES:
+        before = _TS_MODIFIERS_BEFORE.sub(b"", before).rstrip(b" \t\r\n")
     if not before.endswith((b"(", b",")):
         return None  # not where a parameter starts (a default value, an annotation, a body)
     lo = max(0, offset - PARAMETERS_READ)
     i = _open_bracket(data, offset - 1, lo)
     if i is None or data[i] != 40:  # "("
         return None
-    if (not pattern.search(data, max(lo, i - 256), i) and (language == "python" or not _js_method(data, lo, i))
+    if (not pattern.search(data, max(lo, i - 256), i)
+            and (language == "python" or not (_js_method(data, lo, i, language) or _CALLBACK.search(data, max(lo, i - 256), i + 1)))
             and not _parameter_list_in_tree(node, i, _PARAMETER_LISTS[language])):
         return None
     names = set()
     for piece in _split_top_level(data[i + 1:offset]):
         if found := _PARAMETER_NAME.match(piece):
             names.add(found.group(1))
-    return names
+    if language in _TS_METHOD_LANGUAGES:
+        names -= _TS_RESERVED  # `constructor(a, private |`: the modifiers typed, no name yet
+    return i, names
+
+
+def documented_parameter(data: bytes, paren: int, declared: set[bytes]) -> bytes | None:
+    """In JavaScript and TypeScript, at a parameter of a function whose doc comment (``/** …
+    @param name … */``) ends right before the line its parameter list opens on: the first
+    parameter the comment names that the list does not declare yet. (Held-out rxjs, mobx,
+    @tanstack/query-core, express, koa and commander, 1,000 identifiers per language, at the
+    199 parameters: at a buffer's end such a comment names one at 49, rightly at all 49; inside
+    a file at 61, rightly at 58.)"""
+    head = _line_start(data, paren)
+    before = data[max(0, head - DOC_READ):head].rstrip()
+    start = before.rfind(b"/**")
+    if not before.endswith(b"*/") or start < 0 or before.find(b"*/", start + 3) != len(before) - 2:
+        return None  # no comment right before, or a comment that is no doc comment
+    for tag in _DOC_PARAMETER.finditer(before, start):
+        if tag.group(1) not in declared:
+            return tag.group(1)
+    return None
 
 
 def _parameter_list_in_tree(node: tree_sitter.Node | None, paren: int, kinds: frozenset[str]) -> bool:
@@ -178,17 +233,18 @@ def _open_bracket(data: bytes, start: int, lo: int) -> int | None:
     return None
 
 
-def _js_method(data: bytes, lo: int, paren: int) -> bool:
+def _js_method(data: bytes, lo: int, paren: int, language: str = "javascript") -> bool:
     """Whether the ``(`` at ``paren`` opens the parameters of a method of a class body or of an
     object literal."""
-    head = _JS_METHOD_HEAD.search(data, max(lo, paren - 256), paren)
+    head = _METHOD_HEADS.get(language, _JS_METHOD_HEAD).search(data, max(lo, paren - 256), paren)
     if head is None:
         return False
-    j = _open_bracket(data, head.start(), lo)  # the brace the method's name follows is the body's
+    # the brace the method's name follows is the body's (a class's may open far above: BODY_READ)
+    j = _open_bracket(data, head.start(), max(0, paren - BODY_READ))
     if j is None or data[j] != 123:  # "{"
         return False
-    before = max(lo, j - 256)
-    if _JS_CLASS_HEAD.search(data, before, j) is not None:
+    before = max(0, j - 256)
+    if (_TS_CLASS_HEAD if language in _TS_METHOD_LANGUAGES else _JS_CLASS_HEAD).search(data, before, j) is not None:
         return True
     # an object literal's method: its name right after the `{` or a comma
     return _JS_OBJECT_BEFORE.search(data, before, j) is not None and _after_property_boundary(data, head.start(), lo)
@@ -334,7 +390,9 @@ class Declaring:
     member: frozenset[str] | None = None
     # at a member's name or a Python method's: the methods that ``this.`` / ``self.`` calls
     # before the cursor, and that the body neither defines before it nor assigns (``this.x =``):
-    # what is being defined, more often than not (a class calls methods it defines further down)
+    # what is being defined, more often than not (a class calls methods it defines further down);
+    # after an overload signature, its name; at a parameter, the next one the function's doc
+    # comment names (documented_parameter)
     pending: frozenset[str] = frozenset()
     method: bool = False  # a class member's or object literal member's name, a Python method's: what ``this.`` reads
 
@@ -348,16 +406,15 @@ def declaring(context: CompletionContext) -> Declaring:
         return NOT_DECLARING
     language = context.language.name
     declaration = declares(language, context.data, context.prefix_start)
-    parameter = False
+    parameter, found = False, None
     member = None if declaration else member_position(language, context.data, context.prefix_start, context.target)
     modifiers, method = None, member is not None  # method: what `this.` / `self.` calls may be defined here
     if member is not None:
         declaration, (modifiers, names) = True, member
     elif not declaration:
-        names = parameters_before(language, context.data, context.prefix_start, context.target)
-        parameter = names is not None
-        if names is None:
-            names = _initialised(language, context.data, context.prefix_start)
+        found = _parameter_list(language, context.data, context.prefix_start, context.target)
+        parameter = found is not None
+        names = found[1] if found is not None else _initialised(language, context.data, context.prefix_start)
     elif language == "python":
         names, method = _python_declared(context.data, _line_start(context.data, context.prefix_start))
     else:
@@ -369,6 +426,9 @@ def declaring(context: CompletionContext) -> Declaring:
     if overloaded is not None:  # `function f(a: string): void;` above: `f` again, first
         names.discard(overloaded)
         pending |= _texts({overloaded})
+    if found is not None and language in DOCUMENTED:  # `/** @param a  @param b */ function f(a, |`: `b`, first
+        documented = documented_parameter(context.data, found[0], names)
+        pending |= _texts({documented} if documented is not None else set())
     return Declaring(declaration, parameter, _texts(names),
                      None if modifiers is None else frozenset(m.decode() for m in modifiers), pending, method)
 

@@ -116,6 +116,44 @@ def test_after_a_typescript_overload_signature_its_name_comes_again(source, pend
             assert found[0].text in pending, (service.models, [c.text for c in found[:5]])
 
 
+DOCUMENTED = ("/**\n * Emits after a delay.\n * @param {number} due The delay.\n * @param [scheduler=asyncScheduler] Where.\n"
+              " * @param options.x a property of options\n * @param options\n */\nexport function delayed(due,\n  ")
+
+
+@pytest.mark.parametrize(("language", "source", "pending"), [
+    (JAVASCRIPT, DOCUMENTED, {"scheduler"}), (TYPESCRIPT, DOCUMENTED.replace("due,", "due: number,") + "sc", {"scheduler"}),
+    (JAVASCRIPT, DOCUMENTED + "scheduler, ", {"options"}),  # the next one; `options.x` is a property of it
+    (JAVASCRIPT, DOCUMENTED + "scheduler, options, ", set()),  # all declared
+    (JAVASCRIPT, "/** @param {string} path */\nconst load = function (", {"path"}),
+    (JAVASCRIPT, "class A {\n  /** @param size */\n  grow(", {"size"}),
+    (JAVASCRIPT, "/** @param a */\nfunction x() {}\n/* not a doc comment */\nfunction y(", set()),
+    (JAVASCRIPT, "/** @param a */\nfunction x() {}\nfunction y(", set()),  # another function's
+    (JAVASCRIPT, "/** @param a */\nfunction x(a) {\n  run(function (", set()),  # a callback inside it
+    (PYTHON, "# @param path\ndef load(", set()),
+])
+def test_at_a_parameter_the_next_one_the_doc_comment_names_comes_first(language, source, pending):
+    where = declarations.declaring(_context(language, source))
+    assert where.parameter and set(where.pending) == pending
+    if pending:
+        model = StubPredictor(Answer([Prediction("other", 0.9, True), Prediction("sc", 0.05, True)]))
+        uri = f"file:///d.{'ts' if language is TYPESCRIPT else 'js'}"
+        for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
+            service.open(uri, language.name, 1, source)
+            lines = source.split("\n")
+            found = service.complete(uri, len(lines) - 1, len(lines[-1]), 50).candidates
+            assert found[0].text in pending, (service.models, [c.text for c in found[:5]])
+
+
+def test_a_doc_comment_is_read_in_a_bounded_stretch_before_the_function():
+    code = "const x = 1;\n" * 400_000  # 5 MB before it
+    source = (code + "/** @param first */\nfunction f(").encode()
+    assert declarations.documented_parameter(source, len(source) - 1, set()) == b"first"
+    source = (code + "/** @param first\n" + " * more\n" * 2000 + " */\nfunction f(").encode()  # longer than DOC_READ
+    assert declarations.documented_parameter(source, len(source) - 1, set()) is None
+    source = (code + "/** @param first */\n/*" + " padding" * 2000 + " */\nfunction f(").encode()  # no doc comment right before
+    assert declarations.documented_parameter(source, len(source) - 1, set()) is None
+
+
 def test_at_a_top_level_declaration_the_project_s_definitions_are_offered(tmp_path: Path):
     plugin = "const NAME = 'tab';\nconst DATA_KEY = 'bs.tab';\nconst DefaultType = {};\nuse(DATA_KEY_MORE);\n"
     for name in ("tab.js", "modal.js"):
@@ -151,6 +189,13 @@ def test_at_a_top_level_declaration_the_project_s_definitions_are_offered(tmp_pa
     ("javascript", "const o = { a: f(b, ", None), ("javascript", "const o = { a: 1 }\nfoo(a, ", None),
     ("javascript", "if (x) {\n  foo(a, ", None), ("javascript", "x.then(() => {\n  foo(a, ", None),
     ("javascript", "const o = {\n  a: 1\n  m(a, ", None),
+    ("typescript", "export function f<T extends Base<U>, U>(a: T, ", {"a"}), ("typescript", "function* g<T>(", set()),
+    ("javascript", "function f<T>(a, ", None), ("typescript", "x = a < b > (c, ", None),
+    ("typescript", "class A {\n  constructor(private readonly a: T, protected ", {"a"}),
+    ("typescript", "class A {\n  constructor(public ", set()), ("typescript", "x = f(a, private ", None),
+    ("python", "def f(private, ", {"private"}),
+    ("javascript", "items.forEach((", set()), ("typescript", "return operate<T>((source, ", {"source"}),
+    ("javascript", "if ((a, ", None), ("javascript", "x = f(g(a), (", None), ("python", "f((", None),
 ])
 def test_a_parameter_position_and_the_parameters_before_it(language, source, expected):
     found = declarations.parameters_before(language, source.encode(), len(source.encode()))
@@ -173,10 +218,21 @@ def test_at_a_parameter_neither_engine_offers_one_listed_before_nor_a_keyword_or
     assert "self" in [c.text for c in call] and [c for c in call if c.snippet is not None]
 
 
+@pytest.mark.parametrize(("language", "source"), [
+    ("javascript", "class A {\n" + "  m() { return 1; }\n" * 150 + "  foo(a, "),  # the class's `{` 2.7 KB back
+    ("typescript", "export class A<T> extends B<T> implements C {\n" + "  m(): number { return 1; }\n" * 150
+     + "  protected async foo<U>(a: U, "),
+])
+def test_a_method_s_parameters_are_found_by_the_text_in_a_long_class(language, source):
+    assert declarations.parameters_before(language, source.encode(), len(source.encode())) == {b"a"}
+    statement = source.rsplit("\n", 1)[0] + "\n  m() {\n    foo(a, "  # a call in a method's body is no parameter list
+    assert declarations.parameters_before(language, statement.encode(), len(statement.encode())) is None
+
+
 @pytest.mark.parametrize(("before", "after", "expected"), [
     ("const f = (a, ", ") => a;\n", {"a"}),  # an arrow function's: the tree says, with the code after written
-    ("items.map((item, ", ") => item);\n", {"item"}),
-    ("class A {\n" + "  m() { return 1; }\n" * 150 + "  foo(a, ", ") {}\n}\n", {"a"}),  # the class's `{` 2.7 KB back
+    ("items.reduce(sum, (item, ", ") => item);\n", {"item"}),
+    ("class A {\n" + "  m() { return 1; }\n" * 2000 + "  foo(a, ", ") {}\n}\n", {"a"}),  # the class's `{` 40 KB back
     ("const f = (a, ", "\n", None),  # `=>` not written yet: a parenthesised expression or a call
     ("items.map(item, ", ");\n", None),
 ])

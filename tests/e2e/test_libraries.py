@@ -164,6 +164,8 @@ async def test_the_smoke_cases_hold_with_the_shipped_models(shipped: LanguageCli
                for s in shipped.statuses)  # its own model, fine-tuned on TypeScript
     text = "export function pick(a: string): string;\n/** numbers */\nexport function pick(a: number): number;\nexport function "
     assert (await _first_at_end(shipped, tmp_path / "o.ts", text, "typescript"))[0] == "pick"  # the overloads' name again
+    text = "/**\n * @param source The values.\n * @param scheduler Where.\n */\nexport function observeOn<T>(source: T[], "
+    assert (await _first_at_end(shipped, tmp_path / "p.ts", text, "typescript"))[0] == "scheduler"  # the doc comment's next
     # Go, a grammar served alone that has a shipped model
     await _ready(shipped, tmp_path / "warm.go", "go")
     text = ("package main\n\nfunc retry(attemptLimit int) int {\n\tbackoffDelay := attemptLimit * 2\n"
