@@ -10,7 +10,10 @@ from pathlib import Path
 from treecomplete.engines import ranker, window
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from treecomplete.project import MAX_FILE_BYTES, ProjectIndex, Snapshot
+from treecomplete.engines.predictor import Answer, Prediction
 from treecomplete.service import CompletionService
+
+from .test_neural_ranking import StubPredictor
 
 
 def _tree(root: Path, files: dict[str, str]) -> None:
@@ -312,6 +315,33 @@ def test_an_export_clause_never_offers_a_name_the_file_exports_already(tmp_path)
     for text in ("export { concatAll } from './ops';\nexport { c", "export {\n  combineAll,\n  concatAll,\n  c"):
         found = [c.text for c in _at_end(service, uri, "typescript", text)]
         assert "concatMap" in found and "concatAll" not in found and "const" not in found, text
+
+
+def test_a_barrel_s_next_export_is_the_next_file_named_after_what_it_defines(tmp_path):
+    operators = {"audit": "", "auditTime": "", "buffer": "", "bufferCount": "", "config": "export const configure = 1;\n"}
+    _tree(tmp_path, {f"operators/{name}.ts": f"export function {name}() {{}}\n{extra}" for name, extra in operators.items()}
+          | {"operators/helpers.ts": "export const bufferA = 1;\n"})
+    model = StubPredictor(Answer([Prediction("other", 0.9, True), Prediction("bufferA", 0.05, True)]))
+    for service in (CompletionService(project=_indexed(tmp_path)),
+                    CompletionService(models=model, project=_indexed(tmp_path))):  # type: ignore[arg-type]
+        uri = (tmp_path / "index.ts").as_uri()
+        barrel = "export { audit } from './operators/audit';\nexport { "
+        assert _at_end(service, uri, "typescript", barrel)[0].text == "auditTime"
+        assert _at_end(service, uri, "typescript", barrel + "b")[0].text == "buffer"
+        after = "export { buffer } from './operators/buffer';\nexport { b"  # bufferA sorts between: no file is named so
+        assert _at_end(service, uri, "typescript", after)[0].text == "bufferCount"
+        listed = "export { audit, auditTime } from './operators/audit';\nexport { buffer, "
+        assert _at_end(service, uri, "typescript", listed)[0].text == "bufferCount"
+    from treecomplete.context import context_at
+    from treecomplete.document import Document
+    from treecomplete.imports import next_export
+
+    snapshot = _indexed(tmp_path).snapshot(TYPESCRIPT)
+    for text, expected in (("export { audit } from './operators/audit';\nexport { ", "auditTime"),
+                           ("export { audit };\nexport { ", None),  # no re-export before: no barrel
+                           ("import { audit } from './operators/audit';\nimport { ", None)):  # an import
+        context = context_at(Document("file:///index.ts", text, 1, TYPESCRIPT), len(text))
+        assert next_export(context, snapshot, None, {"audit"}) == expected, text
 
 
 def test_in_a_file_of_megabytes_an_export_clause_reads_a_bounded_stretch_before_it():

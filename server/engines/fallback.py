@@ -69,7 +69,7 @@ from ..context import ATTRIBUTE, NAME, CompletionContext, assigned_at, statement
 from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
 from ..imports import (Imported, imported_modules, imports_end, listed_names, module_defines,
-                       module_position, not_modules)
+                       module_position, next_export, not_modules)
 from ..libraries.known import Libraries
 from ..libraries.members import Members
 from ..project import DEFINED, MEMBERS, TAKEN, WORDS, FileWords, ProjectIndex, Snapshot, path_of
@@ -98,6 +98,8 @@ class _Position:
     imported_read: bool = False
     known: Members | None = None  # the receiver's members, or an imported module's
     known_read: bool = False
+    next_export: str | None = None  # in a barrel's export clause, the name that comes next (imports.next_export)
+    next_export_read: bool = False
 
 
 @dataclass
@@ -277,6 +279,11 @@ class FallbackEngine:
                     if word not in scores:  # as a project word defined elsewhere: 1 + 4
                         scores.add(word, 5.0, PROJECT)
                     scores[word] += 6
+            following = self.next_export(context)  # a barrel's next export: first
+            if following is not None and scores.wanted(following):
+                if following not in scores:
+                    scores.add(following, 5.0, PROJECT)
+                scores[following] += PENDING
 
     def _language_words(self, context: CompletionContext, scores: Scores, where: Declaring, import_name: bool) -> None:
         """The language's common words (modules at a module position, members after a dot,
@@ -342,6 +349,16 @@ class FallbackEngine:
         if position.not_modules is None:
             position.not_modules = not_modules(context)
         return position.not_modules
+
+    def next_export(self, context: CompletionContext) -> str | None:
+        """In a barrel file's export clause, the name that comes next (imports.next_export)."""
+        position = self._position(context)
+        if not position.next_export_read:
+            listed = self._imported_names(context)
+            view = self._project(context) if listed is not None else None
+            position.next_export = next_export(context, view.snapshot, view.path, listed) if view is not None else None
+            position.next_export_read = True
+        return position.next_export
 
     def imported_here(self, context: CompletionContext) -> set[str]:
         """Where the cursor names what an import takes: the names that the buffer's imports bind

@@ -154,6 +154,8 @@ class NeuralEngine:
             scored = [c for c in scored if c.text in known.names] + [c for c in scored if c.text not in known.names]
         if where.pending:  # at a member's name, the methods the class calls and has not defined first
             scored = [c for c in scored if c.text in where.pending] + [c for c in scored if c.text not in where.pending]
+        if context.category == NAME and (following := self.fallback.next_export(context)) is not None:  # a barrel's next
+            scored = [c for c in scored if c.text == following] + [c for c in scored if c.text != following]
         if not_modules := self.fallback.not_modules(context):  # `import |`: what cannot name a module last
             scored = [c for c in scored if c.text not in not_modules] + [c for c in scored if c.text in not_modules]
         if self.multi_token and not declaration:
