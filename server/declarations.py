@@ -40,6 +40,7 @@ cursor does when the code after it is written: the ``(`` opens a formal paramete
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass
 
@@ -124,13 +125,17 @@ _CALLBACK = re.compile(rb"(?<![\w$])(?!(?:if|while|for|switch|return|typeof|catc
 _PARAMETER_LISTS = {"python": frozenset({"parameters"}), "javascript": frozenset({"formal_parameters"})}
 for _name in ("typescript", "typescriptreact"):
     _PARAMETER_LISTS[_name] = _PARAMETER_LISTS["javascript"]
-# The start of a `const` or `let` declaration's value (its first word: `= x`, `= await x`, `= new X`).
+# A `const` or `let` declaration's value on its line, before any function, class or brace in it.
 _INITIALISED = {"javascript": re.compile(rb"(?:^|[^\w$.])(?:const|let)[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=;\n]*)?"
-                                         rb"=[ \t]*(?:(?:await|new|typeof)[ \t]+)?$")}
+                                         rb"=(?![=>])(?:(?!=>|\bfunction\b|\bclass\b)[^;{}\n])*$")}
 for _name in ("typescript", "typescriptreact"):
     _INITIALISED[_name] = _INITIALISED["javascript"]
 # A parameter's name, past TypeScript's modifiers of a constructor's parameter property.
 _TS_PARAMETER_MODIFIERS = rb"(?:public|private|protected|readonly|override)"
+# A Python assignment's target and its value up to the cursor, on a statement's line.
+_PY_TARGET = re.compile(rb"[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)([^\n#]*)$")
+_PY_BUILTINS = frozenset(name.encode() for name in dir(builtins))
+BOUND_READ = 256 * 1024  # bytes before an assignment's line searched for its target's name
 _PARAMETER_NAME = re.compile(rb"[ \t\r\n]*(?:" + _TS_PARAMETER_MODIFIERS + rb"[ \t\r\n]+)*(?:\*\*|\*|\.\.\.)?[ \t]*([A-Za-z_$][\w$]*)")
 _TS_RESERVED = frozenset({b"public", b"private", b"protected", b"readonly", b"override"})
 _TS_MODIFIERS_BEFORE = re.compile(rb"(?:(?<=[(,\s])" + _TS_PARAMETER_MODIFIERS + rb"[ \t\r\n]*)+$")  # `constructor(private |`
@@ -493,14 +498,30 @@ def declared_before(context: CompletionContext) -> set[str]:
 
 
 def _initialised(language: str, data: bytes, offset: int) -> set[bytes]:
-    """At ``const x = |`` or ``let x = |``, {x}: reading x in its own initialiser throws (the
-    temporal dead zone), where Python's ``x = x + 1`` and JavaScript's ``var x = x || {}`` are
-    idioms. A function written there may name x, but not as its first word."""
+    """In the value of ``const x = f(|`` or ``let x = |`` (on its line, before any function or
+    brace in it), {x}: reading x in its own initialiser throws (the temporal dead zone), where
+    JavaScript's ``var x = x || {}`` is an idiom. In Python's ``x = f(|`` the same where nothing
+    before the line names x (within BOUND_READ bytes): an unbound name cannot be read, where
+    ``x = x + 1`` rebinds one."""
+    if language == "python":
+        return _python_initialised(data, offset)
     pattern = _INITIALISED.get(language)
     if pattern is None:
         return set()
     found = pattern.search(data, max(0, offset - 256), offset)
     return {found.group(1)} if found else set()
+
+
+def _python_initialised(data: bytes, offset: int) -> set[bytes]:
+    line = _line_start(data, offset)
+    found = _PY_TARGET.match(data, line, offset)
+    if found is None or b"lambda" in found.group(2) or found.group(1) in _PY_BUILTINS:
+        return set()
+    previous = data[max(0, line - 256):line].rstrip()
+    if previous.endswith((b"(", b"[", b"{", b",", b"\\")):
+        return set()  # a keyword argument or a continued line, not a statement's target
+    name = re.compile(rb"(?<![\w.])" + re.escape(found.group(1)) + rb"(?!\w)")
+    return set() if name.search(data, max(0, line - BOUND_READ), line) else {found.group(1)}
 
 
 def _python_declared(data: bytes, line_start: int) -> tuple[set[bytes], bool]:

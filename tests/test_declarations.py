@@ -48,7 +48,7 @@ def test_python_names_the_block_defines_at_the_cursor_s_level_before_it():
     )
     assert declarations.declared_before(_context(PYTHON, source)) == {"first", "second"}  # not inner, not top
     assert declarations.declared_before(_context(PYTHON, "def top():\n    pass\n\ndef to")) == {"top"}
-    assert declarations.declared_before(_context(PYTHON, "def top():\n    pass\n\nx = to")) == set()  # not a declaration
+    assert declarations.declared_before(_context(PYTHON, "def top():\n    pass\n\nx = to")) == {"x"}  # not top: no declaration
     setter = "class A:\n    @property\n    def x(self):\n        return 1\n\n    @x.setter\n    def "
     assert declarations.declared_before(_context(PYTHON, setter)) == set()  # a setter takes the property's name again
     decorated = "class A:\n    def x(self):\n        pass\n\n    @staticmethod\n    def "
@@ -249,11 +249,12 @@ def test_the_tree_at_the_cursor_finds_parameter_lists_the_text_does_not(before, 
     ("javascript", "  const args = a", "args"), ("javascript", "let args = await a", "args"),
     ("javascript", "const args: string[] = a", "args"), ("javascript", "for (const a of x) { let args = a", "args"),
     ("javascript", "  var args = a", None),  # `var args = args || []` is an idiom
-    ("javascript", "  const args = f(a", None),  # not the value's first word
+    ("javascript", "  const args = f(x, a", "args"),  # anywhere in its value's line
     ("javascript", "  const args = () => a", None),  # a function may name it
-    ("python", "args = a", None),  # `x = x + 1`
+    ("javascript", "  const args = g(function () { return a", None), ("javascript", "const args = { m() { a", None),
+    ("python", "args = a", None),  # `x = x + 1`: args is bound above
 ])
-def test_a_const_s_name_is_not_offered_at_the_start_of_its_own_value(language, line, excluded):
+def test_a_const_s_name_is_not_offered_in_its_own_value(language, line, excluded):
     source = "function f(argv, args0) {\n  return [argv, args0];\n}\nconst args = 1;\n" if language == "javascript" else "argv = 1\nargs = 2\n"
     uri = "file:///t.js" if language == "javascript" else "file:///t.py"
     answer = Answer([Prediction("args", 0.6, False), Prediction("argv", 0.3, False)])
@@ -263,6 +264,18 @@ def test_a_const_s_name_is_not_offered_at_the_start_of_its_own_value(language, l
         names = [c.text for c in result.candidates]
         assert "argv" in names
         assert ("args" not in names) if excluded else ("args" in names), (result.engine, names[:5])
+
+
+@pytest.mark.parametrize(("source", "taken"), [
+    ("def f(items):\n    total_count = len(it", {"total_count"}),  # nothing binds it above: it cannot be read
+    ("def f(items, total_count):\n    total_count = len(it", set()),  # rebinding a parameter
+    ("total_count = 0\nfor x in y:\n    total_count = total_count + x", set()),
+    ("def f():\n    list = list(", set()),  # a builtin
+    ("handler = lambda: ha", set()), ("f(\n    a=1,\n    total_count=to", set()),  # a keyword argument
+    ("def f():\n    self.total = 1\n    total = to", {"total"}),  # an attribute binds no name
+])
+def test_a_python_target_bound_nowhere_above_is_not_offered_in_its_value(source, taken):
+    assert set(declarations.declaring(_context(PYTHON, source)).taken) == taken
 
 
 @pytest.mark.parametrize(("source", "taken", "modifiers"), [
