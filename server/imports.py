@@ -165,8 +165,8 @@ def next_export(context: CompletionContext, project: Snapshot, path: str | None,
     the first, after the last name exported before the cursor, of those that a project file named
     after them defines (``operators/auditTime.ts`` defines ``auditTime``) and that the buffer does
     not export yet (``listed``). Barrels are mostly sorted. (Held-out TypeScript, 1,000
-    identifiers, the 24 in export clauses: where an ``export { x } from`` comes before, this names
-    one at 10, rightly at 9; the engines found 1 of the 24 first before.)"""
+    identifiers, 101 of them an import's or export's name: with their first character typed this
+    names one at 12, rightly at 11; with none typed at 17, rightly at 8.)"""
     if context.language.name == "python" or context.tree is None or not _exporting(context):
         return None
     query = _exported_query(context.language)
