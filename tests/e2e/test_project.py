@@ -100,16 +100,20 @@ async def test_files_changed_on_disk_and_workspace_folders_are_followed(lsp: Lan
     labels = await _labels(lsp, main, 0, 13)
     assert "compute_created" in labels and "compute_checksum_total" not in labels
 
-    # a folder added to the workspace, then removed
+    # a folder added to the workspace, then removed; each folder is a project of its own
     two = types.WorkspaceFolder(uri=(tmp_path / "two").as_uri(), name="two")
     lsp.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
         event=types.WorkspaceFoldersChangeEvent(added=[two], removed=[])))
     await _indexed(statuses, 3)
-    assert "compute_elsewhere" in await _labels(lsp, main, 0, 13)
+    elsewhere = (tmp_path / "two" / "use.py").as_uri()
+    open_doc(lsp, elsewhere, "value = comp", "python")
+    assert "compute_elsewhere" in await _labels(lsp, elsewhere, 0, 12)
+    labels = await _labels(lsp, main, 0, 13)
+    assert "compute_created" in labels and "compute_elsewhere" not in labels  # the other folder's words: not here
     lsp.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
         event=types.WorkspaceFoldersChangeEvent(added=[], removed=[two])))
     await _indexed(statuses, 4)
-    assert "compute_elsewhere" not in await _labels(lsp, main, 0, 13)
+    assert "compute_elsewhere" not in await _labels(lsp, elsewhere, 0, 12)
 
 
 async def test_at_a_declaration_the_server_offers_the_project_s_definitions_not_the_block_s_names(lsp: LanguageClient, tmp_path):
