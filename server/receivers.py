@@ -266,21 +266,31 @@ def declared_type(context: CompletionContext) -> OwnClass | None:
     """In TypeScript, the members of the type written for the receiver (``user: User`` …
     ``user.``) where the file declares that type at its top level: an interface, an object type
     alias or a class. Not complete where it extends another or has an index signature."""
+    wanted = declared_type_name(context)
+    return type_members(context.tree.root_node, context.data, wanted) if wanted is not None else None
+
+
+def declared_type_name(context: CompletionContext) -> str | None:
+    """In TypeScript, the type written for the receiver, a single name, in the TYPE_READ bytes
+    before the cursor (``user: User`` … ``user.``: ``User``)."""
     names = chain(context.receiver) if context.language.name in TYPED and context.tree is not None else None
     if not names or len(names) != 1:
         return None
     name = re.escape(names[0].encode())
-    annotation = re.compile(rb"(?<![\w$.])" + name + rb"\s*\??\s*:\s*([A-Za-z_$][\w$]*)\s*(?=[,)=;\n]|$)")
+    annotation = re.compile(rb"(?<![\w$.])" + name + rb"\s*\??\s*:\s*([A-Za-z_$][\w$]*)\s*(?=[,)=;\n<]|$)")
     found = _last(annotation, context.data, max(0, context.prefix_start - TYPE_READ), context.prefix_start)
-    if found is None:
-        return None
-    wanted = found.group(1).decode()
-    for child in context.tree.root_node.named_children:
+    return found.group(1).decode() if found is not None else None
+
+
+def type_members(root: tree_sitter.Node, data: bytes, wanted: str) -> OwnClass | None:
+    """The members of the interface, object type alias or class that a file (its tree's
+    ``root``) declares at its top level by the name ``wanted``."""
+    for child in root.named_children:
         node = child.child_by_field_name("declaration") if child.type == "export_statement" else child
         if node is None or node_text(node.child_by_field_name("name")) != wanted:
             continue
         if node.type in ("class_declaration", "abstract_class_declaration"):
-            own = read_class(node, context.data, "javascript", "")
+            own = read_class(node, data, "javascript", "")
             own.dynamic = own.dynamic or any(c.type == "class_heritage" for c in node.named_children)
             return own
         body = node.child_by_field_name("body") if node.type == "interface_declaration" else \

@@ -206,5 +206,25 @@ def test_typescript_members_of_the_type_written_for_the_receiver(tmp_path: Path)
     assert "name" not in js  # no types in JavaScript
 
 
+def test_typescript_members_of_a_type_a_project_file_exports(tmp_path: Path):
+    (tmp_path / "types.ts").write_text(
+        "export interface Retryer<TData> {\n  promise: Promise<TData>\n  continueRetry: () => void\n}\n"
+        "export type Options = { retryDelay: number; networkMode?: string }\n"
+        "export class Cache { build(): void {} }\n")
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    head = "import type { Retryer, Options } from './types'\nimport { Cache } from './types'\n\n"
+    cases = {
+        "function f(retryer: Retryer<number>) {\n  const other = 1;\n  return retryer.": {"promise", "continueRetry"},
+        "function f(options?: Options) {\n  const other = 1;\n  return options.": {"retryDelay", "networkMode"},
+        "function f(cache: Cache) {\n  const other = 1;\n  return cache.": {"build"},
+    }
+    for i, (text, members) in enumerate(cases.items()):
+        found = complete_at(service, libraries, (tmp_path / f"t{i}.ts").as_uri(), head + text)
+        assert members == {c.text for c in found[:len(members)]}, (text, [c.text for c in found[:6]])
+    unbound = "function f(retryer: Missing) {\n  const other = 1;\n  return retryer."  # imported from nowhere
+    assert "promise" not in [c.text for c in complete_at(service, libraries, (tmp_path / "u.ts").as_uri(), head + unbound)]
+
+
 def complete_at(service, libraries, uri: str, text: str) -> list:
     return complete(service, libraries, uri, text, "typescript" if uri.endswith(".ts") else "javascript")

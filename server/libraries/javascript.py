@@ -16,8 +16,8 @@ from pathlib import Path
 import tree_sitter
 
 from ..engines.base import Kind
-from ..languages import JAVASCRIPT
-from ..receivers import Target, read_class
+from ..languages import JAVASCRIPT, TSX, TYPESCRIPT
+from ..receivers import Target, read_class, type_members
 from ..words import node_text
 from .declarations import CLASS, FUNCTION, NAMESPACE, Reader, javascript_exports
 from .members import Members, class_members
@@ -84,13 +84,20 @@ def read(folder: Path | None, target: Target) -> tuple[Members | None, list[str]
 def _project_class(path: Path, names: tuple[str, ...]) -> Members | None:
     """The members of a class that a project file defines at its top level by ``names[0]``
     (``default``: the one ``module.exports`` or ``export default`` names), read as the class
-    around the cursor is read (server/receivers.py); not complete where it has bases."""
+    around the cursor is read (server/receivers.py); not complete where it has bases. In a
+    TypeScript file, an interface or an object type alias by that name too."""
     if len(names) != 1 or path.name.endswith(".d.ts"):
         return None
     try:
         data = path.read_bytes() if path.stat().st_size <= MAX_FILE else b""
     except OSError as error:
         log.info("%s not read: %s", path, error)
+        return None
+    typed = {".ts": TYPESCRIPT, ".tsx": TSX, ".mts": TYPESCRIPT, ".cts": TYPESCRIPT}.get(path.suffix)
+    if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
+        own = type_members(_typescript_tree(typed.name, data).root_node, data, names[0])
+        if own is not None:
+            return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}")
         return None
     root = JAVASCRIPT.parser().parse(data).root_node
     classes: dict[str, tree_sitter.Node] = {}
@@ -112,6 +119,12 @@ def _project_class(path: Path, names: tuple[str, ...]) -> Members | None:
         return None
     own = read_class(found, data, "javascript", "")
     return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}")
+
+
+@functools.lru_cache(maxsize=8)
+def _typescript_tree(language: str, data: bytes) -> tree_sitter.Tree:
+    """A project file's TypeScript tree, parsed once for the several names a buffer imports from it."""
+    return (TSX if language == TSX.name else TYPESCRIPT).parser().parse(data)
 
 
 def _members(where: str, names: dict[str, str], source: str, key: str) -> Members:

@@ -9,6 +9,7 @@ imports come from, each module or class. A request uses what is read and asks fo
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -48,6 +49,11 @@ class Libraries:
             found = self._class(context, typed, bound, 0)
             found.declared = True
             return found
+        if target is None and (name := receivers.declared_type_name(context)) in bound:  # `user: User`, User imported
+            imported = bound[name]
+            if imported.names and imported.module.startswith("."):  # a project file's interface or class
+                found = self._target(context, imported)
+                return replace(found, declared=True) if found is not None else None
         if target is None and context.language.name != "python":  # `Math.`, `JSON.`, `process.`: a global's
             names = receivers.chain(context.receiver)
             target = receivers.Target("", tuple(names)) if names and len(names) == 1 else None
@@ -85,6 +91,9 @@ class Libraries:
         folder = _folder(uri)
         for target in {receivers.Target(t.module) for t in bound.values()}:
             self._read(language.name, folder, target)
+        if language.name in receivers.TYPED:  # and the types a project file exports (`user: User` … `user.`)
+            for target in {t for t in bound.values() if t.names and t.module.startswith(".")}:
+                self._read(language.name, folder, target)
         return bound
 
     def forget(self, uri: str) -> None:
