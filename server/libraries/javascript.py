@@ -8,17 +8,19 @@ Called on the loader's thread only: it reads the disk.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import logging
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import tree_sitter
 
 from ..engines.base import Kind
 from ..languages import JAVASCRIPT, TSX, TYPESCRIPT
-from ..receivers import Target, read_class, type_members
-from ..words import node_text
+from ..receivers import Target, all_types, read_class
+from ..words import node_text, parse_in_pieces
 from .declarations import CLASS, FUNCTION, NAMESPACE, Reader, javascript_exports
 from .members import Members, class_members
 
@@ -54,7 +56,7 @@ def usage() -> dict[str, dict[str, int]]:
         return {}
 
 
-def read(folder: Path | None, target: Target) -> tuple[Members | None, list[str]]:
+def read(folder: Path | None, target: Target, pause: Callable[[], object] = lambda: None) -> tuple[Members | None, list[str]]:
     """The members of ``target`` (a module specifier and names after it, or a global: module
     ""), and the files they were read from."""
     spec = target.module.removeprefix("node:")
@@ -72,7 +74,7 @@ def read(folder: Path | None, target: Target) -> tuple[Members | None, list[str]
     if path is None:
         return None, []
     if target.names:  # a class of the project's own: `const { Base } = require('./base')`, `Base` its default
-        return _project_class(path, target.names), [str(path)]
+        return _project_class(path, target.names, pause), [str(path)]
     files: list[str] = []
     names = _exports(path, files, 0)
     members = _members(spec, names, spec, spec) if names else None
@@ -81,7 +83,7 @@ def read(folder: Path | None, target: Target) -> tuple[Members | None, list[str]
     return members, files
 
 
-def _project_class(path: Path, names: tuple[str, ...]) -> Members | None:
+def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], object] = lambda: None) -> Members | None:
     """The members of a class that a project file defines at its top level by ``names[0]``
     (``default``: the one ``module.exports`` or ``export default`` names), read as the class
     around the cursor is read (server/receivers.py); not complete where it has bases. In a
@@ -95,7 +97,7 @@ def _project_class(path: Path, names: tuple[str, ...]) -> Members | None:
         return None
     typed = {".ts": TYPESCRIPT, ".tsx": TSX, ".mts": TYPESCRIPT, ".cts": TYPESCRIPT}.get(path.suffix)
     if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
-        own = type_members(_typescript_tree(typed.name, data).root_node, data, names[0])
+        own = _typescript_types(typed.name, data, pause).get(names[0])
         if own is not None:
             return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}")
         return None
@@ -121,10 +123,21 @@ def _project_class(path: Path, names: tuple[str, ...]) -> Members | None:
     return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}")
 
 
-@functools.lru_cache(maxsize=8)
-def _typescript_tree(language: str, data: bytes) -> tree_sitter.Tree:
-    """A project file's TypeScript tree, parsed once for the several names a buffer imports from it."""
-    return (TSX if language == TSX.name else TYPESCRIPT).parser().parse(data)
+_TYPES: dict[tuple[str, bytes], dict] = {}  # (language, a digest of a file's bytes) -> its types; the loader's thread only
+TYPES_KEPT = 64  # files whose types are kept
+
+
+def _typescript_types(language: str, data: bytes, pause: Callable[[], object]) -> dict:
+    """The types a project's TypeScript file declares at its top level (receivers.all_types),
+    read once for the several names a buffer imports from it, parsed in pieces that let the
+    server's requests in (``pause``)."""
+    key = (language, hashlib.blake2b(data, digest_size=16).digest())
+    if key not in _TYPES:
+        if len(_TYPES) >= TYPES_KEPT:
+            _TYPES.pop(next(iter(_TYPES)))
+        tree = parse_in_pieces(data, TSX if language == TSX.name else TYPESCRIPT, pause)
+        _TYPES[key] = all_types(tree.root_node, data)
+    return _TYPES[key]
 
 
 def _members(where: str, names: dict[str, str], source: str, key: str) -> Members:

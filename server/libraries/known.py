@@ -107,7 +107,7 @@ class Libraries:
             python_path = self.python_path
             return self.loader.get(("python", folder, python_path, target),
                                    lambda: self._read_python(folder, python_path, target))
-        return self.loader.get(("javascript", folder, target), lambda: javascript.read(folder, target))
+        return self.loader.get(("javascript", folder, target), lambda: javascript.read(folder, target, self.loader.gate))
 
     def _read_python(self, folder: Path | None, python_path: str, target: receivers.Target) -> tuple[Members | None, list[str]]:
         """A Python target read in the environment of ``folder``, and with the project's own
