@@ -75,9 +75,14 @@ class Libraries:
         return self._bound(context.uri, context.tree, context.language, context.data, ranges)
 
     def opened(self, doc: Document) -> None:
-        """A document opened: the modules its imports name are read ahead of the first dot."""
+        """A document opened: the modules its imports name are read ahead of the first dot, and
+        in TypeScript the types it imports from the project's files (``user: User`` … ``user.``)."""
         if doc.tree is not None and doc.language is not None and doc.language.name in receivers.OWN:
-            self._bound(doc.uri, doc.tree, doc.language, doc.data, [(0, min(receivers.BINDINGS_READ, len(doc.data)))])
+            bound = self._bound(doc.uri, doc.tree, doc.language, doc.data, [(0, min(receivers.BINDINGS_READ, len(doc.data)))])
+            if doc.language.name in receivers.TYPED:
+                folder = _folder(doc.uri)
+                for target in {t for t in bound.values() if t.names and t.module.startswith(".")}:
+                    self._read(doc.language.name, folder, target)
 
     def _bound(self, uri: str, tree, language: LanguageSpec, data: bytes, ranges: list[tuple[int, int]]) -> dict[str, receivers.Target]:
         """Cached while the bytes they are read from stay the same; the modules they name are
@@ -91,9 +96,6 @@ class Libraries:
         folder = _folder(uri)
         for target in {receivers.Target(t.module) for t in bound.values()}:
             self._read(language.name, folder, target)
-        if language.name in receivers.TYPED:  # and the types a project file exports (`user: User` … `user.`)
-            for target in {t for t in bound.values() if t.names and t.module.startswith(".")}:
-                self._read(language.name, folder, target)
         return bound
 
     def forget(self, uri: str) -> None:
