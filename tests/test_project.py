@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 from treecomplete.engines import ranker, window
+from treecomplete.engines.predictor import Answer, Prediction
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from treecomplete.project import MAX_FILE_BYTES, ProjectIndex, Snapshot
-from treecomplete.engines.predictor import Answer, Prediction
 from treecomplete.service import CompletionService
 
 from .test_neural_ranking import StubPredictor
