@@ -240,7 +240,9 @@ class FallbackEngine:
         if self.project is None:
             return None
         path = path_of(context.uri)
-        snapshot = self.project.snapshot(context.language, path)
+        # after a dot every folder's files count (what is written after `res.` is the library's,
+        # not the project's); elsewhere the document's folder's (server/project.py)
+        snapshot = self.project.snapshot(context.language, None if context.category == ATTRIBUTE else path)
         own = snapshot.files.get(path) if path else None
         return _Project(snapshot, path, own, self._imported(context, snapshot, path))
 
