@@ -16,8 +16,10 @@ holds it (the outermost root above it), not those of the other folders of a mult
 workspace, which are mostly other projects: with three unrelated packages open side by side
 (the editing benchmark's held-out TypeScript), the names of the other two crowded the lists
 (mobx's in rxjs's imports), and top-5 at k=1 at a buffer's end went from 79.5% to 82.9% once
-they did not (``benchmarks.editing --samples 300``). A document in no indexed folder yet sees
-them all.
+they did not (``benchmarks.editing --samples 300``). After a dot the engines read every
+folder's files (``snapshot`` without a path): what is written after ``res.`` is the library's,
+not the project's (express and koa share it). A document in no indexed folder yet sees them
+all.
 
 The document being completed never counts by its file on disk: its buffer is what the user
 writes (the fallback engine reads it), and the saved version may hold what the buffer has not
