@@ -47,6 +47,7 @@ from dataclasses import dataclass
 import tree_sitter
 
 from .context import NAME, CompletionContext
+from .receivers import TYPED
 
 READ = 16 * 1024  # bytes before the cursor read for the block's declarations
 CALLS_READ = 128 * 1024  # bytes before the cursor read for the methods a class calls
@@ -95,11 +96,12 @@ for _name in ("typescript", "typescriptreact"):  # and type parameters before th
 # The modifiers that may stand before a class member's name (`static async *#name`).
 _JS_MODIFIERS = rb"((?:(?:static|async|get|set)[ \t]+)*)\*?[ \t]*#?"
 _JS_METHOD_HEAD = re.compile(rb"(?:^|[{};\n])[ \t]*" + _JS_MODIFIERS + rb"[A-Za-z_$][\w$]*[ \t]*$")
-# TypeScript's adds accessibility and other modifiers, and type parameters (`protected run<T>(`).
-_TS_METHOD_HEAD = re.compile(rb"(?:^|[{};\n])[ \t]*(?:(?:public|private|protected|readonly|override|abstract|static|async|get|set)"
+# TypeScript's adds accessibility and other modifiers, and type parameters (`protected run<T>(`);
+# the accessibility ones stand before a constructor's parameter properties too.
+_TS_PARAMETER_MODIFIERS = rb"(?:public|private|protected|readonly|override)"
+_TS_METHOD_HEAD = re.compile(rb"(?:^|[{};\n])[ \t]*(?:(?:" + _TS_PARAMETER_MODIFIERS + rb"|abstract|static|async|get|set)"
                              rb"[ \t]+)*\*?[ \t]*#?[A-Za-z_$][\w$]*[ \t]*(?:<[^()\n]*>[ \t]*)?$")
-_TS_METHOD_LANGUAGES = frozenset({"typescript", "typescriptreact"})
-_METHOD_HEADS = {"javascript": _JS_METHOD_HEAD} | dict.fromkeys(_TS_METHOD_LANGUAGES, _TS_METHOD_HEAD)
+_METHOD_HEADS = {"javascript": _JS_METHOD_HEAD} | dict.fromkeys(TYPED, _TS_METHOD_HEAD)
 _JS_CLASS_HEAD = re.compile(rb"(?:^|[^\w$.])class(?:[ \t]+[A-Za-z_$][\w$]*)?(?:[ \t]+extends[ \t]+[^{};]+?)?[ \t\r\n]*$")
 # TypeScript's: type parameters, `implements` (`class A<T> extends B<T> implements C {`)
 _TS_CLASS_HEAD = re.compile(rb"(?:^|[^\w$.])class(?:[ \t]+[A-Za-z_$][\w$]*)?(?:[ \t\r\n]*<[^{};]*?>)?"
@@ -131,7 +133,6 @@ _INITIALISED = {"javascript": re.compile(rb"(?:^|[^\w$.])(?:const|let)[ \t]+([A-
 for _name in ("typescript", "typescriptreact"):
     _INITIALISED[_name] = _INITIALISED["javascript"]
 # A parameter's name, past TypeScript's modifiers of a constructor's parameter property.
-_TS_PARAMETER_MODIFIERS = rb"(?:public|private|protected|readonly|override)"
 # A Python assignment's target and its value up to the cursor, on a statement's line.
 _PY_TARGET = re.compile(rb"[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)([^\n#]*)$")
 _PY_BUILTINS = frozenset(name.encode() for name in dir(builtins))
@@ -177,7 +178,7 @@ def _parameter_list(language: str, data: bytes, offset: int, node: tree_sitter.N
         return None
     before = data[max(0, offset - 256):offset].rstrip(b" \t\r\n")
     before = before.removesuffix(b"...").rstrip(b"*").rstrip(b" \t\r\n")  # *args, **kwargs, ...rest
-    if language in _TS_METHOD_LANGUAGES:
+    if language in TYPED:
         before = _TS_MODIFIERS_BEFORE.sub(b"", before).rstrip(b" \t\r\n")
     if not before.endswith((b"(", b",")):
         return None  # not where a parameter starts (a default value, an annotation, a body)
@@ -193,7 +194,7 @@ def _parameter_list(language: str, data: bytes, offset: int, node: tree_sitter.N
     for piece in _split_top_level(data[i + 1:offset]):
         if found := _PARAMETER_NAME.match(piece):
             names.add(found.group(1))
-    if language in _TS_METHOD_LANGUAGES:
+    if language in TYPED:
         names -= _TS_RESERVED  # `constructor(a, private |`: the modifiers typed, no name yet
     return i, names
 
@@ -249,7 +250,7 @@ def _js_method(data: bytes, lo: int, paren: int, language: str = "javascript") -
     if j is None or data[j] != 123:  # "{"
         return False
     before = max(0, j - 256)
-    if (_TS_CLASS_HEAD if language in _TS_METHOD_LANGUAGES else _JS_CLASS_HEAD).search(data, before, j) is not None:
+    if (_TS_CLASS_HEAD if language in TYPED else _JS_CLASS_HEAD).search(data, before, j) is not None:
         return True
     # an object literal's method: its name right after the `{` or a comma
     return _JS_OBJECT_BEFORE.search(data, before, j) is not None and _after_property_boundary(data, head.start(), lo)

@@ -262,14 +262,6 @@ def class_in_file(context: CompletionContext, name: str) -> OwnClass | None:
     return None
 
 
-def declared_type(context: CompletionContext) -> OwnClass | None:
-    """In TypeScript, the members of the type written for the receiver (``user: User`` …
-    ``user.``) where the file declares that type at its top level: an interface, an object type
-    alias or a class. Not complete where it extends another or has an index signature."""
-    wanted = declared_type_name(context)
-    return type_members(context.tree.root_node, context.data, wanted) if wanted is not None else None
-
-
 def declared_type_name(context: CompletionContext) -> str | None:
     """In TypeScript, the type written for the receiver, a single name, in the TYPE_READ bytes
     before the cursor (``user: User`` … ``user.``: ``User``)."""
@@ -284,7 +276,8 @@ def declared_type_name(context: CompletionContext) -> str | None:
 
 def type_members(root: tree_sitter.Node, data: bytes, wanted: str) -> OwnClass | None:
     """The members of the interface, object type alias or class that a file (its tree's
-    ``root``) declares at its top level by the name ``wanted``."""
+    ``root``) declares at its top level by the name ``wanted``. Not complete where it extends
+    another or has an index signature."""
     for child in root.named_children:
         node = child.child_by_field_name("declaration") if child.type == "export_statement" else child
         if node is not None and node_text(node.child_by_field_name("name")) == wanted and (found := _type_of(node, data)):

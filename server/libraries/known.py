@@ -45,15 +45,14 @@ class Libraries:
         if own is not None:
             return self._class(context, own, bound, 0)
         target = receivers.target_of(context, bound)
-        if target is None and (typed := receivers.declared_type(context)) is not None:  # `user: User` … `user.`
-            found = self._class(context, typed, bound, 0)
+        wanted = receivers.declared_type_name(context) if target is None else None  # `user: User` … `user.`
+        if wanted is not None and (typed := receivers.type_members(context.tree.root_node, context.data, wanted)):
+            found = self._class(context, typed, bound, 0)  # declared in the file
             found.declared = True
             return found
-        if target is None and (name := receivers.declared_type_name(context)) in bound:  # `user: User`, User imported
-            imported = bound[name]
-            if imported.names and imported.module.startswith("."):  # a project file's interface or class
-                found = self._target(context, imported)
-                return replace(found, declared=True) if found is not None else None
+        if wanted in bound and bound[wanted].names and bound[wanted].module.startswith("."):  # a project file's
+            found = self._target(context, bound[wanted])
+            return replace(found, declared=True) if found is not None else None
         if target is None and context.language.name != "python":  # `Math.`, `JSON.`, `process.`: a global's
             names = receivers.chain(context.receiver)
             target = receivers.Target("", tuple(names)) if names and len(names) == 1 else None
