@@ -144,6 +144,25 @@ def test_at_a_parameter_the_next_one_the_doc_comment_names_comes_first(language,
             assert found[0].text in pending, (service.models, [c.text for c in found[:5]])
 
 
+@pytest.mark.parametrize(("language", "source", "pending"), [
+    (JAVASCRIPT, "res.send = function ", {"send"}), (JAVASCRIPT, "exports.sendFile = async function* se", {"sendFile"}),
+    (JAVASCRIPT, "const proto = {\n  handle: function ", {"handle"}), (TYPESCRIPT, "var onerror = function ", {"onerror"}),
+    (JAVASCRIPT, "if (a === function ", set()), (JAVASCRIPT, "run(function ", set()), (JAVASCRIPT, "res.send = function (", set()),
+    (PYTHON, "send = lambda ", set()),
+])
+def test_a_function_expression_s_name_is_what_it_is_assigned_to_first(language, source, pending):
+    where = declarations.declaring(_context(language, source))
+    assert set(where.pending) == pending
+    if pending:
+        model = StubPredictor(Answer([Prediction("other", 0.9, True), Prediction("status", 0.05, True)]))
+        uri = f"file:///d.{'ts' if language is TYPESCRIPT else 'js'}"
+        for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
+            service.open(uri, language.name, 1, source)
+            lines = source.split("\n")
+            found = service.complete(uri, len(lines) - 1, len(lines[-1]), 50).candidates
+            assert found[0].text in pending, (service.models, [c.text for c in found[:5]])
+
+
 def test_a_doc_comment_is_read_in_a_bounded_stretch_before_the_function():
     code = "const x = 1;\n" * 400_000  # 5 MB before it
     source = (code + "/** @param first */\nfunction f(").encode()
