@@ -135,6 +135,19 @@ def assigned_at(context: CompletionContext) -> bool:
     return left is not None and left.start_byte == target.start_byte and left.end_byte == target.end_byte
 
 
+ALIASES = frozenset({"aliased_import", "import_specifier", "namespace_import"})  # `import a as |`, `{ a as | }`, `* as |`
+
+
+def aliased_at(context: CompletionContext) -> bool:
+    """Whether the cursor's identifier is the name an import binds with ``as`` (``import numpy as
+    |``, ``from m import a as |``, ``import { a as | }``, ``import * as |``)."""
+    target, parent = context.target, context.target.parent if context.target is not None else None
+    if parent is None or parent.type not in ALIASES:
+        return False
+    alias = parent.child_by_field_name("alias") if parent.type != "namespace_import" else parent.named_children[-1]
+    return alias is not None and alias.start_byte == target.start_byte
+
+
 def member_access(node: tree_sitter.Node) -> tree_sitter.Node | None:
     """The `obj.name` node of which ``node`` is the name, if it is one."""
     parent = node.parent

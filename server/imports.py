@@ -29,7 +29,7 @@ from pathlib import PurePath, PurePosixPath
 
 import tree_sitter
 
-from .context import CompletionContext
+from .context import CompletionContext, aliased_at
 from .languages import LanguageSpec
 from .project import Snapshot, module_name
 
@@ -50,6 +50,10 @@ _PY_IMPORT_ROOTS = """
 """
 
 _FROM_IMPORT = re.compile(rb"\bfrom[ \t]+(\.*)([\w.]*)[ \t]+import\b")
+_FROM_BEFORE = re.compile(rb"\bfrom[ \t]+\.*\Z")  # `from .` before a module's first name
+# After that name, the rest of it and the names the import takes: `ent import (a, b as c`
+_IMPORT_AFTER = re.compile(rb"\w*[ \t]+import[ \t]+\(?[ \t\r\n]*((?:[A-Za-z_]\w*(?:[ \t]+as[ \t]+[A-Za-z_]\w*)?"
+                           rb"[ \t\r\n]*,[ \t\r\n]*)*[A-Za-z_]\w*)")
 FROM_READ = 4096  # bytes before the cursor searched for the `from m import` it continues
 # The rest of a JavaScript import after the cursor, where it names its module: `b } from './m'`,
 # or CommonJS's `b } = require('./m')`.
@@ -94,7 +98,7 @@ def _roots_query(language: LanguageSpec) -> tree_sitter.Query:
 
 def module_position(context: CompletionContext) -> bool:
     """Whether the identifier at the cursor starts the module path of an import (Python):
-    ``import o``, ``from o``, ``import a, o``, ``import o as p``."""
+    ``import o``, ``from o``, ``from .o``, ``import a, o``, ``import o as p``."""
     target = context.target
     parent = target.parent if target is not None else None
     if parent is None or not context.language.modules:
@@ -104,6 +108,8 @@ def module_position(context: CompletionContext) -> bool:
         return before is not None and before.type in ("import", "from")
     if parent.type != "dotted_name" or parent.start_byte != target.start_byte or parent.parent is None:
         return False
+    if parent.parent.type == "relative_import":  # `from .o`, finished or not
+        return parent.parent.parent is not None and parent.parent.parent.type in ("import_from_statement", "ERROR")
     statement = parent.parent.parent if parent.parent.type == "aliased_import" else parent.parent
     if statement.type == "import_statement":
         return True
@@ -111,17 +117,43 @@ def module_position(context: CompletionContext) -> bool:
     return module is not None and module.start_byte == parent.start_byte
 
 
+def modules_defining(context: CompletionContext, project: Snapshot, path: str | None) -> set[str]:
+    """At the module of a Python ``from | import a, b`` whose names follow the cursor (inside a
+    file), the project's modules (as imports call them) that a file other than the buffer's
+    defines every one of: ``_client`` at ``from ._c| import AsyncClient, Client``."""
+    if context.language.name != "python" or not module_position(context):
+        return set()
+    data, start = context.data, context.prefix_start
+    if _FROM_BEFORE.search(data, max(0, start - 64), start) is None:
+        return set()
+    found = _IMPORT_AFTER.match(data, context.cursor, min(len(data), context.cursor + FROM_READ))
+    if found is None:
+        return set()
+    names = {piece.split()[0].decode("utf-8", "replace") for piece in found.group(1).split(b",") if piece.split()}
+    prefix = context.prefix.lower()
+    return {module for module, paths in project.modules.items() if module.lower().startswith(prefix)
+            and any(p != path and names <= project.files[p].defined for p in paths)}
+
+
 def not_modules(context: CompletionContext) -> frozenset[str]:
     """At a Python module position (``import |``, ``from |``), the words that cannot be the
     module a new import names: builtins, ``self`` and ``cls``, and what the buffer's imports
     bind (``Markup`` of ``from markupsafe import Markup``, ``t`` of ``import typing as t``)
     but the packages they import from and the standard library's modules; elsewhere none.
-    (An unknown lowercase word may be a third-party package: it keeps its place.)"""
-    if context.tree is None or not module_position(context):
+    (An unknown lowercase word may be a third-party package: it keeps its place.) Not after
+    ``from .``: there a sibling module is named again (``from . import nodes``, then ``from
+    .nodes import Node``)."""
+    if context.tree is None or not module_position(context) or _relative(context):
         return frozenset()
     hi = imports_end(context)
     bound = imported_modules(context.tree, context.language, hi) - _module_roots(context.tree, context.language, hi)
     return (BUILTIN_NAMES | bound) - frozenset(context.language.modules)
+
+
+def _relative(context: CompletionContext) -> bool:
+    """Whether the module path at the cursor is relative (``from .o``)."""
+    parent = context.target.parent if context.target is not None else None
+    return parent is not None and parent.parent is not None and parent.parent.type == "relative_import"
 
 
 def listed_names(context: CompletionContext) -> set[str] | None:
@@ -207,7 +239,7 @@ def _listed_before(context: CompletionContext) -> list[tuple[str, bytes]] | None
     """listed_names' (type, text) of what an unfinished import lists since its last `import`."""
     target = context.target
     parent = target.parent if target is not None else None
-    if parent is None or module_position(context):
+    if parent is None or module_position(context) or aliased_at(context):  # an alias names no import's name
         return None
     if parent.type in IMPORT_NAMES or parent.type in EXPORT_NAMES:
         return []
@@ -215,8 +247,9 @@ def _listed_before(context: CompletionContext) -> list[tuple[str, bytes]] | None
         return [("identifier", c.text or b"") for c in parent.named_children
                 if c.type == "shorthand_property_identifier_pattern" and c.start_byte != target.start_byte]
     if parent.type == "dotted_name" and parent.parent is not None:
-        if parent.parent.type == "import_from_statement":
-            return []
+        statement = parent.parent.parent if parent.parent.type == "aliased_import" else parent.parent
+        if statement is not None and statement.type == "import_from_statement":
+            return []  # `from m import x` and `from m import x as y`
         parent, target = parent.parent, parent
     if parent.type != "ERROR":
         return None

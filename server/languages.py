@@ -79,6 +79,22 @@ JS_TAKEN = """
   value: (call_expression function: (identifier) @_require (#eq? @_require "require")))
 """
 
+# The same with the module each is taken from (its last dotted part, a JavaScript module's path):
+# what the project's files want a module to define (server/project.py, Snapshot.wanted_from).
+PY_TAKEN_FROM = """
+(import_from_statement
+  module_name: [(dotted_name (identifier) @module .) (relative_import (dotted_name (identifier) @module .))]
+  name: [(dotted_name . (identifier) @name) (aliased_import name: (dotted_name . (identifier) @name))])
+"""
+JS_TAKEN_FROM = """
+(import_statement (import_clause (named_imports (import_specifier name: (identifier) @name)))
+  source: (string (string_fragment) @module))
+(export_statement (export_clause (export_specifier name: (identifier) @name)) source: (string (string_fragment) @module))
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name)
+  value: (call_expression function: (identifier) @_require arguments: (arguments . (string (string_fragment) @module)))
+  (#eq? @_require "require"))
+"""
+
 # What the buffer imports: Python's import statements (every name in them may be a module), and
 # the module strings of JavaScript's imports and require() calls.
 PY_IMPORTS = "[(import_statement) (import_from_statement)] @import"
@@ -153,6 +169,8 @@ class LanguageSpec:
     imports_query: str
     exports_query: str
     taken_query: str = ""  # the names imports take (PY_TAKEN); none in a grammar served alone
+    taken_from_query: str = ""  # those with the module each is taken from (PY_TAKEN_FROM)
+    exports_depth: int = 3  # how deep the exports query's patterns start (JavaScript's `export { a }`: 3)
     # the keywords never offered as identifiers (Python's hard ones: the soft `match`, `case`,
     # `type`, `_` are names too); None: all of them (JavaScript's contextual `get`, `of`,
     # `async` are keywords far more often than names)
@@ -195,6 +213,10 @@ class LanguageSpec:
     @cached_property
     def taken(self) -> tree_sitter.Query:
         return tree_sitter.Query(self.language, self.taken_query)
+
+    @cached_property
+    def taken_from(self) -> tree_sitter.Query:
+        return tree_sitter.Query(self.language, self.taken_from_query)
 
     @cached_property
     def identifier_pattern(self) -> re.Pattern[bytes]:
@@ -259,7 +281,9 @@ PYTHON = LanguageSpec(
     skip_query=PY_SKIP,
     imports_query=PY_IMPORTS,
     exports_query=PY_EXPORTS,
+    exports_depth=0,  # every pattern starts at the module
     taken_query=PY_TAKEN,
+    taken_from_query=PY_TAKEN_FROM,
     modules=tuple(sorted(m for m in sys.stdlib_module_names if not m.startswith("_") and m not in ("antigravity", "this"))),
     line_comments=("#",),
     quotes="'\"",
@@ -278,6 +302,7 @@ JAVASCRIPT = LanguageSpec(
     imports_query=JS_IMPORTS,
     exports_query=JS_EXPORTS,
     taken_query=JS_TAKEN,
+    taken_from_query=JS_TAKEN_FROM,
 )
 TYPESCRIPT = replace(
     JAVASCRIPT,

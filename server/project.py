@@ -6,7 +6,8 @@ folder of a document opened outside them, not its subfolders), bounded: at most 
 of MAX_FILE_BYTES each, no hidden, vendored, installed or built folders. A file saved is read
 again. Each file gives its distinct identifiers in code (comments and strings blanked),
 those it writes after a dot (and after which receiver's last word: ``state.scope``), those it
-defines at the top level (what an import can take from it) and those its imports take; a word's
+defines at the top level (what an import can take from it) and those its imports take (and
+from which module: what the project wants that module to define); a word's
 weight is the number of files that use it. Files are
 also known by the name an import gives them (``core`` for core.py, ``router`` for
 router/index.js), so that the fallback engine can tell the words of the files a buffer imports.
@@ -42,12 +43,12 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from pathlib import Path, PurePath, PurePosixPath
 
 from pygls.uris import to_fs_path
 
 from .languages import BY_EXTENSION, LanguageSpec
-from .words import blank_code, exported_names, member_pairs, member_words, parse_in_pieces, taken_names
+from .words import blank_code, exported_names, member_pairs, member_words, parse_in_pieces, taken_from, taken_names
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,8 @@ class FileWords:
     defined: frozenset[str] = frozenset()  # those defined at the top level (languages' exports queries)
     pairs: frozenset[tuple[str, str]] = frozenset()  # (receiver's last word, member): `state.scope` gives (state, scope)
     taken: frozenset[str] = frozenset()  # those its imports take from a module (languages' taken queries)
+    # (what an import calls the module, name) for each of those: `from .nodes import Name` gives (nodes, Name)
+    taken_from: frozenset[tuple[str, str]] = frozenset()
 
 
 @dataclass
@@ -100,6 +103,8 @@ class Snapshot:
     # per kind of word (WORDS, MEMBERS, DEFINED, TAKEN): lower-case prefix (<= 2) -> words, most files first
     buckets: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     modules: dict[str, tuple[str, ...]] = field(default_factory=dict)  # what an import calls a file -> its paths
+    taken_from_df: Counter[tuple[str, str]] = field(default_factory=Counter)  # (module, name) -> files importing it
+    taken_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module -> the names taken from it, most files first
 
     @classmethod
     def of(cls, files: dict[str, FileWords]) -> Snapshot:
@@ -108,12 +113,17 @@ class Snapshot:
         defined_df: Counter[str] = Counter()
         pair_df: Counter[tuple[str, str]] = Counter()
         taken_df: Counter[str] = Counter()
+        taken_from_df: Counter[tuple[str, str]] = Counter()
         for fw in files.values():
             df.update(fw.words)
             member_df.update(fw.members)
             defined_df.update(fw.defined)
             pair_df.update(fw.pairs)
             taken_df.update(fw.taken)
+            taken_from_df.update(fw.taken_from)
+        taken_of: dict[str, list[str]] = {}
+        for module, name in sorted(taken_from_df, key=lambda pair: (-taken_from_df[pair], pair)):
+            taken_of.setdefault(module, []).append(name)
         after: dict[tuple[str, str], list[str]] = {}
         for receiver, member in sorted(pair_df, key=lambda pair: (-pair_df[pair], pair)):
             first = after.setdefault((receiver, ""), [])
@@ -126,7 +136,8 @@ class Snapshot:
         buckets = {WORDS: _buckets(df, df), MEMBERS: _buckets(member_df, member_df), DEFINED: _buckets(defined_df, df),
                    TAKEN: _buckets(taken_df, taken_df)}
         return cls(files, df, member_df, defined_df, pair_df, taken_df, {r: tuple(m) for r, m in after.items()}, buckets,
-                   {name: tuple(paths) for name, paths in modules.items()})
+                   {name: tuple(paths) for name, paths in modules.items()}, taken_from_df,
+                   {module: tuple(names) for module, names in taken_of.items()})
 
     def words(self, prefix: str, exclude: str | None, limit: int, kind: str = WORDS) -> list[tuple[str, int, int]]:
         """Up to ``limit`` words of a kind (WORDS: any; MEMBERS: written after a dot, by the files
@@ -159,6 +170,22 @@ class Snapshot:
                 if len(out) == limit:
                     break
         return out
+
+    def wanted_from(self, module: str, prefix: str, own: FileWords | None) -> dict[str, int]:
+        """What the project's other files want module ``module`` to define: the names their
+        imports take from it (``from .nodes import Name``, ``import { a } from './nodes'``) and
+        those they write after ``nodes.``, starting with ``prefix`` (any case): word -> files."""
+        lower = prefix.lower()
+        wanted: dict[str, int] = {}
+        for word in self.taken_of.get(module, ()):
+            if word.lower().startswith(lower):
+                files = self.taken_from_df[(module, word)] - (own is not None and (module, word) in own.taken_from)
+                if files > 0:
+                    wanted[word] = files
+        for word in self.after.get((module, lower[:1]), ()):
+            if word.lower().startswith(lower) and (files := self.pair_files(module, word, own)):
+                wanted[word] = wanted.get(word, 0) + files
+        return wanted
 
     def pair_files(self, receiver: str, word: str, own: FileWords | None) -> int:
         """How many files other than ``own`` write ``receiver.word``."""
@@ -446,7 +473,7 @@ class ProjectIndex:
 def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None) -> FileWords:
     """A file's distinct identifiers in code, those written after a dot (the fallback engine's
     reading of a buffer), those defined at the top level, its (receiver, member) pairs and the
-    names its imports take. Words
+    names its imports take, also with the module each is taken from. Words
     are interned: one string per word across files. ``pause`` is called between the pieces of the
     parse."""
     tree = parse_in_pieces(data, language, pause)
@@ -457,8 +484,10 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
     taken = {w.decode("utf-8", "replace") for w in taken_names(tree, language)} & words
     pairs = {(sys.intern(r.decode("utf-8", "replace")), sys.intern(m.decode("utf-8", "replace")))
              for r, m in member_pairs(code, language)}
+    modules = {(sys.intern(module_name(PurePosixPath(m.decode("utf-8", "replace")))), sys.intern(n.decode("utf-8", "replace")))
+               for m, n in taken_from(tree, language)}
 
     def interned(found: set[str]) -> frozenset[str]:
         return frozenset(map(sys.intern, found))
 
-    return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken))
+    return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules))

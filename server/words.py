@@ -96,14 +96,28 @@ def parse_in_pieces(data: bytes, language: LanguageSpec, pause: Callable[[], obj
     return language.parser().parse(piece)
 
 
-def exported_names(tree: tree_sitter.Tree, language: LanguageSpec) -> set[bytes]:
-    """The names a file defines at its top level: what an import can take from it."""
-    return _captured_names(language.exports, tree)
+def exported_names(tree: tree_sitter.Tree, language: LanguageSpec, top: bool = False) -> set[bytes]:
+    """The names a file defines at its top level: what an import can take from it. ``top``: only
+    the top level's statements are read (not a TypeScript namespace's exports), in a time that
+    grows with them, not with the file (0.2 ms, not 10, in a file of 100 KB)."""
+    cursor = tree_sitter.QueryCursor(language.exports)
+    if top:
+        cursor.set_max_start_depth(language.exports_depth)
+    return {node.text for node in cursor.captures(tree.root_node).get("name", ()) if node.text}
 
 
 def taken_names(tree: tree_sitter.Tree, language: LanguageSpec) -> set[bytes]:
     """The names a file's imports take from modules (languages' taken queries)."""
     return _captured_names(language.taken, tree) if language.taken_query else set()
+
+
+def taken_from(tree: tree_sitter.Tree, language: LanguageSpec) -> set[tuple[bytes, bytes]]:
+    """(module, name) for each name a file's imports take from a module: the module's last
+    dotted part in Python (``from .a.b import c``: b), its path in JavaScript."""
+    if not language.taken_from_query:
+        return set()
+    return {(caps["module"][0].text or b"", caps["name"][0].text or b"")
+            for _, caps in tree_sitter.QueryCursor(language.taken_from).matches(tree.root_node)}
 
 
 def _captured_names(query: tree_sitter.Query, tree: tree_sitter.Tree) -> set[bytes]:

@@ -139,6 +139,18 @@ def test_an_import_being_typed_takes_what_the_code_below_reads_and_does_not_defi
     assert all(js.index(name) >= 2 for name in ("run", "x", "y", "f") if name in js)
 
 
+def test_an_import_s_alias_is_what_the_code_below_reads_and_nothing_binds():
+    after = "\n\n\ndef run(frame):\n    return pdx.concat(frame)\n"
+    found = [c.text for c in _complete_inside(PYTHON, "import os\npath_a = os.path\npath_b = path_a\nimport pandas as p", after)]
+    assert found[0] == "pdx"
+    plain = [c.text for c in _complete_inside(PYTHON, "import os\npath_a = os.path\npath_b = path_a\nx = p", after)]
+    assert plain[0] != "pdx"  # a value: what the code below reads is no hint there
+    js = [c.text for c in _complete_inside(JAVASCRIPT, "const joinA = 1;\nimport { join as j", " } from 'path';\nconst p = joinPaths(a);\n")]
+    assert js[0] == "joinPaths"  # not what the module defines: an alias is no import's name
+    star = [c.text for c in _complete_inside(JAVASCRIPT, "const pathA = 1;\nimport * as p", " from 'path';\nconst q = pathLib.join(a);\n")]
+    assert star[0] == "pathLib"
+
+
 def test_what_code_defines_by_name():
     assert defined_in("python", b"def run(x, *args, y=3, **kw):\n    pass\nclass Foo(Base):\n    g = lambda a, b: a\n") == \
         {"run", "x", "args", "y", "kw", "Foo", "a", "b"}

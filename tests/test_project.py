@@ -421,3 +421,109 @@ def test_a_javascript_import_offers_what_the_module_named_after_the_cursor_defin
     assert offered("const { HEADER, ge", " } = require('./utils/headers')\n")[0] == "getTokenToSend"  # CommonJS
     assert "HEADER" not in offered("const { HEADER, ", " } = require('./utils/headers')\n")  # not taken twice
     assert offered("const { ge", " } = load('./utils')\n")[0] != "getSession"  # no require, no module
+
+
+def test_from_a_module_import_a_name_as_another_offers_what_that_module_defines(tmp_path):
+    _tree(tmp_path, {"pkg/tests.py": "TESTS = {}\ndef test_odd(n):\n    pass\n", "pkg/other.py": "TRIM = 1\nTASKS = 2\n"})
+    service = CompletionService(project=_indexed(tmp_path))
+    uri = (tmp_path / "pkg" / "defaults.py").as_uri()
+    text = "from .tests import T as DEFAULT_TESTS\n"  # the name retyped in place, its alias after it
+    service.open(uri, "python", 1, text)
+    found = [c.text for c in service.complete(uri, 0, len("from .tests import T"), 50).candidates]
+    assert found[0] == "TESTS"
+
+
+def test_it_knows_what_the_project_takes_from_each_module(tmp_path):
+    _tree(tmp_path, {
+        "pkg/a.py": "from .nodes import Concat, Other as O\nfrom pkg.nodes import Helper\n",
+        "pkg/b.py": "from . import nodes\nx = nodes.Concat(nodes.Const)\n",
+        "web/a.js": "import { join } from './lib/nodes';\nconst { split } = require('../nodes/index.js');\n",
+        "web/b.js": "export { join } from './nodes.js';\nimport nodes from './nodes';\nimport { x } from './other';\n",
+    })
+    index = _indexed(tmp_path)
+    python = index.snapshot(PYTHON)
+    assert python.wanted_from("nodes", "", None) == {"Concat": 2, "Other": 1, "Helper": 1, "Const": 1}
+    assert python.wanted_from("nodes", "co", None) == {"Concat": 2, "Const": 1}  # any case
+    own = python.files[str((tmp_path / "pkg" / "a.py").resolve())]
+    assert python.wanted_from("nodes", "", own) == {"Concat": 1, "Const": 1}  # not counting the file itself
+    assert python.wanted_from("other", "", None) == {}
+    assert index.snapshot(JAVASCRIPT).wanted_from("nodes", "", None) == {"join": 2, "split": 1}
+
+
+def _middle(service: CompletionService, uri: str, language: str, text: str) -> list[str]:
+    """Open ``text`` without its ``|`` and complete there: the candidates' words."""
+    cursor = text.index("|")
+    service.open(uri, language, 1, text.replace("|", ""))
+    line, col = text.count("\n", 0, cursor), cursor - text.rfind("\n", 0, cursor) - 1
+    return [c.text for c in service.complete(uri, line, col, 50).candidates]
+
+
+def test_at_a_top_level_declaration_what_other_files_take_from_the_module_and_it_lacks_comes_first(tmp_path):
+    _tree(tmp_path, {
+        "pkg/parser.py": "from . import nodes\ndef parse(a):\n    return nodes.Concat(a, nodes.Const(1))\n",
+        "pkg/compiler.py": "from .nodes import Compare, Const\nCompare\nCorrection = Compare\nCounter = 1\n",
+    })
+    model = StubPredictor(Answer([Prediction("Compare", 0.6, True), Prediction("Concat", 0.1, True)]))
+    uri = (tmp_path / "pkg" / "nodes.py").as_uri()
+    inside = "class Expr:\n    pass\n\n\nclass C|(Expr):\n    pass\n\n\nclass Const(Expr):\n    pass\n\n\nclass Compare(Expr):\n    pass\n"
+    for service in (CompletionService(project=_indexed(tmp_path)),
+                    CompletionService(models=model, project=_indexed(tmp_path))):  # type: ignore[arg-type]
+        assert _middle(service, uri, "python", inside)[0] == "Concat"  # Const, Compare: defined here already
+        assert _middle(service, uri, "python", inside.replace("class C|", "    c|"))[0] != "Concat"  # not a declaration
+        assert _middle(service, uri, "python", "class Expr:\n    C|\n")[0] != "Concat"  # nor at the top level
+        at_end = _middle(service, uri, "python", "class Expr:\n    pass\n\n\nclass C|")
+        assert "Concat" in at_end  # at a buffer's end, what is defined further down is not known: lifted, not first
+    fallback = CompletionService(project=_indexed(tmp_path))
+    assert _middle(fallback, uri, "python", "x = 1\n|C = 2\nConst = 3\nCompare = 4\n")[0] == "Concat"  # an assignment
+    assert _middle(fallback, (tmp_path / "pkg" / "other.py").as_uri(), "python", inside)[0] != "Concat"  # another module
+
+
+def test_the_top_level_s_definitions_are_read_without_descending_into_the_code():
+    from treecomplete.words import exported_names
+
+    source = (b"import { x } from './x';\nexport { a, b as c };\nexports.d = 1;\nexport function e() {\n"
+              b"  exports.notTop = 1;\n}\nnamespace N {\n  export function inner() {}\n}\n")
+    tree = TYPESCRIPT.parser().parse(source)
+    assert exported_names(tree, TYPESCRIPT, top=True) == {b"a", b"b", b"d", b"e"}
+    assert exported_names(tree, TYPESCRIPT) == {b"a", b"b", b"d", b"e", b"notTop", b"inner"}  # the index reads them all
+    source = b"def f():\n    class Inner:\n        pass\nclass Outer:\n    x = 1\nY = 2\n"
+    assert exported_names(PYTHON.parser().parse(source), PYTHON, top=True) == {b"f", b"Outer", b"Y"}
+
+
+def test_from_a_module_being_named_the_one_that_defines_what_it_takes_comes_first(tmp_path):
+    _tree(tmp_path, {
+        "pkg/_client.py": "class Client:\n    pass\nclass AsyncClient:\n    pass\n",
+        "pkg/_config.py": "class Config:\n    pass\n",
+        "pkg/_compat.py": "Client = None\n",  # defines one of them only
+        "pkg/_models.py": "x = 1\n",
+    })
+    model = StubPredictor(Answer([Prediction("_config", 0.6, True), Prediction("_models", 0.3, True)]))
+    uri = (tmp_path / "pkg" / "__init__.py").as_uri()
+    for service in (CompletionService(project=_indexed(tmp_path)),
+                    CompletionService(models=model, project=_indexed(tmp_path))):  # type: ignore[arg-type]
+        assert _middle(service, uri, "python", "import sys\nfrom ._c| import AsyncClient, Client as C\n")[0] == "_client"
+        assert _middle(service, uri, "python", "from ._| import (\n    Client,\n    AsyncClient,\n)\n")[0] == "_client"
+        assert _middle(service, uri, "python", "from ._c| import Config\n")[0] == "_config"
+        assert "_client" not in _middle(service, uri, "python", "from ._| import Unknown\n")[:1]  # nobody defines it
+
+
+def test_a_relative_import_s_first_name_is_a_module_position():
+    from treecomplete.context import context_at
+    from treecomplete.document import Document
+    from treecomplete.imports import module_position
+
+    for text, cursor, expected in (("from ._c import A\n", 8, True), ("from .._c", 9, True), ("from .a.b import c\n", 7, True),
+                                   ("from .a.b import c\n", 9, False), ("from .a import bc\n", 17, False)):
+        context = context_at(Document("file:///t.py", text, 1, PYTHON), cursor)
+        assert module_position(context) is expected, text
+
+
+def test_after_from_dot_a_sibling_module_imported_before_keeps_its_place():
+    from treecomplete.context import context_at
+    from treecomplete.document import Document
+    from treecomplete.imports import not_modules
+
+    text = "from . import nodes\nimport typing as t\nfrom .n"
+    assert not_modules(context_at(Document("file:///t.py", text, 1, PYTHON), len(text))) == frozenset()
+    text = "from . import nodes\nimport typing as t\nfrom n"  # absolute: what the imports bind cannot be a module
+    assert {"nodes", "t", "len"} <= not_modules(context_at(Document("file:///t.py", text, 1, PYTHON), len(text)))

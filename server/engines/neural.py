@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
+from ..echoes import echoed
 from ..erasure import as_javascript, served_as
 from ..languages import LOCALS
 from ..models.flatten import EMPTY
@@ -154,6 +155,13 @@ class NeuralEngine:
             scored = [c for c in scored if c.text in known.names] + [c for c in scored if c.text not in known.names]
         if where.pending:  # at a member's name, the methods the class calls and has not defined first
             scored = [c for c in scored if c.text in where.pending] + [c for c in scored if c.text not in where.pending]
+        if (echo := echoed(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again, first
+            scored = [c for c in scored if c.text == echo] + [c for c in scored if c.text != echo]
+        if (wanted := self.fallback.wanted_here(context)) and ranker.code_after(context.data, context.cursor):
+            # what other files take from this module and it does not define: first, inside a file
+            scored = [c for c in scored if c.text in wanted] + [c for c in scored if c.text not in wanted]
+        if modules := self.fallback.modules_here(context):  # `from | import Client`: the module defining it first
+            scored = [c for c in scored if c.text in modules] + [c for c in scored if c.text not in modules]
         if context.category == NAME and (following := self.fallback.next_export(context)) is not None:  # a barrel's next
             scored = [c for c in scored if c.text == following] + [c for c in scored if c.text != following]
         if not_modules := self.fallback.not_modules(context):  # `import |`: what cannot name a module last

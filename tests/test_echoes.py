@@ -1,0 +1,62 @@
+"""What a position repeats (server/echoes.py): a keyword argument's name as its value, a member's
+name as the value assigned to it, first in both engines once a matching character is typed."""
+
+from __future__ import annotations
+
+import pytest
+
+from treecomplete.context import context_at
+from treecomplete.document import Document
+from treecomplete.echoes import echoed
+from treecomplete.engines.predictor import Answer, Prediction
+from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
+from treecomplete.service import CompletionService
+
+from .test_neural_ranking import StubPredictor
+
+PARAMETERS = "def send(content, cookies, timeout):\n"
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), [
+    (PYTHON, PARAMETERS + "    request(content, cookies=c", "cookies"),
+    (PYTHON, PARAMETERS + "    request(\n        content,\n        cookies=c", "cookies"),  # a line of its own
+    (PYTHON, PARAMETERS + "    x = 1\n    cookies=c", None),  # a statement
+    (PYTHON, PARAMETERS + "    self.timeout = t", "timeout"),
+    (PYTHON, PARAMETERS + "    self.options.timeout = other.t", "timeout"),
+    (JAVASCRIPT, "function f(timeout) {\n  this._timeout = source._t", "_timeout"),
+    (TYPESCRIPT, "function f(timeout: number) {\n  this.timeout = options.t", "timeout"),
+    (TYPESCRIPT, "function f(timeout: number) {\n  this.timeout = t", None),  # JavaScript: a member's value only
+    (PYTHON, PARAMETERS + "    request(cookies=", None),  # nothing typed yet
+    (PYTHON, PARAMETERS + "    request(cookies=x", None),  # typed, another name
+    (PYTHON, PARAMETERS + "    request(cookies=C", None),  # in another case
+    (PYTHON, PARAMETERS + "    if self.cookies == c", None),  # a comparison
+    (PYTHON, PARAMETERS + "    cookies = c", None),  # a plain name's assignment
+    (PYTHON, PARAMETERS + "    self.cookies += c", None),
+    (JAVASCRIPT, "if (this.cookies === c", None), (JAVASCRIPT, "request({ cookies: c", None),
+])
+def test_the_name_a_position_repeats(language, source, expected):
+    assert echoed(context_at(Document("file:///t", source, 1, language), len(source.encode()))) == expected
+
+
+def test_inside_a_call_the_tree_finds_a_keyword_argument_on_a_line_of_its_own():
+    source = PARAMETERS + "    request(\n        content,  # a comment\n        cookies=c,\n    )\n"
+    cursor = source.index("cookies=c") + len("cookies=c")
+    assert echoed(context_at(Document("file:///t", source, 1, PYTHON), cursor)) == "cookies"
+
+
+def test_both_engines_offer_it_first():
+    model = StubPredictor(Answer([Prediction("content", 0.8, True), Prediction("cookies", 0.1, True)]))
+    for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
+        for source, after in ((PARAMETERS + "    content = 1\n    request(content, cookies=c", ")\n"),
+                              (PARAMETERS + "    self.content = content\n    self.cookies = c", "\n")):
+            service.open("file:///t.py", "python", 1, source + after)
+            lines = source.split("\n")
+            found = [c.text for c in service.complete("file:///t.py", len(lines) - 1, len(lines[-1]), 50).candidates]
+            assert found[0] == "cookies", (service.models, found[:5])
+
+
+def test_a_long_line_is_read_in_a_bounded_stretch():
+    source = "x = [" + "a, " * 500_000 + "f(cookies=c"  # 1.5 MB on one line
+    context = context_at(Document("file:///t.py", source, 1, PYTHON), len(source))
+    assert echoed(context) == "cookies"
+    assert echoed(context_at(Document("file:///t.py", "self.cookies = " + " " * 300 + "c", 1, PYTHON), 316)) is None
