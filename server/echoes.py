@@ -23,8 +23,8 @@ READ = 256  # bytes of the cursor's line read before it
 _KEYWORD = re.compile(rb"[(,][ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*\Z")  # `f(a, cookies=`
 _KEYWORD_LINE = re.compile(rb"[ \t]*([A-Za-z_]\w*)=\Z")  # `    cookies=` on a line of its own, after `(` or `,`
 # `self.timeout = `, `this._exit = other.` (`(member) = (receiver.)*`; JavaScript: a member's value only)
-_MEMBER = rb"(?:^|[;{])[ \t]*[A-Za-z_$][\w$]*(?:\.[\w$]+)*\.([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:[A-Za-z_$][\w$]*\.)"
-_MEMBERS = {"python": re.compile(_MEMBER + rb"*\Z"), "javascript": re.compile(_MEMBER + rb"+\Z")}
+_MEMBER = rb"(?:^|[;{])[ \t]*([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\.([A-Za-z_$][\w$]*)[ \t]*=[ \t]*((?:[A-Za-z_$][\w$]*\.)"
+_MEMBERS = {"python": re.compile(_MEMBER + rb"*)\Z"), "javascript": re.compile(_MEMBER + rb"+)\Z")}
 
 
 def echoed(context: CompletionContext) -> str | None:
@@ -35,12 +35,17 @@ def echoed(context: CompletionContext) -> str | None:
     data, start = context.data, context.prefix_start
     line = data.rfind(b"\n", 0, start) + 1
     text = data[max(line, start - READ):start]
-    found = _MEMBERS["python" if context.language.name == "python" else "javascript"].search(text)
-    if found is None and context.language.name == "python":
-        found = _KEYWORD.search(text) or _keyword_line(data, line, text) or _keyword_argument(context)
+    member = _MEMBERS["python" if context.language.name == "python" else "javascript"].search(text)
+    if member is not None:  # not `self.x = self.x`
+        found = member.group(2) if member.group(3).rstrip(b".") != member.group(1) else None
+    elif context.language.name == "python":
+        keyword = _KEYWORD.search(text) or _keyword_line(data, line, text)
+        found = keyword.group(1) if keyword is not None else _keyword_argument(context)
+    else:
+        found = None
     if found is None:
         return None
-    name = (found if isinstance(found, bytes) else found.group(1)).decode("utf-8", "replace")
+    name = found.decode("utf-8", "replace")
     return name if name.startswith(context.prefix) else None
 
 

@@ -32,6 +32,7 @@ PARAMETERS = "def send(content, cookies, timeout):\n"
     (PYTHON, PARAMETERS + "    if self.cookies == c", None),  # a comparison
     (PYTHON, PARAMETERS + "    cookies = c", None),  # a plain name's assignment
     (PYTHON, PARAMETERS + "    self.cookies += c", None),
+    (PYTHON, PARAMETERS + "    self._timeout = self._t", None), (JAVASCRIPT, "this.a.b = this.a.b", None),  # itself
     (JAVASCRIPT, "if (this.cookies === c", None), (JAVASCRIPT, "request({ cookies: c", None),
 ])
 def test_the_name_a_position_repeats(language, source, expected):

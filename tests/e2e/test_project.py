@@ -130,3 +130,15 @@ async def test_at_a_declaration_the_server_offers_the_project_s_definitions_not_
     open_doc(lsp, main, source, "python")
     labels = [item.label for item in (await complete(lsp, main, 4, 8)).items]
     assert labels[0] == "fill_box" and "__init__" not in labels
+
+
+async def test_inside_a_module_what_the_project_takes_from_it_and_it_lacks_comes_first(lsp: LanguageClient, tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "parser.py").write_text("from . import nodes\ndef parse(a):\n    return nodes.Concat(a, nodes.Const(1))\n")
+    (tmp_path / "pkg" / "compiler.py").write_text("from .nodes import Compare, Const\n")
+    statuses = await _start(lsp, tmp_path, True)
+    await _indexed(statuses)
+    uri = (tmp_path / "pkg" / "nodes.py").as_uri()
+    open_doc(lsp, uri, "class Expr:\n    pass\n\n\nclass C(Expr):\n    pass\n\n\nclass Const(Expr):\n    pass\n\n\nclass Compare(Expr):\n    pass\n", "python")
+    labels = [item.label for item in (await complete(lsp, uri, 4, 7)).items]
+    assert labels[0] == "Concat"  # not Const or Compare, which the file defines already
