@@ -145,7 +145,7 @@ _TS_MODIFIERS_BEFORE = re.compile(rb"(?:(?<=[(,\s])" + _TS_PARAMETER_MODIFIERS +
 _DOC_PARAMETER = re.compile(rb"@(?:param|arg|argument)\b[ \t]*(?:\{[^}\n]*\}[ \t]*)?\[?[ \t]*([A-Za-z_$][\w$]*)(?![\w$.])")
 # A function expression's name after what it is assigned to (``res.send = function |``,
 # ``send: function |``, ``const send = function |``): the same name, in held-out JavaScript at
-# 51 of 54 named ones.
+# 51 of 54 named ones (not ``module.exports = function |``).
 _JS_NAMED_FUNCTION = re.compile(rb"([A-Za-z_$][\w$]*)[ \t]*(?::|=(?!=))[ \t]*(?:async[ \t]+)?function[ \t]*\*?[ \t]*\Z")
 DOCUMENTED = frozenset({"javascript", "typescript", "typescriptreact"})  # the languages whose doc comments name parameters above them
 DOC_READ = 8192  # bytes before a function's line searched for its doc comment
@@ -442,7 +442,7 @@ def declaring(context: CompletionContext) -> Declaring:
     if not declaration and not parameter and language in DOCUMENTED:
         start = max(_line_start(context.data, context.prefix_start), context.prefix_start - 256)
         named = _JS_NAMED_FUNCTION.search(context.data, start, context.prefix_start)
-        pending |= _texts({named.group(1)} if named is not None else set())
+        pending |= _texts({named.group(1)} if named is not None and named.group(1) != b"exports" else set())
     return Declaring(declaration, parameter, _texts(names),
                      None if modifiers is None else frozenset(m.decode() for m in modifiers), pending, method)
 

@@ -147,7 +147,7 @@ def test_at_a_parameter_the_next_one_the_doc_comment_names_comes_first(language,
 @pytest.mark.parametrize(("language", "source", "pending"), [
     (JAVASCRIPT, "res.send = function ", {"send"}), (JAVASCRIPT, "exports.sendFile = async function* se", {"sendFile"}),
     (JAVASCRIPT, "const proto = {\n  handle: function ", {"handle"}), (TYPESCRIPT, "var onerror = function ", {"onerror"}),
-    (JAVASCRIPT, "if (a === function ", set()), (JAVASCRIPT, "run(function ", set()), (JAVASCRIPT, "res.send = function (", set()),
+    (JAVASCRIPT, "if (a === function ", set()), (JAVASCRIPT, "module.exports = function ", set()), (JAVASCRIPT, "run(function ", set()), (JAVASCRIPT, "res.send = function (", set()),
     (PYTHON, "send = lambda ", set()),
 ])
 def test_a_function_expression_s_name_is_what_it_is_assigned_to_first(language, source, pending):
