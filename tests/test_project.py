@@ -527,3 +527,15 @@ def test_after_from_dot_a_sibling_module_imported_before_keeps_its_place():
     assert not_modules(context_at(Document("file:///t.py", text, 1, PYTHON), len(text))) == frozenset()
     text = "from . import nodes\nimport typing as t\nfrom n"  # absolute: what the imports bind cannot be a module
     assert {"nodes", "t", "len"} <= not_modules(context_at(Document("file:///t.py", text, 1, PYTHON), len(text)))
+
+
+def test_with_the_model_what_the_imported_module_defines_still_comes_first(tmp_path):
+    _tree(tmp_path, {"pkg/__version__.py": "__title__ = 'x'\n__description__ = 'y'\n__version__ = '1'\n",
+                     "pkg/_api.py": "def __all_things():\n    pass\n", "web/headers.js": "export function getToken() {}\n"})
+    model = StubPredictor(Answer([Prediction("__all__", 0.7, True), Prediction("_api", 0.2, True), Prediction("getTime", 0.5, True)]))
+    service = CompletionService(models=model, project=_indexed(tmp_path))  # type: ignore[arg-type]
+    uri = (tmp_path / "pkg" / "__init__.py").as_uri()
+    found = _middle(service, uri, "python", "from .__version__ import _|, __title__, __version__\n__all__ = []\n")
+    assert found[0] == "__description__"  # the other two are imported already
+    js = _middle(service, (tmp_path / "web" / "main.js").as_uri(), "javascript", "import { get| } from './headers';\n")
+    assert js[0] == "getToken"

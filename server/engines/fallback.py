@@ -111,6 +111,7 @@ class _Position:
     next_export_read: bool = False
     wanted: frozenset[str] | None = None  # wanted_here's names
     modules: frozenset[str] | None = None  # modules_here's
+    defines: frozenset[str] | None = None  # module_names'
 
 
 @dataclass
@@ -296,7 +297,7 @@ class FallbackEngine:
                     scores.add(word, 1.0, PROJECT)
                 scores[word] += PENDING if code_after(context.data, context.cursor) else WANTED
         if import_name:  # `from .utils._headers import g`: what that module defines, first
-            for word in module_defines(context, project, path):
+            for word in self.module_names(context):
                 if scores.wanted(word) and word not in imported_here:
                     if word not in scores:  # as a project word defined elsewhere: 1 + 4
                         scores.add(word, 5.0, PROJECT)
@@ -375,6 +376,15 @@ class FallbackEngine:
         if position.not_modules is None:
             position.not_modules = not_modules(context)
         return position.not_modules
+
+    def module_names(self, context: CompletionContext) -> frozenset[str]:
+        """Where the cursor names what an import takes, what the project's file for its module
+        defines (imports.module_defines); elsewhere nothing."""
+        position = self._position(context)
+        if position.defines is None:
+            view = self._project(context) if self._imported_names(context) is not None else None
+            position.defines = frozenset(module_defines(context, view.snapshot, view.path)) if view is not None else frozenset()
+        return position.defines
 
     def modules_here(self, context: CompletionContext) -> frozenset[str]:
         """At the module of a ``from | import a, b``, the project's modules defining what it takes

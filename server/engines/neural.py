@@ -160,6 +160,9 @@ class NeuralEngine:
         if (wanted := self.fallback.wanted_here(context)) and ranker.code_after(context.data, context.cursor):
             # what other files take from this module and it does not define: first, inside a file
             scored = [c for c in scored if c.text in wanted] + [c for c in scored if c.text not in wanted]
+        if context.prefix and (defines := self.fallback.module_names(context) - self.fallback.imported_here(context)):
+            # `from .m import x|`, `import { x| } from './m'`: what the project's file for m defines first
+            scored = [c for c in scored if c.text in defines] + [c for c in scored if c.text not in defines]
         if modules := self.fallback.modules_here(context):  # `from | import Client`: the module defining it first
             scored = [c for c in scored if c.text in modules] + [c for c in scored if c.text not in modules]
         if context.category == NAME and (following := self.fallback.next_export(context)) is not None:  # a barrel's next
