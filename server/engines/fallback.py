@@ -410,11 +410,13 @@ class FallbackEngine:
         the project's other files take from this module or write after its name (``from .nodes
         import Concat``, ``nodes.Concat``) and the buffer does not define at its top level: the
         name being written, more often than not, where the file's code after the cursor is in
-        the buffer (there they come first). Held-out Python, 1,000 identifiers: at 7 of 40 declarations
-        the name is among them, with 16 such names on average at a buffer's end."""
+        the buffer (there they come first). Held-out Python, 1,000 identifiers: at 7 of 40
+        declarations the name is among them, with 16 such names on average at a buffer's end."""
         position = self._position(context)
         if position.wanted is None:
             position.wanted = frozenset()
+            if context.tree is None or context.category != NAME:
+                return position.wanted
             where = self.declaring(context)
             view = self._project(context) if (where.declaration and where.member is None or assigned_at(context)) else None
             if view is not None and view.path and top_level(context):
