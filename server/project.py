@@ -171,10 +171,12 @@ class Snapshot:
                     break
         return out
 
-    def wanted_from(self, module: str, prefix: str, own: FileWords | None) -> dict[str, int]:
+    def wanted_from(self, module: str, prefix: str, own: FileWords | None,
+                    common: frozenset[str] = frozenset()) -> dict[str, int]:
         """What the project's other files want module ``module`` to define: the names their
         imports take from it (``from .nodes import Name``, ``import { a } from './nodes'``) and
-        those they write after ``nodes.``, starting with ``prefix`` (any case): word -> files."""
+        those they write after ``nodes.`` but ``common`` (what a variable so named has:
+        ``nodes.append``), starting with ``prefix`` (any case): word -> files."""
         lower = prefix.lower()
         wanted: dict[str, int] = {}
         for word in self.taken_of.get(module, ()):
@@ -183,7 +185,7 @@ class Snapshot:
                 if files > 0:
                     wanted[word] = files
         for word in self.after.get((module, lower[:1]), ()):
-            if word.lower().startswith(lower) and (files := self.pair_files(module, word, own)):
+            if word.lower().startswith(lower) and word not in common and (files := self.pair_files(module, word, own)):
                 wanted[word] = wanted.get(word, 0) + files
         return wanted
 

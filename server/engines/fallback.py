@@ -420,7 +420,8 @@ class FallbackEngine:
             where = self.declaring(context)
             view = self._project(context) if (where.declaration and where.member is None or assigned_at(context)) else None
             if view is not None and view.path and top_level(context):
-                found = view.snapshot.wanted_from(module_name(PurePath(view.path)), context.prefix, view.own)
+                found = view.snapshot.wanted_from(module_name(PurePath(view.path)), context.prefix, view.own,
+                                                  context.language.member_set)
                 if found:
                     defined = {w.decode("utf-8", "replace") for w in exported_names(context.tree, context.language, top=True)}
                     position.wanted = frozenset(found.keys() - defined - where.taken)
