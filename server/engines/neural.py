@@ -7,13 +7,15 @@ answers come from a ``predictor.Predictor``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
+from ..declarations import Declaring
 from ..echoes import echoed
 from ..erasure import as_javascript, served_as
 from ..languages import LOCALS
+from ..libraries.members import Members
 from ..models.flatten import EMPTY
 from ..scope import function_around
 from . import ngram, ranker
@@ -151,27 +153,31 @@ class NeuralEngine:
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body, features=tuple(x)))
         scored.sort(key=lambda c: (-c.score, c.text))
-        if known is not None and known.declared:  # `user.` with `user: User` written: User's members first
-            scored = [c for c in scored if c.text in known.names] + [c for c in scored if c.text not in known.names]
-        if where.pending:  # at a member's name, the methods the class calls and has not defined first
-            scored = [c for c in scored if c.text in where.pending] + [c for c in scored if c.text not in where.pending]
-        if (echo := echoed(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again, first
-            scored = [c for c in scored if c.text == echo] + [c for c in scored if c.text != echo]
-        if (wanted := self.fallback.wanted_here(context)) and ranker.code_after(context.data, context.cursor):
-            # what other files take from this module and it does not define: first, inside a file
-            scored = [c for c in scored if c.text in wanted] + [c for c in scored if c.text not in wanted]
-        if context.prefix and (defines := self.fallback.module_names(context) - self.fallback.imported_here(context)):
-            # `from .m import x|`, `import { x| } from './m'`: what the project's file for m defines first
-            scored = [c for c in scored if c.text in defines] + [c for c in scored if c.text not in defines]
-        if modules := self.fallback.modules_here(context):  # `from | import Client`: the module defining it first
-            scored = [c for c in scored if c.text in modules] + [c for c in scored if c.text not in modules]
-        if context.category == NAME and (following := self.fallback.next_export(context)) is not None:  # a barrel's next
-            scored = [c for c in scored if c.text == following] + [c for c in scored if c.text != following]
+        for names in self._first_names(context, known, where):  # each above the rest: the last rule's on top
+            scored = [c for c in scored if c.text in names] + [c for c in scored if c.text not in names]
         if not_modules := self.fallback.not_modules(context):  # `import |`: what cannot name a module last
             scored = [c for c in scored if c.text not in not_modules] + [c for c in scored if c.text in not_modules]
         if self.multi_token and not declaration:
             scored = self._with_chains(scored, answer.chains, prefix, cache, rank_by, block)
         return scored[:limit]
+
+    def _first_names(self, context: CompletionContext, known: Members | None,
+                     where: Declaring) -> Iterator[Collection[str]]:
+        """The names that go first whatever their score, in the order the rules apply."""
+        if known is not None and known.declared:  # `user.` with `user: User` written: User's members
+            yield known.names
+        if where.pending:  # at a member's name, the methods the class calls and has not defined
+            yield where.pending
+        if (echo := echoed(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again
+            yield {echo}
+        if (wanted := self.fallback.wanted_here(context)) and ranker.code_after(context.data, context.cursor):
+            yield wanted  # inside a file, what other files take from this module and it does not define
+        if context.prefix and (defines := self.fallback.module_names(context) - self.fallback.imported_here(context)):
+            yield defines  # `from .m import x|`, `import { x| } from './m'`: what the project's file for m defines
+        if modules := self.fallback.modules_here(context):  # `from | import Client`: the module defining it
+            yield modules
+        if context.category == NAME and (following := self.fallback.next_export(context)) is not None:
+            yield {following}  # a barrel's next export
 
     def _locals(self, context: CompletionContext) -> tuple[set[str], set[str]]:
         """The parameter names of the function around the cursor, and the names its code binds
