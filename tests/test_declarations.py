@@ -120,6 +120,18 @@ DOCUMENTED = ("/**\n * Emits after a delay.\n * @param {number} due The delay.\n
               " * @param options.x a property of options\n * @param options\n */\nexport function delayed(due,\n  ")
 
 
+def _first_in_both_engines(language, source: str, pending: set[str], other: str) -> None:
+    """With the model (which prefers ``other``) and without it, completing at the end of
+    ``source`` lists one of ``pending`` first."""
+    model = StubPredictor(Answer([Prediction("other", 0.9, True), Prediction(other, 0.05, True)]))
+    uri = f"file:///d.{'ts' if language is TYPESCRIPT else 'js'}"
+    for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
+        service.open(uri, language.name, 1, source)
+        lines = source.split("\n")
+        found = service.complete(uri, len(lines) - 1, len(lines[-1]), 50).candidates
+        assert found[0].text in pending, (service.models, [c.text for c in found[:5]])
+
+
 @pytest.mark.parametrize(("language", "source", "pending"), [
     (JAVASCRIPT, DOCUMENTED, {"scheduler"}), (TYPESCRIPT, DOCUMENTED.replace("due,", "due: number,") + "sc", {"scheduler"}),
     (JAVASCRIPT, DOCUMENTED + "scheduler, ", {"options"}),  # the next one; `options.x` is a property of it
@@ -135,13 +147,7 @@ def test_at_a_parameter_the_next_one_the_doc_comment_names_comes_first(language,
     where = declarations.declaring(_context(language, source))
     assert where.parameter and set(where.pending) == pending
     if pending:
-        model = StubPredictor(Answer([Prediction("other", 0.9, True), Prediction("sc", 0.05, True)]))
-        uri = f"file:///d.{'ts' if language is TYPESCRIPT else 'js'}"
-        for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
-            service.open(uri, language.name, 1, source)
-            lines = source.split("\n")
-            found = service.complete(uri, len(lines) - 1, len(lines[-1]), 50).candidates
-            assert found[0].text in pending, (service.models, [c.text for c in found[:5]])
+        _first_in_both_engines(language, source, pending, "sc")
 
 
 @pytest.mark.parametrize(("language", "source", "pending"), [
@@ -154,13 +160,7 @@ def test_a_function_expression_s_name_is_what_it_is_assigned_to_first(language, 
     where = declarations.declaring(_context(language, source))
     assert set(where.pending) == pending
     if pending:
-        model = StubPredictor(Answer([Prediction("other", 0.9, True), Prediction("status", 0.05, True)]))
-        uri = f"file:///d.{'ts' if language is TYPESCRIPT else 'js'}"
-        for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
-            service.open(uri, language.name, 1, source)
-            lines = source.split("\n")
-            found = service.complete(uri, len(lines) - 1, len(lines[-1]), 50).candidates
-            assert found[0].text in pending, (service.models, [c.text for c in found[:5]])
+        _first_in_both_engines(language, source, pending, "status")
 
 
 def test_a_doc_comment_is_read_in_a_bounded_stretch_before_the_function():

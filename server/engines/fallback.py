@@ -112,6 +112,9 @@ class _Position:
     wanted: frozenset[str] | None = None  # wanted_here's names
     modules: frozenset[str] | None = None  # modules_here's
     defines: frozenset[str] | None = None  # module_names'
+    echo: str | None = None  # echo's name
+    echo_read: bool = False
+    project: _Project | None = None  # _project's view
 
 
 @dataclass
@@ -176,7 +179,7 @@ class FallbackEngine:
         known = self.known(context)
         if known is not None:
             members.known_words(scores, known, imported_here or set(), context.language.member_set)
-        echo = echoed(context)  # `f(cookies=c|`, `self.timeout = t|`: the name again, first
+        echo = self.echo(context)  # `f(cookies=c|`, `self.timeout = t|`: the name again, first
         if echo is not None and echo in scores:
             scores[echo] += PENDING
 
@@ -251,15 +254,18 @@ class FallbackEngine:
         return candidates
 
     def _project(self, context: CompletionContext) -> _Project | None:
-        """The project index as this request sees it; None without one."""
+        """The project index as this request sees it; None without one. Read once per context."""
         if self.project is None:
             return None
-        path = path_of(context.uri)
-        # after a dot every folder's files count (what is written after `res.` is the library's,
-        # not the project's); elsewhere the document's folder's (server/project.py)
-        snapshot = self.project.snapshot(context.language, None if context.category == ATTRIBUTE else path)
-        own = snapshot.files.get(path) if path else None
-        return _Project(snapshot, path, own, self._imported(context, snapshot, path))
+        position = self._position(context)
+        if position.project is None:
+            path = path_of(context.uri)
+            # after a dot every folder's files count (what is written after `res.` is the library's,
+            # not the project's); elsewhere the document's folder's (server/project.py)
+            snapshot = self.project.snapshot(context.language, None if context.category == ATTRIBUTE else path)
+            own = snapshot.files.get(path) if path else None
+            position.project = _Project(snapshot, path, own, self._imported(context, snapshot, path))
+        return position.project
 
     def _project_words(self, context: CompletionContext, scores: Scores, where: Declaring, imported_here: set[str] | None,
                        receiver: str | None, view: _Project) -> None:
@@ -376,6 +382,13 @@ class FallbackEngine:
         if position.not_modules is None:
             position.not_modules = not_modules(context)
         return position.not_modules
+
+    def echo(self, context: CompletionContext) -> str | None:
+        """The name the identifier at the cursor repeats across an ``=`` (server/echoes.py)."""
+        position = self._position(context)
+        if not position.echo_read:
+            position.echo, position.echo_read = echoed(context), True
+        return position.echo
 
     def module_names(self, context: CompletionContext) -> frozenset[str]:
         """Where the cursor names what an import takes, what the project's file for its module

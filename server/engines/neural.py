@@ -12,7 +12,6 @@ from collections.abc import Callable, Collection, Iterator
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
 from ..declarations import Declaring
-from ..echoes import echoed
 from ..erasure import as_javascript, served_as
 from ..languages import LOCALS
 from ..libraries.members import Members
@@ -168,7 +167,7 @@ class NeuralEngine:
             yield known.names
         if where.pending:  # at a member's name, the methods the class calls and has not defined
             yield where.pending
-        if (echo := echoed(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again
+        if (echo := self.fallback.echo(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again
             yield {echo}
         if (wanted := self.fallback.wanted_here(context)) and ranker.code_after(context.data, context.cursor):
             yield wanted  # inside a file, what other files take from this module and it does not define
