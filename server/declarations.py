@@ -41,6 +41,7 @@ cursor does when the code after it is written: the ``(`` opens a formal paramete
 from __future__ import annotations
 
 import builtins
+import functools
 import re
 from dataclasses import dataclass
 
@@ -405,6 +406,9 @@ class Declaring:
     # comment names (documented_parameter)
     pending: frozenset[str] = frozenset()
     method: bool = False  # a class member's or object literal member's name, a Python method's: what ``this.`` reads
+    # at a member's name or a Python method's, the methods that only the code after the cursor
+    # calls and the body defines nowhere: next after ``pending`` (a class inherits some it calls)
+    pending_below: frozenset[str] = frozenset()
 
 
 NOT_DECLARING = Declaring(False, False, frozenset())
@@ -430,8 +434,18 @@ def declaring(context: CompletionContext) -> Declaring:
     else:
         code = context.data[max(0, context.prefix_start - READ):context.prefix_start]
         names = _javascript_declared(_JS_QUOTED.sub(b" ", code))
+    after = _after(language, context, modifiers) if declaration else None
     names.discard(context.prefix.encode("utf-8", "surrogatepass"))
-    pending = _texts(_pending(language, context.data, context.prefix_start) - names) if method else frozenset()
+    pending, below = frozenset(), frozenset()
+    if method:
+        called = _pending(language, context.data, context.prefix_start)
+        if after is not None:  # the class's code after the cursor calls, assigns and defines too
+            called -= after.assigned | after.defined
+            below = _texts(after.called - after.assigned - after.defined - called - names)
+        pending = _texts(called - names)
+    if after is not None:
+        names |= after.taken
+        names.discard(context.prefix.encode("utf-8", "surrogatepass"))
     overloaded = _overloaded(context) if declaration and language in OVERLOADS else None
     if overloaded is not None:  # `function f(a: string): void;` above: `f` again, first
         names.discard(overloaded)
@@ -444,7 +458,7 @@ def declaring(context: CompletionContext) -> Declaring:
         named = _JS_NAMED_FUNCTION.search(context.data, start, context.prefix_start)
         pending |= _texts({named.group(1)} if named is not None and named.group(1) != b"exports" else set())
     return Declaring(declaration, parameter, _texts(names),
-                     None if modifiers is None else frozenset(m.decode() for m in modifiers), pending, method)
+                     None if modifiers is None else frozenset(m.decode() for m in modifiers), pending, method, below)
 
 
 def _overloaded(context: CompletionContext) -> bytes | None:
@@ -489,16 +503,114 @@ def _texts(names: set[bytes]) -> frozenset[str]:
 def _pending(language: str, data: bytes, offset: int) -> set[bytes]:
     """The methods that ``this.`` (``self.`` in Python) calls in the CALLS_READ bytes before
     ``offset`` and never assigns: those a class body may be about to define."""
+    called, assigned = _own_uses(language, data, max(0, offset - CALLS_READ), offset)
+    return called - assigned
+
+
+def _own_uses(language: str, data: bytes, start: int, end: int) -> tuple[set[bytes], set[bytes]]:
+    """The members ``this.`` (``self.``) calls, and those it assigns, in ``data[start:end]``."""
     called: set[bytes] = set()
     assigned: set[bytes] = set()
-    for found in _OWN_USE[language].finditer(data, max(0, offset - CALLS_READ), offset):
+    for found in _OWN_USE[language].finditer(data, start, end):
         if found.start() and data[found.start() - 1] in _WORD_BYTES:
             continue  # `mythis.x`, not the receiver
         if found.group(2) == b"(":
             called.add(found.group(1))
         elif found.group(2):
             assigned.add(found.group(1))
-    return called - assigned
+    return called, assigned
+
+
+@dataclass(frozen=True)
+class _After:
+    """What the block of a declaration being typed holds after the cursor (``_after``)."""
+
+    defined: set[bytes]  # the names it declares at the cursor's level
+    taken: set[bytes]  # of those, the ones not meant to be declared again (a property's setter is)
+    called: set[bytes]  # the methods ``self.`` / ``this.`` calls there
+    assigned: set[bytes]  # the members ``self.`` / ``this.`` assigns there
+
+
+def _after(language: str, context: CompletionContext, modifiers: set[bytes] | None) -> _After | None:
+    """At a Python ``def`` / ``class`` or a JavaScript class member's name, what the block holds
+    after the cursor, up to its end and at most CALLS_READ bytes: a name it declares below is not
+    the one being typed (in held-out code, a method is defined once in its class), and the methods
+    it calls below and defines nowhere are pending as those called above."""
+    data, offset = context.data, context.cursor
+    if language == "python":
+        line = _line_start(data, context.prefix_start)
+        indent = len(_INDENT.match(data, line).group(0))
+        end = min(len(data), offset + CALLS_READ)
+        if indent:  # the block ends at the first line of code indented less
+            dedent = _indented_less(indent).search(data, offset, end)
+            end = dedent.start() if dedent is not None else end
+        defined, taken, again = set(), set(), _redefined(data, line)  # `@overload def |`: the name comes again
+        for found in _defined_at(indent).finditer(data, offset, end):
+            defined.add(found.group(1))
+            if not again and not _redefined(data, found.start()):
+                taken.add(found.group(1))
+        code = data[offset:end]
+    elif language in _INITIALISED and modifiers is not None:  # a JavaScript class body's or object literal's member
+        code = _JS_QUOTED.sub(lambda m: b" " * len(m.group(0)), data[offset:offset + CALLS_READ])
+        depth, members, end = 0, [], len(code)
+        for found in _JS_MEMBER_TOKENS.finditer(code):
+            token = found.group(0)
+            if token in (b"{", b"("):
+                depth += 1
+            elif token in (b"}", b")"):
+                depth -= 1
+                if depth < 0:  # the body's end
+                    end = found.start()
+                    break
+            elif depth == 0:
+                members.append((set(found.group(1).split()), found.group(2)))
+        code = code[:end]
+        defined = {name for _, name in members}
+        taken = _taken(members, modifiers)
+    elif language in _INITIALISED:  # `const |`, `function |`: what the block declares below
+        code = _JS_QUOTED.sub(lambda m: b" " * len(m.group(0)), data[offset:offset + READ])
+        depth, taken = 0, set()
+        for found in _JS_TOKENS.finditer(code):
+            token = found.group(0)
+            if token == b"{":
+                depth += 1
+            elif token == b"}":
+                depth -= 1
+                if depth < 0:
+                    break
+            elif depth == 0:
+                taken.add(found.group(1))
+        return _After(taken, taken, set(), set())
+    else:
+        return None
+    called, assigned = _own_uses(language, code, 0, len(code))
+    return _After(defined, taken, called, assigned)
+
+
+@functools.lru_cache(maxsize=16)
+def _indented_less(indent: int) -> re.Pattern[bytes]:
+    """A Python line of code (its first word) indented less than ``indent`` (> 0) characters."""
+    return re.compile(rb"^[ \t]{0,%d}(?=[^ \t\r\n#])(\S+)" % (indent - 1), re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=16)
+def _defined_at(indent: int) -> re.Pattern[bytes]:
+    """A Python ``def`` or ``class`` line indented ``indent`` characters: the name it defines."""
+    return re.compile(rb"^[ \t]{%d}(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)" % indent, re.MULTILINE)
+
+
+def _redefined(data: bytes, start: int) -> bool:
+    """Whether the Python definition starting at ``start`` has a decorator that defines its name
+    again on purpose (``@x.setter``, ``@overload``)."""
+    end = start
+    for _ in range(8):  # its decorators, each a line above
+        line = _line_start(data, max(0, end - 1))
+        if end <= 0 or not data[line:end].strip().startswith(b"@"):
+            return False
+        if _PY_REDEFINES.match(data[line:end].strip()):
+            return True
+        end = line
+    return False
 
 
 def declared_before(context: CompletionContext) -> set[str]:
@@ -541,6 +653,8 @@ def _python_declared(data: bytes, line_start: int) -> tuple[set[bytes], bool]:
     lo, end, first = max(0, line_start - READ), line_start - 1, True
     while end > lo:
         start = max(data.rfind(b"\n", lo, end) + 1, lo)
+        if start == lo and lo and data[lo - 1:lo] != b"\n":
+            break  # a line cut by the bytes read: its indentation is not known
         text = data[start:end].rstrip(b"\r")
         end = start - 1
         stripped = text.lstrip(b" \t")
@@ -556,6 +670,11 @@ def _python_declared(data: bytes, line_start: int) -> tuple[set[bytes], bool]:
             return names, stripped.startswith(b"class") and _PY_DEFINITION.match(stripped) is not None
         if depth == indent and (found := _PY_DEFINITION.match(stripped)):
             names.add(found.group(1))
+    if lo and indent:  # a long block: the line that opens it, further back (a class of 2,000 lines)
+        opener = None
+        for opener in _indented_less(indent).finditer(data, max(0, lo - CALLS_READ), lo):
+            pass
+        return names, opener is not None and opener.group(1) == b"class"
     return names, False
 
 

@@ -25,6 +25,7 @@ OWN = {"python": ("self", "cls"), "javascript": ("this",), "typescript": ("this"
 TYPED = frozenset({"typescript", "typescriptreact"})  # where a name's type may be written (``user: User``)
 TYPE_READ = 16 * 1024  # a name's annotation is looked for this far back
 
+_PROPERTY = re.compile(r"^@\s*(?:[\w.]*\.)?(?:property|cached_property)\b|\.(?:setter|getter|deleter)\s*$")
 _PY_IMPORTS = "[(import_statement) (import_from_statement)] @import"
 _JS_IMPORTS = """
 (import_statement source: (string (string_fragment) @source)) @import
@@ -213,10 +214,15 @@ def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) 
     body = node.child_by_field_name("body")
     found = OwnClass(node_text(node.child_by_field_name("name")) or "class")
     for child in body.named_children if body is not None else ():
+        read_as = "method"  # a property (`@property`, `get x()`) is read as an attribute is
         if child.type == "decorated_definition":
+            if any(_PROPERTY.search(node_text(d)) for d in child.named_children if d.type == "decorator"):
+                read_as = "attribute"
             child = child.child_by_field_name("definition") or child
+        if child.type == "method_definition" and any(c.type in ("get", "set") for c in child.children):
+            read_as = "attribute"
         if child.type in ("function_definition", "method_definition"):
-            found.members.setdefault(node_text(child.child_by_field_name("name")), "method")
+            found.members.setdefault(node_text(child.child_by_field_name("name")), read_as)
         elif child.type == "expression_statement" and child.named_children and child.named_children[0].type == "assignment":
             left = child.named_children[0].child_by_field_name("left")
             if left is not None and left.type == "identifier":

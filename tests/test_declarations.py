@@ -365,3 +365,53 @@ def test_at_a_python_method_s_def_the_methods_self_calls_come_first_but_not_its_
     assert declarations.declaring(_context(PYTHON, source)).pending == {"draw"}
     top = source.replace("\n    def helper", "\ndef helper").rstrip() + "\ndef "
     assert declarations.declaring(_context(PYTHON, top)).pending == set()  # a function of the module: no class's methods
+
+
+PY_AFTER = ("(self):\n        pass\n\n    def finish(self):\n        self.cleanup()\n        self.render()\n"
+            "        self.size = 1\n        self.size()\n\n    def render(self):\n        pass\n\n"
+            "class B:\n    def other(self):\n        self.elsewhere()\n")
+JS_AFTER = ("() {}\n  render() { this.paint(); this.layout(); this.size = 1; this.size() }\n  layout() {}\n}\n"
+            "other.x = function () { this.outside() }\n")
+
+
+@pytest.mark.parametrize(("language", "before", "after", "below"), [
+    (PYTHON, "class A:\n    def run(self):\n        self.prepare()\n\n    def ", PY_AFTER, "cleanup"),
+    (JAVASCRIPT, "class A {\n  run() { this.prepare() }\n  ", JS_AFTER, "paint"),
+])
+def test_inside_a_class_what_the_code_after_the_cursor_calls_and_defines(language, before, after, below):
+    doc = Document("file:///main", before + after, 1, language)
+    context = context_at(doc, len(before.encode()))
+    where = declarations.declaring(context)
+    assert where.pending == {"prepare"}  # called above, defined nowhere
+    assert where.pending_below == {below}  # called below only: not a field (size), not defined (render, layout)
+    assert {"run", "render"} <= where.taken and not {"prepare", below} & where.taken  # defined above or below: not again
+    names = [c.text for c in FallbackEngine(lambda: [doc]).complete(context, 100)]
+    assert names[:2] == ["prepare", below] and "render" not in names  # called above on top, then below
+    assert not {"elsewhere", "outside"} & set(names[:3])  # called past the class's end: not its methods
+    answer = Answer([Prediction("update", 0.9, False), Prediction("render", 0.5, False), Prediction(below, 0.01, False)])
+    service = CompletionService(models=StubPredictor(answer))  # type: ignore[arg-type]
+    service.open("file:///main", language.name, 1, before + after)
+    lines = before.split("\n")
+    ranked = [c.text for c in service.complete("file:///main", len(lines) - 1, len(lines[-1]), 50).candidates]
+    assert ranked[:2] == ["prepare", below] and "update" in ranked and "render" not in ranked
+
+
+def test_a_python_name_defined_again_on_purpose_below_stays_offered():
+    source = "class A:\n    @property\n    def "
+    after = "(self):\n        return 1\n\n    @label.setter\n    def label(self, v):\n        pass\n\n    def other(self):\n        pass\n"
+    taken = declarations.declaring(_context_at(PYTHON, source, after)).taken
+    assert "label" not in taken and "other" in taken
+    overload = "@overload\ndef "
+    below = "(a: int) -> int: ...\n@overload\ndef parse(a: str) -> str: ...\ndef parse(a):\n    return a\n"
+    assert "parse" not in declarations.declaring(_context_at(PYTHON, overload, below)).taken  # an overload repeats it
+
+
+def test_a_method_of_a_class_longer_than_the_text_read_is_one():
+    source = "class A:\n    def first(self):\n        self.helper()\n" + "    x = 1\n" * 3000 + "    def "
+    assert len(source) > declarations.READ
+    assert declarations.declaring(_context(PYTHON, source)).pending == {"helper"}
+
+
+def _context_at(language, before, after):
+    doc = Document("file:///main", before + after, 1, language)
+    return context_at(doc, len(before.encode()))

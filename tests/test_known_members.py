@@ -228,3 +228,31 @@ def test_typescript_members_of_a_type_a_project_file_exports(tmp_path: Path):
 
 def complete_at(service, libraries, uri: str, text: str) -> list:
     return complete(service, libraries, uri, text, "typescript" if uri.endswith(".ts") else "javascript")
+
+
+def test_after_self_what_follows_the_cursor_rules_out_a_kind_of_member(tmp_path: Path):
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    head = ("class Store:\n    def __init__(self):\n        self.loader = None\n        self.limit = 3\n"
+            "    @property\n    def label(self):\n        return ''\n    def load(self):\n        pass\n"
+            "    def save(self):\n        x = self.l")
+    uri = (tmp_path / "s.py").as_uri()
+
+    def ranked(rest: str) -> list[str]:
+        service.open(uri, "python", 1, head + rest)
+        lines = head.split("\n")
+        service.complete(uri, len(lines) - 1, len(lines[-1]), 50)
+        libraries.loader.wait(10)
+        return [c.text for c in service.complete(uri, len(lines) - 1, len(lines[-1]), 50).candidates]
+
+    called = ranked("(1)\n")  # a call follows: the method first, the fields and the property after it
+    assert called[0] == "load" and called.index("load") < min(called.index(n) for n in ("loader", "limit", "label"))
+    read = ranked(".x\n")  # an attribute's own attribute follows: a field or the property, the method last of them
+    assert read.index("load") > max(read.index(n) for n in ("loader", "limit", "label"))
+    free = ranked("\n")  # nothing follows on the line: a call may come, nothing ruled out
+    assert free.index("load") < max(free.index(n) for n in ("loader", "limit", "label"))
+    js = "class Cart {\n  constructor() { this.items = []; this.index = 0 }\n  get ids() { return [] }\n  insert(x) {}\n  total() {\n    return this.i"
+    service.open((tmp_path / "c.js").as_uri(), "javascript", 1, js + "(2)\n  }\n}\n")
+    lines = js.split("\n")
+    texts = [c.text for c in service.complete((tmp_path / "c.js").as_uri(), len(lines) - 1, len(lines[-1]), 50).candidates]
+    assert texts[0] == "insert" and texts.index("ids") > texts.index("insert")  # a getter is read as a field

@@ -60,6 +60,7 @@ def test_the_class_around_the_cursor_python():
     assert found.name == "Store" and found.bases == ["Base"]
     assert {"kind", "load", "items", "_cache", "size", "save"} <= set(found.members)
     assert found.members["load"] == "method" and found.members["items"] == "attribute"
+    assert found.members["size"] == "attribute"  # a property is read as an attribute is: no call follows it
 
 
 def test_tuple_assignments_and_dynamic_classes():
@@ -85,3 +86,5 @@ def test_the_class_around_the_cursor_javascript_even_unclosed():
     assert found.name == "Store" and found.bases == ["Base"]
     assert {"count", "items", "load"} <= set(found.members) and "constructor" not in found.members
     assert own_class(at_end("function f() {\n  this.", JAVASCRIPT)) is None
+    accessors = own_class(at_end("class A {\n  get size() { return 1 }\n  set size(v) {}\n  grow() {\n    this.", JAVASCRIPT))
+    assert accessors.members == {"size": "attribute", "grow": "method"}

@@ -91,6 +91,7 @@ from .window import (BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_M
 DECLARED_BELOW, STARTS_BELOW = 8, 3  # lifts a name read below and nowhere above, where one is declared / a statement starts
 WANTED = 6  # lifts a name the project takes from this module, at a name its top level defines (wanted_here)
 PENDING = 20  # above any other score: a method the class calls and has not defined, at a member's name
+PENDING_BELOW = 10  # next: one only the code after the cursor calls (it may be inherited)
 OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
 PROJECT_WORDS = 30  # project words considered per request, most files first (and as many from imported files)
 
@@ -179,6 +180,8 @@ class FallbackEngine:
         known = self.known(context)
         if known is not None:
             members.known_words(scores, known, imported_here or set(), context.language.member_set)
+            for word in members.wrong_kind(context, known) & scores.keys():  # `self.|(`: not a field
+                scores[word] -= members.WRONG_KIND
         echo = self.echo(context)  # `f(cookies=c|`, `self.timeout = t|`: the name again, first
         if echo is not None and echo in scores:
             scores[echo] += PENDING
@@ -341,11 +344,12 @@ class FallbackEngine:
         for word in offered:
             if word.lower().startswith(scores.prefix) and word not in scores:
                 scores.add(word, 0.5, KEYWORD)
-        for word in where.pending:  # methods the class calls and has not defined yet: first
-            if scores.wanted(word):
-                if word not in scores:  # called further back than the window
-                    scores.add(word, 0.0, FAR_BACK)
-                scores[word] += PENDING
+        for words, lift in ((where.pending, PENDING), (where.pending_below, PENDING_BELOW)):
+            for word in words:  # methods the class calls and has not defined yet: first
+                if scores.wanted(word):
+                    if word not in scores:  # called further back than the window
+                        scores.add(word, 0.0, FAR_BACK)
+                    scores[word] += lift
 
     # The neural engine asks what follows right after complete() with the same context: each is
     # read once per context (``_Position``).

@@ -17,7 +17,7 @@ from ..languages import LOCALS
 from ..libraries.members import Members
 from ..models.flatten import EMPTY
 from ..scope import function_around
-from . import ngram, ranker
+from . import members, ngram, ranker
 from .base import Candidate, Engine, Kind
 from .ngram import Continuations
 from .ranker import ABSENT, Ranker
@@ -152,6 +152,8 @@ class NeuralEngine:
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body, features=tuple(x)))
         scored.sort(key=lambda c: (-c.score, c.text))
+        if wrong := members.wrong_kind(context, known):  # `self.|(`: the class's fields last
+            scored = [c for c in scored if c.text not in wrong] + [c for c in scored if c.text in wrong]
         for names in self._first_names(context, known, where):  # each above the rest: the last rule's on top
             scored = [c for c in scored if c.text in names] + [c for c in scored if c.text not in names]
         if not_modules := self.fallback.not_modules(context):  # `import |`: what cannot name a module last
@@ -165,7 +167,9 @@ class NeuralEngine:
         """The names that go first whatever their score, in the order the rules apply."""
         if known is not None and known.declared:  # `user.` with `user: User` written: User's members
             yield known.names
-        if where.pending:  # at a member's name, the methods the class calls and has not defined
+        if where.pending_below:  # at a member's name, the methods the class calls below and defines nowhere
+            yield where.pending_below
+        if where.pending:  # those it calls above: on top
             yield where.pending
         if (echo := self.fallback.echo(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again
             yield {echo}
