@@ -129,3 +129,15 @@ def test_no_keyword_after_a_dot_unless_the_code_writes_it_as_a_member():
     text = "x.return = 1;\nfunction greet(user) {\n  return user."
     service.open("file:///u.js", "javascript", 1, text)
     assert "return" in [c.text for c in service.complete("file:///u.js", 2, 14, 50).candidates]  # written as a member
+
+
+def test_no_multi_token_item_where_the_code_after_the_cursor_goes_on_with_the_expression():
+    from treecomplete.engines.chains import Chain
+
+    answer = Answer([Prediction("items", 0.6, False)], chains=[Chain("items.count(", 0.5, "items")])
+    service = CompletionService(models=StubPredictor(answer))  # type: ignore[arg-type]
+    head = "items = []\nn = it"
+    for rest, offered in (("\n", True), (".count(1)\n", False), ("(0)\n", False), ("[0]\n", False), (" + 1\n", True)):
+        service.open("file:///t.py", "python", 1, head + rest)
+        texts = [c.text for c in service.complete("file:///t.py", 1, 6, 20).candidates]
+        assert texts[0] == "items" and ("items.count(" in texts) is offered, rest  # `it|.count(1)`: written already

@@ -7,6 +7,7 @@ answers come from a ``predictor.Predictor``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Collection, Iterator
 
 from .. import snippets
@@ -23,6 +24,9 @@ from .ngram import Continuations
 from .ranker import ABSENT, Ranker
 
 FALLBACK_LIST = 50  # the fallback engine's best, blended with the model's (the weights were fitted on such lists)
+# The code right after the cursor goes on with the expression (`arg|.length`, `f|(x)`): a
+# multi-token item would write what follows again.
+_CONTINUED = re.compile(rb"[\w$]*(?:[.(\[]|\?\.)")
 CHAIN_BUDGET = 0.004  # seconds of beam search per new context
 CHAIN_ITEMS = 3  # multi-token items per list
 SNIPPET_MIN = 0.002  # a structure the model gives less than this is not offered
@@ -158,7 +162,7 @@ class NeuralEngine:
             scored = [c for c in scored if c.text in names] + [c for c in scored if c.text not in names]
         if not_modules := self.fallback.not_modules(context):  # `import |`: what cannot name a module last
             scored = [c for c in scored if c.text not in not_modules] + [c for c in scored if c.text in not_modules]
-        if self.multi_token and not declaration:
+        if self.multi_token and not declaration and not _CONTINUED.match(context.data, context.cursor):
             scored = self._with_chains(scored, answer.chains, prefix, cache, rank_by, block)
         return scored[:limit]
 
