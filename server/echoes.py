@@ -1,6 +1,8 @@
 """What a position repeats: the name on the other side of the ``=`` just before it.
 
 - A Python keyword argument's value: ``f(cookies=c|`` -> ``cookies``.
+- A Python parameter's default, the constant named as it in capitals: ``def f(limit: int =
+  L|`` -> ``LIMIT``.
 - The value assigned to a member: ``self.timeout = t|`` -> ``timeout``; ``this._exit =
   other._|`` -> ``_exit``.
 
@@ -39,6 +41,9 @@ def echoed(context: CompletionContext) -> str | None:
     if member is not None:  # not `self.x = self.x`
         found = member.group(2) if member.group(3).rstrip(b".") != member.group(1) else None
     elif context.language.name == "python":
+        if (default := _default(context)) is not None:  # `def f(limit: int = L|`: LIMIT
+            name = default.decode("utf-8", "replace").upper()
+            return name if name.startswith(context.prefix) else None
         keyword = _KEYWORD.search(text) or _keyword_line(data, line, text)
         found = keyword.group(1) if keyword is not None else _keyword_argument(context)
     else:
@@ -61,6 +66,19 @@ def _keyword_argument(context: CompletionContext) -> bytes | None:
     target = context.target
     parent = target.parent if target is not None else None
     if parent is None or parent.type != "keyword_argument":
+        return None
+    value, name = parent.child_by_field_name("value"), parent.child_by_field_name("name")
+    return name.text if value is not None and name is not None and value.start_byte == target.start_byte else None
+
+
+def _default(context: CompletionContext) -> bytes | None:
+    """At a parameter's default value (``def f(limit: int = |``), by the tree, the parameter's
+    name: its default is the constant named as it in capitals at 26 of 28 held-out Python
+    defaults whose first character typed, a capital, starts that name (a parameter is no name
+    its own default can read)."""
+    target = context.target
+    parent = target.parent if target is not None else None
+    if parent is None or parent.type not in ("default_parameter", "typed_default_parameter"):
         return None
     value, name = parent.child_by_field_name("value"), parent.child_by_field_name("name")
     return name.text if value is not None and name is not None and value.start_byte == target.start_byte else None

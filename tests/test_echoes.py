@@ -34,9 +34,13 @@ PARAMETERS = "def send(content, cookies, timeout):\n"
     (PYTHON, PARAMETERS + "    self.cookies += c", None),
     (PYTHON, PARAMETERS + "    self._timeout = self._t", None), (JAVASCRIPT, "this.a.b = this.a.b", None),  # itself
     (JAVASCRIPT, "if (this.cookies === c", None), (JAVASCRIPT, "request({ cookies: c", None),
+    (PYTHON, "def send(limit: int = L):\n    pass\n", "LIMIT"), (PYTHON, "def send(limit=LI):\n    pass\n", "LIMIT"),
+    (PYTHON, "def send(limit: int = l):\n    pass\n", None),  # a default is no parameter of its own function
+    (PYTHON, "def send(limit: int = X):\n    pass\n", None),
 ])
 def test_the_name_a_position_repeats(language, source, expected):
-    assert echoed(context_at(Document("file:///t", source, 1, language), len(source.encode()))) == expected
+    cursor = source.index("):\n") if source.startswith("def send(limit") else len(source)  # a default: inside a file
+    assert echoed(context_at(Document("file:///t", source, 1, language), len(source[:cursor].encode()))) == expected
 
 
 def test_inside_a_call_the_tree_finds_a_keyword_argument_on_a_line_of_its_own():
