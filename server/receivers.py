@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
-from .context import CompletionContext
+from .context import CompletionContext, member_access
 from .languages import JAVASCRIPT, LanguageSpec
 from .words import node_text
 
@@ -141,6 +141,28 @@ def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | 
     if head is None:
         return None
     return Target(head.module, head.names + tuple(names[1:]))
+
+
+# A Python receiver whose syntax says its type: a literal (``", ".``, ``[]``), or a call of a
+# builtin class (``str(value).``): the class's members are typeshed's builtins.
+_PY_LITERALS = {"string": "str", "concatenated_string": "str", "list": "list", "list_comprehension": "list",
+                "dictionary": "dict", "dictionary_comprehension": "dict", "set": "set", "set_comprehension": "set"}
+_PY_CLASSES = frozenset({"str", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "int", "float"})
+
+
+def builtin_type(context: CompletionContext) -> str | None:
+    """The builtin class of a Python receiver that is a literal or a call of that class, by the
+    tree (``str(value).is`` -> "str"); else None."""
+    access = member_access(context.target) if context.language.name == "python" and context.target is not None else None
+    obj = access.child_by_field_name("object") if access is not None else None
+    if obj is None:
+        return None
+    if obj.type == "string":
+        return "bytes" if (obj.text or b"")[:2].lower().lstrip(b"rf").startswith(b"b") else "str"
+    if obj.type == "call" and (function := obj.child_by_field_name("function")) is not None \
+            and function.type == "identifier" and (name := node_text(function)) in _PY_CLASSES:
+        return name
+    return _PY_LITERALS.get(obj.type)
 
 
 def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:

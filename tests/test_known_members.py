@@ -256,3 +256,15 @@ def test_after_self_what_follows_the_cursor_rules_out_a_kind_of_member(tmp_path:
     lines = js.split("\n")
     texts = [c.text for c in service.complete((tmp_path / "c.js").as_uri(), len(lines) - 1, len(lines[-1]), 50).candidates]
     assert texts[0] == "insert" and texts.index("ids") > texts.index("insert")  # a getter is read as a field
+
+
+def test_a_literal_or_a_builtin_class_s_call_before_the_dot_has_that_class_s_members(tmp_path: Path):
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    uri = (tmp_path / "a.py").as_uri()
+    texts = [c.text for c in complete(service, libraries, uri, "def f(value):\n    return str(value).is", "python")]
+    assert {"isupper", "isdigit"} <= set(texts[:12]) and "isupper" in texts  # str's, from typeshed's builtins
+    assert [c.text for c in complete(service, libraries, uri, "x = ', '.jo", "python")][0] == "join"
+    assert [c.text for c in complete(service, libraries, uri, "x = b'ab'.de", "python")][0] == "decode"
+    assert [c.text for c in complete(service, libraries, uri, "x = dict(a=1).it", "python")][0] == "items"
+    assert "isupper" not in [c.text for c in complete(service, libraries, uri, "def f(value):\n    return g(value).is", "python")]

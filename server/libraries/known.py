@@ -45,6 +45,8 @@ class Libraries:
         if own is not None:
             return self._class(context, own, bound, 0)
         target = receivers.target_of(context, bound)
+        if target is None and (builtin := receivers.builtin_type(context)) is not None:  # `str(value).`, `", ".`
+            target = receivers.Target("builtins", (builtin,))
         wanted = receivers.declared_type_name(context) if target is None else None  # `user: User` … `user.`
         if wanted is not None and (typed := receivers.type_members(context.tree.root_node, context.data, wanted)):
             found = self._class(context, typed, bound, 0)  # declared in the file
