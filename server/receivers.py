@@ -150,13 +150,43 @@ _PY_LITERALS = {"string": "str", "concatenated_string": "str", "list": "list", "
 _PY_CLASSES = frozenset({"str", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "int", "float"})
 
 
-def builtin_type(context: CompletionContext) -> str | None:
-    """The builtin class of a Python receiver that is a literal or a call of that class, by the
-    tree (``str(value).is`` -> "str"); else None."""
-    access = member_access(context.target) if context.language.name == "python" and context.target is not None else None
+# JavaScript's: a literal, a constructor's call, or a call whose result's class is known.
+_JS_LITERALS = {"string": "String", "template_string": "String", "array": "Array", "regex": "RegExp"}
+_JS_RETURNS = {"Object.keys": "Array", "Object.values": "Array", "Object.entries": "Array", "Array.from": "Array",
+               "Array.of": "Array", "JSON.stringify": "String", "String": "String"}
+_JS_METHOD_RETURNS = {"split": "Array", "join": "String"}
+
+
+def builtin_instance(context: CompletionContext) -> Target | None:
+    """Where the receiver's syntax says it is an instance of a builtin class, that class (the
+    libraries read its members): in Python a literal or a call of a builtin class (``str(value).``
+    -> builtins.str); in JavaScript a literal (``'a'.``, ``[].``, ``/x/.``), ``new X(...)`` of a
+    global class or a name last assigned one (``const u = new URL(s)`` ... ``u.``), and the calls
+    whose result is an array or a string (``Object.keys(o).``, ``s.split(',').``)."""
+    access = member_access(context.target) if context.target is not None else None
     obj = access.child_by_field_name("object") if access is not None else None
     if obj is None:
         return None
+    if context.language.name == "python":
+        name = _python_class(obj)
+        return Target("builtins", (name,)) if name is not None else None
+    if context.language.name not in OWN:
+        return None
+    name = _JS_LITERALS.get(obj.type)
+    if obj.type == "new_expression" and (made := obj.child_by_field_name("constructor")) is not None \
+            and made.type == "identifier":
+        name = node_text(made)
+    elif obj.type == "call_expression" and (function := obj.child_by_field_name("function")) is not None:
+        written = node_text(function)
+        name = _JS_RETURNS.get(written)
+        if name is None and function.type == "member_expression":
+            name = _JS_METHOD_RETURNS.get(node_text(function.child_by_field_name("property")))
+    elif obj.type == "identifier" and (assigned := _assigned_class(context, node_text(obj))) is not None and len(assigned) == 1:
+        name = assigned[0]
+    return Target("", (name, "prototype")) if name else None
+
+
+def _python_class(obj: tree_sitter.Node) -> str | None:
     if obj.type == "string":
         return "bytes" if (obj.text or b"")[:2].lower().lstrip(b"rf").startswith(b"b") else "str"
     if obj.type == "call" and (function := obj.child_by_field_name("function")) is not None \

@@ -268,3 +268,13 @@ def test_a_literal_or_a_builtin_class_s_call_before_the_dot_has_that_class_s_mem
     assert [c.text for c in complete(service, libraries, uri, "x = b'ab'.de", "python")][0] == "decode"
     assert [c.text for c in complete(service, libraries, uri, "x = dict(a=1).it", "python")][0] == "items"
     assert "isupper" not in [c.text for c in complete(service, libraries, uri, "def f(value):\n    return g(value).is", "python")]
+
+
+def test_javascript_an_instance_of_a_global_class_has_its_members(tmp_path: Path):
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    uri = (tmp_path / "a.js").as_uri()
+    texts = [c.text for c in complete(service, libraries, uri, "function f(url) {\n  return new URL(url).to", "javascript")]
+    assert texts[:2] == ["toString", "toJSON"]  # URL's, ahead of a string's toLowerCase
+    assert [c.text for c in complete(service, libraries, uri, "const k = Object.keys(o).fo", "javascript")][0] == "forEach"
+    assert "trimEnd" in [c.text for c in complete(service, libraries, uri, "const s = 'a b '.tr", "javascript")]

@@ -42,6 +42,11 @@ def test_node_builtins_and_globals_come_from_the_shipped_table():
     assert {"argv", "env", "cwd"} <= names(None, Target("", ("process",)))
     assert {"readFile"} <= names(None, Target("fs/promises"))
     assert names(None, Target("", ("notAGlobal",))) == set()
+    assert {"split", "trimEnd", "length"} <= names(None, Target("", ("String", "prototype")))  # an instance's members
+    assert {"pathname", "searchParams", "toString"} <= names(None, Target("", ("URL", "prototype")))
+    assert {"message", "stack"} <= names(None, Target("", ("TypeError", "prototype")))  # what it extends: Error's
+    assert "fromCharCode" not in names(None, Target("", ("String", "prototype")))  # a static is no instance's
+    assert names(None, Target("", ("notAGlobal", "prototype"))) == set()
 
 
 def test_a_package_with_declarations(project: Path):
@@ -82,6 +87,8 @@ def test_declarations_reader():
                         b"declare var Tool: ToolConstructor;\ninterface ToolConstructor { make(): void; VERSION: string }\n")
     assert reader.modules["m"].members(reader.interfaces) == {"f": "f"}
     assert scope.types["Tool"] == "ToolConstructor" and set(reader.interfaces["ToolConstructor"]) == {"make", "VERSION"}
+    reader.read(b"declare class Url { constructor(s: string); href: string; toJSON(): string; static parse(s: string): Url }\n")
+    assert reader.classes["Url"] == {"href": "v", "toJSON": "f"}  # an instance's members: not the constructor, nor a static
     exported = javascript_exports(b"module.exports = { a, b: 1, c() {} };\nexports.d = function () {};\n"
                                   b"export class E {}\nObject.defineProperty(exports, 'g', { get() {} });\n")
     assert exported == {"a": "v", "b": "v", "c": "f", "d": "f", "E": "c", "g": "v"}

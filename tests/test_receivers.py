@@ -6,7 +6,7 @@ from __future__ import annotations
 from treecomplete.context import context_at
 from treecomplete.document import Document
 from treecomplete.languages import JAVASCRIPT, PYTHON
-from treecomplete.receivers import Target, bindings, own_class, target_of
+from treecomplete.receivers import Target, bindings, builtin_instance, own_class, target_of
 
 PY = (
     "import os\nimport typing as t\nimport xml.etree\nfrom pathlib import Path\nfrom os import path as p2\n"
@@ -88,3 +88,20 @@ def test_the_class_around_the_cursor_javascript_even_unclosed():
     assert own_class(at_end("function f() {\n  this.", JAVASCRIPT)) is None
     accessors = own_class(at_end("class A {\n  get size() { return 1 }\n  set size(v) {}\n  grow() {\n    this.", JAVASCRIPT))
     assert accessors.members == {"size": "attribute", "grow": "method"}
+
+
+def test_a_builtin_class_s_instance_by_the_receiver_s_syntax():
+    def instance(text, language):
+        return builtin_instance(at_end(text, language))
+
+    assert instance("x = str(v).", PYTHON) == Target("builtins", ("str",))
+    assert instance("x = b'a'.", PYTHON) == Target("builtins", ("bytes",)) and instance("x = f'{a}'.", PYTHON) == Target("builtins", ("str",))
+    assert instance("x = {1: 2}.", PYTHON) == Target("builtins", ("dict",)) and instance("x = [a for a in b].", PYTHON) == Target("builtins", ("list",))
+    assert instance("x = g(v).", PYTHON) is None and instance("x = v.", PYTHON) is None
+    assert instance("const a = 'x'.", JAVASCRIPT) == Target("", ("String", "prototype"))
+    assert instance("const a = [1, 2].", JAVASCRIPT) == Target("", ("Array", "prototype"))
+    assert instance("const a = new URL(s).", JAVASCRIPT) == Target("", ("URL", "prototype"))
+    assert instance("const a = Object.keys(o).", JAVASCRIPT) == Target("", ("Array", "prototype"))
+    assert instance("const a = line.split(',').", JAVASCRIPT) == Target("", ("Array", "prototype"))
+    assert instance("const u = new URL(s)\nu.", JAVASCRIPT) == Target("", ("URL", "prototype"))
+    assert instance("const a = g(s).", JAVASCRIPT) is None and instance("const a = line.", JAVASCRIPT) is None

@@ -6,7 +6,8 @@ the server ships (so that nothing is fetched or read at run time), from the decl
     npm pack typescript@5.9.3 @types/node@22.20.5   # then extract both
     python -m treecomplete.libraries.build_table --typescript DIR --node DIR
 
-The table: {"modules": {"fs": {"readFileSync": "f", ...}}, "globals": {"Math": {"abs": "f"}}},
+The table: {"modules": {"fs": {"readFileSync": "f", ...}}, "globals": {"Math": {"abs": "f"}},
+"instances": {"String": {"split": "f", ...}}} (an instance's members: a global class's, INSTANCES),
 kinds f(unction), c(lass), v(ariable), m(odule or namespace).
 """
 
@@ -22,6 +23,14 @@ from .declarations import CLASS, Reader, Scope
 TABLE = Path(__file__).with_name("javascript.json")
 LIBS = ("lib.es5.d.ts", "lib.es2015.*.d.ts", "lib.es2016.*.d.ts", "lib.es2017.*.d.ts", "lib.es2018.*.d.ts",
         "lib.es2019.*.d.ts", "lib.es2020.*.d.ts", "lib.es2021.*.d.ts", "lib.es2022.*.d.ts", "lib.es2023.*.d.ts")
+
+
+# The global classes whose instances a receiver's syntax may show (`'a'.`, `[].`, `new URL(u).`),
+# each with what it extends.
+INSTANCES = {"String": (), "Array": (), "Number": (), "Boolean": (), "Date": (), "RegExp": (), "Map": (), "Set": (),
+             "WeakMap": (), "WeakSet": (), "Promise": (), "Error": (), "TypeError": ("Error",), "RangeError": ("Error",),
+             "SyntaxError": ("Error",), "URL": (), "URLSearchParams": (), "Buffer": ("Uint8Array",), "Uint8Array": (),
+             "ArrayBuffer": (), "TextEncoder": (), "TextDecoder": (), "AbortController": ()}
 
 
 def module_members(reader: Reader, name: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
@@ -67,9 +76,22 @@ def build(typescript: Path, node: Path) -> dict:
     for name in list(modules):  # `util.inspect.`, `http.IncomingMessage.`: a module's namespaces and classes
         for inner, members in global_members(reader, [reader.modules[name]]).items():
             modules.setdefault(f"{name}.{inner}", members)
+    instances = {name: dict(sorted(instance_members(reader, name).items())) for name in INSTANCES}
     return {"source": f"typescript {_version(typescript)} lib.es5-es2023, @types/node {_version(node)}",
             "modules": {name: dict(sorted(m.items())) for name, m in modules.items() if m},
-            "globals": {name: dict(sorted(m.items())) for name, m in sorted(global_members(reader, scopes).items())}}
+            "globals": {name: dict(sorted(m.items())) for name, m in sorted(global_members(reader, scopes).items())},
+            "instances": {name: m for name, m in instances.items() if m}}
+
+
+def instance_members(reader: Reader, name: str) -> dict[str, str]:
+    """The members of an instance of the global class ``name``: its interface's and its class
+    body's, and those of what it extends (INSTANCES)."""
+    out: dict[str, str] = {}
+    for each in (name,) + INSTANCES.get(name, ()):
+        for members in (reader.interfaces.get(each, {}), reader.classes.get(each, {})):
+            for member, kind in members.items():
+                out.setdefault(member, kind)
+    return out
 
 
 def _version(package: Path) -> str:

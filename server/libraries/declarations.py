@@ -66,7 +66,7 @@ def _parser(typescript: bool) -> tree_sitter.Parser:
 
 
 def _identifier(name: str) -> bool:
-    return name.replace("$", "_").isidentifier() and name != "prototype"
+    return name.replace("$", "_").isidentifier() and name not in ("prototype", "constructor")
 
 
 class Reader:
@@ -75,6 +75,7 @@ class Reader:
 
     def __init__(self) -> None:
         self.interfaces: dict[str, dict[str, str]] = {}
+        self.classes: dict[str, dict[str, str]] = {}  # a class's instance members, by its name
         self.modules: dict[str, Scope] = {}  # ``declare module "fs" {...}``
         self.globals = Scope()
 
@@ -140,10 +141,12 @@ class Reader:
             name = node_text(node.child_by_field_name("name"))
             self._value(scope, name, CLASS, exported)
             statics = scope.statics.setdefault(name, {})
+            instances = self.classes.setdefault(name, {})
             body = node.child_by_field_name("body")
             for member in body.named_children if body is not None else ():
-                if member.type in _MEMBERS and any(c.type == "static" for c in member.children):
-                    statics.setdefault(node_text(member.child_by_field_name("name")), _MEMBERS[member.type])
+                if member.type in _MEMBERS and _identifier(member_name := node_text(member.child_by_field_name("name"))):
+                    into = statics if any(c.type == "static" for c in member.children) else instances
+                    into.setdefault(member_name, _MEMBERS[member.type])
         elif kind in _DECLARES:
             self._value(scope, node_text(node.child_by_field_name("name")), _DECLARES[kind], exported)
         elif kind in ("lexical_declaration", "variable_declaration"):

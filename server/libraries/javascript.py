@@ -60,6 +60,9 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     """The members of ``target`` (a module specifier and names after it, or a global: module
     ""), and the files they were read from."""
     spec = target.module.removeprefix("node:")
+    if not spec and target.names[1:] == ("prototype",):  # an instance of a global class (`'a'.`, `new URL(s).`)
+        found = table().get("instances", {}).get(target.names[0])
+        return (_members(target.names[0], found, "global", f"{target.names[0]}.prototype") if found else None), []
     if not spec:
         found = table()["globals"].get(target.names[0]) if len(target.names) == 1 else None
         return (_members(target.names[0], found, "global", target.names[0]) if found else None), []

@@ -45,8 +45,6 @@ class Libraries:
         if own is not None:
             return self._class(context, own, bound, 0)
         target = receivers.target_of(context, bound)
-        if target is None and (builtin := receivers.builtin_type(context)) is not None:  # `str(value).`, `", ".`
-            target = receivers.Target("builtins", (builtin,))
         wanted = receivers.declared_type_name(context) if target is None else None  # `user: User` … `user.`
         if wanted is not None and (typed := receivers.type_members(context.tree.root_node, context.data, wanted)):
             found = self._class(context, typed, bound, 0)  # declared in the file
@@ -55,6 +53,8 @@ class Libraries:
         if wanted in bound and bound[wanted].names and bound[wanted].module.startswith("."):  # a project file's
             found = self._target(context, bound[wanted])
             return replace(found, declared=True) if found is not None else None
+        if target is None:  # `str(value).`, `", ".`, `new URL(s).`, `Object.keys(o).`: a builtin class's instance
+            target = receivers.builtin_instance(context)
         if target is None and context.language.name != "python":  # `Math.`, `JSON.`, `process.`: a global's
             names = receivers.chain(context.receiver)
             target = receivers.Target("", tuple(names)) if names and len(names) == 1 else None
