@@ -5,6 +5,14 @@
   L|`` -> ``LIMIT``.
 - The value assigned to a member: ``self.timeout = t|`` -> ``timeout``; ``this._exit =
   other._|`` -> ``_exit``.
+- Inside a file, the other way: the plain name assigned right after the cursor, where a member
+  is typed (``self.|`` before `` = timeout``, ``exports.R|`` before `` = Router``) or a Python
+  keyword argument's name (``f(|`` before ``=cookies)``). In held-out code that name is the
+  member at 259 of 380 Python ``self.| = name`` with nothing typed and 259 of 268 with a
+  matching character typed, the keyword at 201 of 286 and 199 of 217; at only 41 of 98
+  JavaScript ``a.| = name`` with nothing typed (41 of 52 typed): there, once a character typed
+  matches. (The model reads the code after the cursor too and mostly does this already: the
+  rule moved one identifier of 300 at Python's k=0 and none with a character typed.)
 
 In held-out code (the editing benchmark's packages), where the value's first character is
 typed and the name starts with it, the value is that name at 426 of 447 Python keyword
@@ -19,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from .context import CompletionContext
+from .context import ATTRIBUTE, CompletionContext
 
 READ = 256  # bytes of the cursor's line read before it
 _KEYWORD = re.compile(rb"[(,][ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*\Z")  # `f(a, cookies=`
@@ -29,14 +37,23 @@ _MEMBER = rb"(?:^|[;{])[ \t]*([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\.([A-Za-z_$][\w$]*)
 _MEMBERS = {"python": re.compile(_MEMBER + rb"*)\Z"), "javascript": re.compile(_MEMBER + rb"+)\Z")}
 
 
+# What follows the cursor: the rest of its word, `=` and a plain name ending the statement or the argument.
+_AFTER = re.compile(rb"[\w$]*[ \t]*=(?![=>])[ \t]*([A-Za-z_$][\w$]*)[ \t]*(?:[;,)]|\r?\n|\Z)")
+_LITERALS = frozenset({b"True", b"False", b"None", b"true", b"false", b"null", b"undefined", b"this", b"self", b"NaN"})
+_OPENS = re.compile(rb"[(,][ \t]*\Z")  # an argument starts at the cursor
+
+
 def echoed(context: CompletionContext) -> str | None:
     """The name the identifier at the cursor repeats, where one is being typed and that name
     starts with what is typed (in the case typed); else None."""
-    if not context.prefix or context.language.name not in ("python", "javascript", "typescript", "typescriptreact"):
+    if context.language.name not in ("python", "javascript", "typescript", "typescriptreact"):
         return None
     data, start = context.data, context.prefix_start
     line = data.rfind(b"\n", 0, start) + 1
     text = data[max(line, start - READ):start]
+    if not context.prefix:
+        found = _value_after(context, data, line, text) if context.language.name == "python" else None
+        return found.decode("utf-8", "replace") if found is not None else None
     member = _MEMBERS["python" if context.language.name == "python" else "javascript"].search(text)
     if member is not None:  # not `self.x = self.x`
         found = member.group(2) if member.group(3).rstrip(b".") != member.group(1) else None
@@ -49,9 +66,26 @@ def echoed(context: CompletionContext) -> str | None:
     else:
         found = None
     if found is None:
+        found = _value_after(context, data, line, text)
+    if found is None:
         return None
     name = found.decode("utf-8", "replace")
     return name if name.startswith(context.prefix) else None
+
+
+def _value_after(context: CompletionContext, data: bytes, line: int, text: bytes) -> bytes | None:
+    """Inside a file, the plain name assigned right after the cursor where a member is being
+    typed (``self.|`` before `` = timeout``, ``exports.|`` before `` = Router``) or a Python
+    keyword argument's name (``f(|`` before ``=cookies)``)."""
+    after = _AFTER.match(data, context.cursor)
+    if after is None or after.group(1) in _LITERALS:
+        return None
+    if context.category == ATTRIBUTE:
+        return after.group(1)
+    if context.language.name == "python" and (_OPENS.search(text) or (
+            not text.strip() and data[max(0, line - READ):line].rstrip()[-1:] in (b"(", b","))):
+        return after.group(1)
+    return None
 
 
 def _keyword_line(data: bytes, line: int, text: bytes) -> re.Match[bytes] | None:

@@ -43,6 +43,21 @@ def test_the_name_a_position_repeats(language, source, expected):
     assert echoed(context_at(Document("file:///t", source, 1, language), len(source[:cursor].encode()))) == expected
 
 
+@pytest.mark.parametrize(("language", "before", "after", "expected"), [
+    (PYTHON, "    self.", " = timeout\n", "timeout"), (PYTHON, "    self.t", " = timeout\n", "timeout"),
+    (PYTHON, "    request(content, ", "=cookies)\n", "cookies"), (PYTHON, "    request(\n        ", "=cookies,\n    )\n", "cookies"),
+    (PYTHON, "    self.", " = None\n", None), (PYTHON, "    self.", " = timeout + 1\n", None),  # a literal; no plain name
+    (PYTHON, "    self.x", " = timeout\n", None), (PYTHON, "    ", " = timeout\n", None),  # another name typed; a statement
+    (PYTHON, "    self.", " == timeout\n", None),
+    (JAVASCRIPT, "  this.t", " = timeout;\n", "timeout"), (JAVASCRIPT, "  exports.R", " = Router\n", "Router"),
+    (JAVASCRIPT, "  this.", " = timeout;\n", None),  # JavaScript: once a character typed matches
+])
+def test_inside_a_file_the_plain_name_assigned_after_the_cursor(language, before, after, expected):
+    source = PARAMETERS + before if language is PYTHON else "function f(timeout) {\n" + before
+    document = Document("file:///t", source + after, 1, language)
+    assert echoed(context_at(document, len(source.encode()))) == expected
+
+
 def test_inside_a_call_the_tree_finds_a_keyword_argument_on_a_line_of_its_own():
     source = PARAMETERS + "    request(\n        content,  # a comment\n        cookies=c,\n    )\n"
     cursor = source.index("cookies=c") + len("cookies=c")
