@@ -268,6 +268,7 @@ def test_the_tree_at_the_cursor_finds_parameter_lists_the_text_does_not(before, 
     ("javascript", "  const args = a", "args"), ("javascript", "let args = await a", "args"),
     ("javascript", "const args: string[] = a", "args"), ("javascript", "for (const a of x) { let args = a", "args"),
     ("javascript", "  var args = a", None),  # `var args = args || []` is an idiom
+    ("javascript", "  var args = f(x, a", "args"), ("javascript", "  var args = x || a", "args"),  # past its value's start
     ("javascript", "  const args = f(x, a", "args"),  # anywhere in its value's line
     ("javascript", "  const args = () => a", None),  # a function may name it
     ("javascript", "  const args = g(function () { return a", None), ("javascript", "const args = { m() { a", None),
