@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+from treecomplete.context import context_at
 from treecomplete.engines.base import Kind
 from treecomplete.libraries import loader as loader_module
 from treecomplete.libraries.known import Libraries
@@ -278,3 +279,21 @@ def test_javascript_an_instance_of_a_global_class_has_its_members(tmp_path: Path
     assert texts[:2] == ["toString", "toJSON"]  # URL's, ahead of a string's toLowerCase
     assert [c.text for c in complete(service, libraries, uri, "const k = Object.keys(o).fo", "javascript")][0] == "forEach"
     assert "trimEnd" in [c.text for c in complete(service, libraries, uri, "const s = 'a b '.tr", "javascript")]
+
+
+def test_a_receiver_named_as_a_class_the_buffer_imports_or_defines_has_its_members(tmp_path: Path):
+    (tmp_path / "option.js").write_text("class Option {\n  isBoolean() { return true }\n  attributeName() {}\n}\n"
+                                        "module.exports = { Option };\n")
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    head = "const { Option } = require('./option.js');\nconst other = { ignore: 1 };\nfunction check("
+    texts = [c.text for c in complete(service, libraries, (tmp_path / "a.js").as_uri(), head + "option) {\n  return option.", "javascript")]
+    assert {"isBoolean", "attributeName"} <= set(texts) and "ignore" in texts  # a guess: the other words stay
+    doc = service.get((tmp_path / "a.js").as_uri())
+    found = libraries.members(context_at(doc, len(doc.data)))
+    assert set(found.names) == {"isBoolean", "attributeName"} and not found.complete
+    elsewhere = [c.text for c in complete(service, libraries, (tmp_path / "b.js").as_uri(), head + "value) {\n  return value.", "javascript")]
+    assert "attributeName" not in elsewhere  # another name: no class
+    python = ("class HttpClient:\n    def send(self):\n        pass\n\n    def close(self):\n        pass\n\n\n"
+              "def run(http_client, other):\n    http_client.")
+    assert {"send", "close"} <= {c.text for c in complete(service, libraries, (tmp_path / "c.py").as_uri(), python, "python")}

@@ -55,10 +55,29 @@ class Libraries:
             return replace(found, declared=True) if found is not None else None
         if target is None:  # `str(value).`, `", ".`, `new URL(s).`, `Object.keys(o).`: a builtin class's instance
             target = receivers.builtin_instance(context)
+        if target is None and wanted is None and (named := self._named_like(context, bound)) is not None:
+            return named
         if target is None and context.language.name != "python":  # `Math.`, `JSON.`, `process.`: a global's
             names = receivers.chain(context.receiver)
             target = receivers.Target("", tuple(names)) if names and len(names) == 1 else None
         return self._target(context, target) if target is not None else None
+
+    def _named_like(self, context: CompletionContext, bound: dict[str, receivers.Target]) -> Members | None:
+        """A receiver named as a class the buffer imports from the project or defines (``option.``
+        with ``Option`` imported, ``http_client.`` with ``class HttpClient``): that class's members,
+        as a guess (not complete: the other words are not lowered)."""
+        names = receivers.chain(context.receiver)
+        if not names or len(names) != 1 or not names[0][:1].islower():
+            return None
+        word = names[0].lstrip("_")
+        name = "".join(p[:1].upper() + p[1:] for p in word.split("_")) if "_" in word else word[:1].upper() + word[1:]
+        target = bound.get(name)
+        found = None
+        if target is not None and target.names and target.module.startswith("."):
+            found = self._target(context, target)
+        elif target is None and (inner := receivers.class_in_file(context, name)) is not None:
+            found = self._class(context, inner, bound, 0)
+        return replace(found, complete=False) if found is not None else None
 
     def import_members(self, context: CompletionContext) -> Members | None:
         """Where the cursor names what ``from m import`` (``import { | } from 'm'``) takes, the
