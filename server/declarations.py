@@ -43,7 +43,7 @@ from __future__ import annotations
 import builtins
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import tree_sitter
 
@@ -73,9 +73,11 @@ _INDENT = re.compile(rb"[ \t]*")
 _PY_DEFINITION = re.compile(rb"(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z_]\w*)")
 # A decorator after which a name is defined again on purpose (@x.setter, @overload, @f.register).
 _PY_REDEFINES = re.compile(rb"@[ \t]*(?:[\w.]*\.(?:setter|getter|deleter|register)|(?:typing\.)?overload)\b")
-# Strings, template strings and comments, whose braces are no blocks (a regular expression's are
-# rarely unbalanced).
-_JS_QUOTED = re.compile(rb"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`(?:[^`\\]|\\.)*`|//[^\n]*|/\*.*?\*/", re.DOTALL)
+# Strings, template strings, comments and regular expression literals, whose braces are no blocks.
+_JS_QUOTED = re.compile(rb"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`(?:[^`\\]|\\.)*`|//[^\n]*|/\*.*?\*/"
+                        # a regular expression literal, where one may start (`(/^https?:\/\//i`: no comment in it)
+                        rb"|(?:(?<=[(,=:\[!&|?{};])|(?<=return))[ \t]*/(?![/*])(?:[^/\\\n\[]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[a-z]*",
+                        re.DOTALL)
 # Braces and statement-level declarations (not `for (let i ...`, whose name the loop scopes).
 _JS_TOKENS = re.compile(rb"[{}]|(?:^|(?<=[;{}]))[ \t]*(?:export[ \t]+(?:default[ \t]+)?)?(?:async[ \t]+)?"
                         rb"(?:const|let|var|class|function(?:[ \t]*\*)?)[ \t]+([A-Za-z_$][\w$]*)", re.MULTILINE)
@@ -287,11 +289,10 @@ def _split_top_level(text: bytes) -> list[bytes]:
 
 
 def member_position(language: str, data: bytes, offset: int,
-                    node: tree_sitter.Node | None = None) -> tuple[set[bytes], set[bytes]] | None:
+                    node: tree_sitter.Node | None = None) -> tuple[set[bytes], list[tuple[set[bytes], bytes]]] | None:
     """Where an identifier starting at byte ``offset`` names a member of a JavaScript class body
-    or object literal: the modifiers before it and the names not offered there (the members the
-    body defines before it; after ``get`` or ``set``, but those of the other accessor); elsewhere
-    None. ``node``, the syntax node at ``offset``, finds the class body where the text read
+    or object literal: the modifiers before it and the members the body defines before it (each
+    with its modifiers); elsewhere None. ``node``, the syntax node at ``offset``, finds the class body where the text read
     does not reach its brace."""
     if language not in _INITIALISED:  # the JavaScript family
         return None
@@ -319,7 +320,15 @@ def member_position(language: str, data: bytes, offset: int,
         if body is None:
             return None
         defined = _tree_members(body, offset)
-    return modifiers, _taken(defined, modifiers)
+    return modifiers, defined
+
+
+def _partners(defined: list[tuple[set[bytes], bytes]], modifiers: set[bytes]) -> set[bytes]:
+    """At an accessor's name, the members that only the other accessor defines: a getter and its
+    setter come as a pair."""
+    mine = modifiers & _ACCESSORS
+    other = {name for mods, name in defined if mods & _ACCESSORS and not mods & mine}
+    return other - {name for mods, name in defined if mods & mine or not mods & _ACCESSORS}
 
 
 def _taken(defined: list[tuple[set[bytes], bytes]], modifiers: set[bytes]) -> set[bytes]:
@@ -425,7 +434,8 @@ def declaring(context: CompletionContext) -> Declaring:
     member = None if declaration else member_position(language, context.data, context.prefix_start, context.target)
     modifiers, method = None, member is not None  # method: what `this.` / `self.` calls may be defined here
     if member is not None:
-        declaration, (modifiers, names) = True, member
+        declaration, (modifiers, members) = True, member
+        names = _taken(members, modifiers)  # after `get` or `set`, but those of the other accessor
     elif not declaration:
         found = _parameter_list(language, context.data, context.prefix_start, context.target)
         parameter = found is not None
@@ -447,6 +457,8 @@ def declaring(context: CompletionContext) -> Declaring:
     if after is not None:
         names |= after.taken
         names.discard(context.prefix.encode("utf-8", "surrogatepass"))
+    if member is not None and modifiers & _ACCESSORS:  # `get |` above `set status(v)`: status
+        pending |= _texts(_partners(members + (after.members if after is not None else []), modifiers))
     overloaded = _overloaded(context) if declaration and language in OVERLOADS else None
     if overloaded is not None:  # `function f(a: string): void;` above: `f` again, first
         names.discard(overloaded)
@@ -530,6 +542,7 @@ class _After:
     taken: set[bytes]  # of those, the ones not meant to be declared again (a property's setter is)
     called: set[bytes]  # the methods ``self.`` / ``this.`` calls there
     assigned: set[bytes]  # the members ``self.`` / ``this.`` assigns there
+    members: list[tuple[set[bytes], bytes]] = field(default_factory=list)  # JavaScript's, with their modifiers
 
 
 def _after(language: str, context: CompletionContext, modifiers: set[bytes] | None) -> _After | None:
@@ -585,7 +598,7 @@ def _after(language: str, context: CompletionContext, modifiers: set[bytes] | No
     else:
         return None
     called, assigned = _own_uses(language, code, 0, len(code))
-    return _After(defined, taken, called, assigned)
+    return _After(defined, taken, called, assigned, members if language != "python" else [])
 
 
 @functools.lru_cache(maxsize=16)

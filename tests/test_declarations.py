@@ -416,3 +416,19 @@ def test_a_method_of_a_class_longer_than_the_text_read_is_one():
 def _context_at(language, before, after):
     doc = Document("file:///main", before + after, 1, language)
     return context_at(doc, len(before.encode()))
+
+
+@pytest.mark.parametrize(("before", "after", "pending"), [
+    ("module.exports = {\n  get header() { return 1 },\n  set header(v) {},\n  get ", "() {},\n  set status(v) {},\n};\n", {"status"}),
+    ("class A {\n  get size() { return 1 }\n  set ", "(v) {}\n}\n", {"size"}),
+    ("class A {\n  get size() { return 1 }\n  set size(v) {}\n  get ", "() {}\n}\n", set()),  # each has its pair
+])
+def test_at_an_accessor_s_name_the_other_accessor_s_name_without_its_pair_comes_first(before, after, pending):
+    assert set(declarations.declaring(_context_at(JAVASCRIPT, before, after)).pending) == pending
+
+
+def test_a_regular_expression_literal_hides_no_member_after_it():
+    before = "class A {\n  "
+    after = "() {}\n  href() { if (/^https?:\\/\\//i.test(this.url)) return this.url }\n  origin() { return /[{(]/.source }\n  host() {}\n}\n"
+    taken = declarations.declaring(_context_at(JAVASCRIPT, before, after)).taken
+    assert {"href", "origin", "host"} <= taken  # defined below: not offered again, past the regexes' `//` and `{(`
