@@ -540,3 +540,25 @@ def test_with_the_model_what_the_imported_module_defines_still_comes_first(tmp_p
     assert found[0] == "__description__"  # the other two are imported already
     js = _middle(service, (tmp_path / "web" / "main.js").as_uri(), "javascript", "import { get| } from './headers';\n")
     assert js[0] == "getToken"
+
+
+def test_at_a_from_import_s_name_between_two_in_order_what_sorts_between_them_comes_first(tmp_path):
+    from treecomplete.context import context_at
+    from treecomplete.document import Document
+    from treecomplete.imports import sorted_between
+
+    _tree(tmp_path, {"pkg/__init__.py": "", "pkg/kinds.py": "class Aardvark: pass\nclass Alpha: pass\nclass Beta: pass\nclass Delta: pass\n"
+                                                    "class Gamma: pass\nclass Zeta: pass\n"})
+    before, after = "from .kinds import Alpha, ", ", Gamma\n\nx = Beta() + Delta() + Zeta() + Zeta() + Aardvark()\n"
+    uri = (tmp_path / "pkg" / "use.py").as_uri()
+    answer = Answer([Prediction("Zeta", 0.6, False), Prediction("Aardvark", 0.2, False), Prediction("Delta", 0.1, False),
+                     Prediction("Beta", 0.05, False)])
+    for service in (CompletionService(project=_indexed(tmp_path)),
+                    CompletionService(models=StubPredictor(answer), project=_indexed(tmp_path))):  # type: ignore[arg-type]
+        service.open(uri, "python", 1, before + after)
+        texts = [c.text for c in service.complete(uri, 0, len(before), 50).candidates]
+        assert {"Beta", "Delta"} == set(texts[:2]), texts[:5]  # between Alpha and Gamma
+    doc = Document(uri, before + after, 1, PYTHON)
+    assert sorted_between(context_at(doc, len(before))) == ("alpha", "gamma")
+    unsorted = Document(uri, "from .kinds import Gamma, " + ", Alpha\n", 1, PYTHON)
+    assert sorted_between(context_at(unsorted, len("from .kinds import Gamma, "))) is None  # not in order: nothing said

@@ -76,7 +76,7 @@ from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
 from ..echoes import echoed
 from ..imports import (Imported, imported_modules, imports_end, listed_names, module_defines,
-                       module_position, modules_defining, next_export, not_modules)
+                       module_position, modules_defining, next_export, not_modules, sorted_between)
 from ..libraries.known import Libraries
 from ..libraries.members import Members
 from ..project import DEFINED, MEMBERS, TAKEN, WORDS, FileWords, ProjectIndex, Snapshot, module_name, path_of
@@ -182,6 +182,10 @@ class FallbackEngine:
             members.known_words(scores, known, imported_here or set(), context.language.member_set)
             for word in members.wrong_kind(context, known) & scores.keys():  # `self.|(`: not a field
                 scores[word] -= members.WRONG_KIND
+        if (between := sorted_between(context)) is not None:  # `from m import Counter, d|, namedtuple`: in order
+            for word in scores:
+                if between[0] < word.lower() < between[1]:
+                    scores[word] += PENDING
         echo = self.echo(context)  # `f(cookies=c|`, `self.timeout = t|`: the name again, first
         if echo is not None and echo in scores:
             scores[echo] += PENDING

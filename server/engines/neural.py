@@ -14,6 +14,7 @@ from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
 from ..declarations import Declaring
 from ..erasure import as_javascript, served_as
+from ..imports import sorted_between
 from ..languages import LOCALS
 from ..libraries.members import Members
 from ..models.flatten import EMPTY
@@ -181,6 +182,8 @@ class NeuralEngine:
             yield wanted  # inside a file, what other files take from this module and it does not define
         if context.prefix and (defines := self.fallback.module_names(context) - self.fallback.imported_here(context)):
             yield defines  # `from .m import x|`, `import { x| } from './m'`: what the project's file for m defines
+        if (between := sorted_between(context)) is not None:  # `from m import Counter, d|, namedtuple`: in order
+            yield _Between(*between)
         if modules := self.fallback.modules_here(context):  # `from | import Client`: the module defining it
             yield modules
         if context.category == NAME and (following := self.fallback.next_export(context)) is not None:
@@ -268,6 +271,22 @@ class NeuralEngine:
                                                                       cache.log_probability(c.first)), block))
                    for c in rest)
         return out
+
+
+class _Between(Collection[str]):
+    """The names that sort between two (lower-cased), as a set ``_first_names`` reads."""
+
+    def __init__(self, low: str, high: str):
+        self.low, self.high = low, high
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.low < name.lower() < self.high
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
 
 
 def _chain_candidate(chain, score: float) -> Candidate:
