@@ -297,3 +297,21 @@ def test_a_receiver_named_as_a_class_the_buffer_imports_or_defines_has_its_membe
     python = ("class HttpClient:\n    def send(self):\n        pass\n\n    def close(self):\n        pass\n\n\n"
               "def run(http_client, other):\n    http_client.")
     assert {"send", "close"} <= {c.text for c in complete(service, libraries, (tmp_path / "c.py").as_uri(), python, "python")}
+
+
+def test_a_module_s_variables_go_last_where_a_call_follows_but_its_functions_stay_where_none_does(tmp_path: Path):
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    uri = (tmp_path / "a.py").as_uri()
+
+    def ranked(line: str, rest: str) -> list[str]:
+        service.open(uri, "python", 1, "import os\n" + line + rest)
+        service.complete(uri, 1, len(line), 50)
+        libraries.loader.wait(10)
+        return [c.text for c in service.complete(uri, 1, len(line), 50).candidates]
+
+    free = ranked("x = os.s", " + 1\n")
+    assert free.index("sep") < free.index("system")  # a variable, ranked as it is
+    called = ranked("x = os.s", "(1)\n")
+    assert "sep" not in called[:called.index("system") + 1]  # `os.s|(1)`: a call follows, the variables after
+    assert ranked("x = sorted(names, key=os.path.b", ")\n")[0] == "basename"  # a module's function passed as a value

@@ -41,17 +41,22 @@ def known_words(scores: Scores, known: Members, taken: set[str], common: frozens
 
 
 def wrong_kind(context: CompletionContext, known: Members | None) -> set[str]:
-    """After ``self.`` / ``this.`` inside a file, the members of the class that the code after
-    the cursor rules out: its fields and properties where a ``(`` follows (in held-out code, the
-    truth was one at 15 of 412 such Python positions, 2 of 165 JavaScript ones), its methods where
-    the line goes on with anything else (``.``, ``)``, `` =``: 36 of 1,080 and 4 of 353, mostly
-    properties, read as fields now). Nothing where the line ends at the cursor: a call may follow."""
-    if known is None or context.receiver is None or context.receiver.strip() not in OWN.get(context.language.name, ()):
-        return set()
-    after = _FOLLOWING.match(context.data, context.cursor)
+    """Inside a file, the receiver's known members that the code after the cursor rules out:
+    its fields and properties where a ``(`` follows (after ``self.`` / ``this.`` in held-out
+    code, the truth was one at 15 of 412 such Python positions, 2 of 165 JavaScript ones); after
+    ``self.`` / ``this.``, its methods where the line goes on with anything else (``.``, ``)``,
+    `` =``: 36 of 1,080 and 4 of 353, mostly properties, read as fields now), but not a module's
+    functions, often passed as values (``map(path.basename, ...)``). Nothing where the line ends
+    at the cursor: a call may follow."""
+    after = _FOLLOWING.match(context.data, context.cursor) if known is not None else None
     if after is None:
         return set()
-    wrong = Kind.VARIABLE if after.group(1) == b"(" else Kind.FUNCTION
+    if after.group(1) == b"(":
+        wrong = Kind.VARIABLE
+    elif context.receiver is not None and context.receiver.strip() in OWN.get(context.language.name, ()):
+        wrong = Kind.FUNCTION
+    else:
+        return set()  # `map(path.basename, |`: a module's function may be passed as a value
     return {name for name, member in known.names.items() if member.kind == wrong}
 
 
