@@ -13,6 +13,8 @@
   JavaScript ``a.| = name`` with nothing typed (41 of 52 typed): there, once a character typed
   matches. (The model reads the code after the cursor too and mostly does this already: the
   rule moved one identifier of 300 at Python's k=0 and none with a character typed.)
+- A Python annotation: the type named after what it annotates, its letters in order (``env:
+  E|`` -> ``Environment``, ``ctx: C|`` -> ``Context``): ``annotated`` and ``named_after``.
 
 In held-out code (the editing benchmark's packages), where the value's first character is
 typed and the name starts with it, the value is that name at 426 of 447 Python keyword
@@ -116,3 +118,29 @@ def _default(context: CompletionContext) -> bytes | None:
         return None
     value, name = parent.child_by_field_name("value"), parent.child_by_field_name("name")
     return name.text if value is not None and name is not None and value.start_byte == target.start_byte else None
+
+
+# A Python annotation being typed: `(self, env: E|`, `timeout: t.O|`, `self.commands: t.M|`.
+_ANNOTATED = re.compile(rb"(?:^|[(,]|\bself\.)[ \t]*([A-Za-z_]\w*)[ \t]*:[ \t]*(?:[A-Za-z_][\w.]*\.)?\Z")
+
+
+def annotated(context: CompletionContext) -> str | None:
+    """At a Python annotation with a character typed that starts the name annotated, that name
+    (lower-cased, without its underscores): the type is named after it, its letters in order
+    (``env: Environment``, ``ctx: Context``, ``headers: HeaderTypes``) at 644 of 748 such
+    held-out annotations with one character typed, 566 of 596 with two."""
+    if not context.prefix or context.language.name != "python":
+        return None
+    data, start = context.data, context.prefix_start
+    line = data.rfind(b"\n", 0, start) + 1
+    found = _ANNOTATED.search(data, max(line, start - READ), start)
+    if found is None:
+        return None
+    name = found.group(1).decode("utf-8", "replace").strip("_").lower()
+    return name if len(name) > 1 and name.startswith(context.prefix.lower()) else None
+
+
+def named_after(word: str, name: str) -> bool:
+    """Whether ``word`` holds the letters of ``name`` (lower-case) in order."""
+    letters = iter(word.lower())
+    return all(c in letters for c in name)

@@ -80,3 +80,28 @@ def test_a_long_line_is_read_in_a_bounded_stretch():
     context = context_at(Document("file:///t.py", source, 1, PYTHON), len(source))
     assert echoed(context) == "cookies"
     assert echoed(context_at(Document("file:///t.py", "self.cookies = " + " " * 300 + "c", 1, PYTHON), 316)) is None
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("def f(self, env: E", "env"), ("def f(ctx: t.C", "ctx"), ("    self.commands: t.C", "commands"), ("    self.commands: t.M", None),
+    ("def f(_headers: H", "headers"), ("def f(env: X", None), ("def f(env: ", None),  # nothing typed matches
+    ("x = {env: E", None), ("def f(e: E", None),  # a dictionary's key; a one-letter name says nothing
+])
+def test_an_annotation_is_named_after_what_it_annotates(source, expected):
+    from treecomplete.echoes import annotated
+
+    assert annotated(context_at(Document("file:///t", source, 1, PYTHON), len(source.encode()))) == expected
+
+
+def test_both_engines_offer_the_type_named_after_the_parameter_first():
+    from treecomplete.echoes import named_after
+
+    assert named_after("Context", "ctx") and named_after("HeaderTypes", "headers") and not named_after("Exception", "env")
+    head = "class EscapeFormatter: pass\nclass Environment: pass\nclass Exception2: pass\n\n"
+    model = StubPredictor(Answer([Prediction("EscapeFormatter", 0.8, True), Prediction("Environment", 0.1, True)]))
+    for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
+        source = head + "def load(self, env: E"
+        service.open("file:///t.py", "python", 1, source + "):\n    pass\n")
+        lines = source.split("\n")
+        found = [c.text for c in service.complete("file:///t.py", len(lines) - 1, len(lines[-1]), 50).candidates]
+        assert found[0] == "Environment", (service.models, found[:5])

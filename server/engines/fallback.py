@@ -74,7 +74,7 @@ from pathlib import PurePath
 from ..context import ATTRIBUTE, NAME, CompletionContext, aliased_at, assigned_at, statement_at
 from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
-from ..echoes import echoed
+from ..echoes import annotated, echoed, named_after
 from ..imports import (Imported, imported_modules, imports_end, listed_names, module_defines,
                        module_position, modules_defining, next_export, not_modules, sorted_between)
 from ..libraries.known import Libraries
@@ -185,6 +185,10 @@ class FallbackEngine:
         if (between := sorted_between(context)) is not None:  # `from m import Counter, d|, namedtuple`: in order
             for word in scores:
                 if between[0] < word.lower() < between[1]:
+                    scores[word] += PENDING
+        if (annotation := annotated(context)) is not None:  # `env: E|`: Environment
+            for word in scores:
+                if named_after(word, annotation):
                     scores[word] += PENDING
         echo = self.echo(context)  # `f(cookies=c|`, `self.timeout = t|`: the name again, first
         if echo is not None and echo in scores:

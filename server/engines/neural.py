@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Iterator
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
 from ..declarations import Declaring
+from ..echoes import annotated, named_after
 from ..erasure import as_javascript, served_as
 from ..imports import sorted_between
 from ..languages import LOCALS
@@ -176,6 +177,8 @@ class NeuralEngine:
             yield where.pending_below
         if where.pending:  # those it calls above: on top
             yield where.pending
+        if (annotation := annotated(context)) is not None:  # `env: E|`: Environment
+            yield _NamedAfter(annotation)
         if (echo := self.fallback.echo(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again
             yield {echo}
         if (wanted := self.fallback.wanted_here(context)) and ranker.code_after(context.data, context.cursor):
@@ -271,6 +274,22 @@ class NeuralEngine:
                                                                       cache.log_probability(c.first)), block))
                    for c in rest)
         return out
+
+
+class _NamedAfter(Collection[str]):
+    """The names holding a name's letters in order (echoes.named_after), as a set ``_first_names`` reads."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and named_after(word, self.name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
 
 
 class _Between(Collection[str]):
