@@ -51,6 +51,9 @@ def test_the_name_a_position_repeats(language, source, expected):
     (PYTHON, "    self.", " == timeout\n", None),
     (JAVASCRIPT, "  this.t", " = timeout;\n", "timeout"), (JAVASCRIPT, "  exports.R", " = Router\n", "Router"),
     (JAVASCRIPT, "  this.", " = timeout;\n", None),  # JavaScript: once a character typed matches
+    (JAVASCRIPT, "  res.", " = function sendStatus(code) {\n}\n", "sendStatus"),  # a named function expression's name
+    (JAVASCRIPT, "  const o = { ", "match: async function match(p) {} }\n", "match"),
+    (JAVASCRIPT, "  res.", " = function (code) {\n}\n", None), (JAVASCRIPT, "  res.s", " = function json(o) {}\n", None),
 ])
 def test_inside_a_file_the_plain_name_assigned_after_the_cursor(language, before, after, expected):
     source = PARAMETERS + before if language is PYTHON else "function f(timeout) {\n" + before
