@@ -108,3 +108,26 @@ def test_both_engines_offer_the_type_named_after_the_parameter_first():
         lines = source.split("\n")
         found = [c.text for c in service.complete("file:///t.py", len(lines) - 1, len(lines[-1]), 50).candidates]
         assert found[0] == "Environment", (service.models, found[:5])
+
+
+@pytest.mark.parametrize(("before", "after", "expected"), [
+    ("var ", " = require('./route');\n", {"route"}), ("const ", " = require('array-flatten')\n", {"arrayflatten", "flatten"}),
+    ("const ", " = require('node:child_process');\n", {"childprocess", "child_process"}), ("import ", " from 'on-finished';\n", {"onfinished", "finished"}),
+    ("const ", " = require('./route').Route;\n", set()), ("const ", " = other('./route');\n", set()),  # a member of it; no require
+])
+def test_a_required_module_s_name_is_what_it_binds(before, after, expected):
+    from treecomplete.echoes import required_after
+
+    document = Document("file:///t.js", before + after, 1, JAVASCRIPT)
+    assert required_after(context_at(document, len(before))) == expected
+
+
+def test_both_engines_offer_the_name_of_the_module_required_after_the_cursor_first():
+    head = "const Router = 1, Roman = 2, router = 3;\n"
+    model = StubPredictor(Answer([Prediction("router", 0.8, True), Prediction("Roman", 0.1, True), Prediction("Route", 0.01, False)]))
+    for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
+        source = head + "function f() { return Route }\nvar R"
+        service.open("file:///t.js", "javascript", 1, source + " = require('./route');\n")
+        lines = source.split("\n")
+        found = [c.text for c in service.complete("file:///t.js", len(lines) - 1, len(lines[-1]), 50).candidates]
+        assert found[0] == "Route", (service.models, found[:5])

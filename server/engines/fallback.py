@@ -74,7 +74,7 @@ from pathlib import PurePath
 from ..context import ATTRIBUTE, NAME, CompletionContext, aliased_at, assigned_at, statement_at
 from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
-from ..echoes import annotated, echoed, named_after
+from ..echoes import annotated, echoed, named_after, required_after
 from ..imports import (Imported, imported_modules, imports_end, listed_names, module_defines,
                        module_position, modules_defining, next_export, not_modules, sorted_between)
 from ..libraries.known import Libraries
@@ -189,6 +189,10 @@ class FallbackEngine:
         if (annotation := annotated(context)) is not None:  # `env: E|`: Environment
             for word in scores:
                 if named_after(word, annotation):
+                    scores[word] += PENDING
+        if required := required_after(context):  # `const | = require('./route')`: Route
+            for word in scores:
+                if word.lower() in required:
                     scores[word] += PENDING
         echo = self.echo(context)  # `f(cookies=c|`, `self.timeout = t|`: the name again, first
         if echo is not None and echo in scores:

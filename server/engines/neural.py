@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Iterator
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
 from ..declarations import Declaring
-from ..echoes import annotated, named_after
+from ..echoes import annotated, named_after, required_after
 from ..erasure import as_javascript, served_as
 from ..imports import sorted_between
 from ..languages import LOCALS
@@ -178,7 +178,9 @@ class NeuralEngine:
         if where.pending:  # those it calls above: on top
             yield where.pending
         if (annotation := annotated(context)) is not None:  # `env: E|`: Environment
-            yield _NamedAfter(annotation)
+            yield _Matching(lambda word: named_after(word, annotation))
+        if required := required_after(context):  # `const | = require('./route')`: Route
+            yield _Matching(lambda word: word.lower() in required)
         if (echo := self.fallback.echo(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again
             yield {echo}
         if (wanted := self.fallback.wanted_here(context)) and ranker.code_after(context.data, context.cursor):
@@ -186,7 +188,7 @@ class NeuralEngine:
         if context.prefix and (defines := self.fallback.module_names(context) - self.fallback.imported_here(context)):
             yield defines  # `from .m import x|`, `import { x| } from './m'`: what the project's file for m defines
         if (between := sorted_between(context)) is not None:  # `from m import Counter, d|, namedtuple`: in order
-            yield _Between(*between)
+            yield _Matching(lambda word: between[0] < word.lower() < between[1])
         if modules := self.fallback.modules_here(context):  # `from | import Client`: the module defining it
             yield modules
         if context.category == NAME and (following := self.fallback.next_export(context)) is not None:
@@ -276,30 +278,14 @@ class NeuralEngine:
         return out
 
 
-class _NamedAfter(Collection[str]):
-    """The names holding a name's letters in order (echoes.named_after), as a set ``_first_names`` reads."""
+class _Matching(Collection[str]):
+    """The names a test accepts, as a set ``_first_names`` reads (it only asks ``in``)."""
 
-    def __init__(self, name: str):
-        self.name = name
-
-    def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and named_after(word, self.name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
-
-
-class _Between(Collection[str]):
-    """The names that sort between two (lower-cased), as a set ``_first_names`` reads."""
-
-    def __init__(self, low: str, high: str):
-        self.low, self.high = low, high
+    def __init__(self, accepts: Callable[[str], bool]):
+        self.accepts = accepts
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self.low < name.lower() < self.high
+        return isinstance(name, str) and self.accepts(name)
 
     def __iter__(self) -> Iterator[str]:
         return iter(())
