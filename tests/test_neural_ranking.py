@@ -141,3 +141,20 @@ def test_no_multi_token_item_where_the_code_after_the_cursor_goes_on_with_the_ex
         service.open("file:///t.py", "python", 1, head + rest)
         texts = [c.text for c in service.complete("file:///t.py", 1, 6, 20).candidates]
         assert texts[0] == "items" and ("items.count(" in texts) is offered, rest  # `it|.count(1)`: written already
+
+
+def test_before_a_call_s_parenthesis_python_s_self_goes_last():
+    from treecomplete.context import context_at
+    from treecomplete.document import Document
+    from treecomplete.engines.fallback import FallbackEngine
+
+    answer = Answer([Prediction("self", 0.6, False), Prediction("str", 0.3, False)])
+    service = CompletionService(models=StubPredictor(answer))  # type: ignore[arg-type]
+    head = "class A:\n    def f(self, value):\n        obj = s"
+    for rest, first in (("(value)\n", "str"), (".x\n", "self"), ("\n", "self")):
+        service.open("file:///t.py", "python", 1, head + rest)
+        texts = [c.text for c in service.complete("file:///t.py", 2, len("        obj = s"), 20).candidates]
+        assert texts[0] == first, (rest, texts[:4])  # an instance is seldom called
+    doc = Document("file:///t.py", head + "(value)\n", 1, service.get("file:///t.py").language)
+    fallback = [c.text for c in FallbackEngine(lambda: [doc]).complete(context_at(doc, len(head)), 20)]
+    assert fallback and fallback[0] != "self"  # the fallback engine lowers it too

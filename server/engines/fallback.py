@@ -180,8 +180,6 @@ class FallbackEngine:
         known = self.known(context)
         if known is not None:
             members.known_words(scores, known, imported_here or set(), context.language.member_set)
-            for word in members.wrong_kind(context, known) & scores.keys():  # `self.|(`: not a field
-                scores[word] -= members.WRONG_KIND
         if (between := sorted_between(context)) is not None:  # `from m import Counter, d|, namedtuple`: in order
             for word in scores:
                 if between[0] < word.lower() < between[1]:
@@ -194,6 +192,8 @@ class FallbackEngine:
             for word in scores:
                 if word.lower() in required:
                     scores[word] += PENDING
+        for word in members.wrong_kind(context, known) & scores.keys():  # `self.|(`: not a field
+            scores[word] -= members.WRONG_KIND
         echo = self.echo(context)  # `f(cookies=c|`, `self.timeout = t|`: the name again, first
         if echo is not None and echo in scores:
             scores[echo] += PENDING

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..context import CompletionContext
+from ..context import NAME, CompletionContext
 from ..libraries.members import Members
 from ..receivers import OWN
 from .base import Candidate, Kind
@@ -47,10 +47,13 @@ def wrong_kind(context: CompletionContext, known: Members | None) -> set[str]:
     ``self.`` / ``this.``, its methods where the line goes on with anything else (``.``, ``)``,
     `` =``: 36 of 1,080 and 4 of 353, mostly properties, read as fields now), but not a module's
     functions, often passed as values (``map(path.basename, ...)``). Nothing where the line ends
-    at the cursor: a call may follow."""
-    after = _FOLLOWING.match(context.data, context.cursor) if known is not None else None
+    at the cursor: a call may follow. And at a Python name before ``(``, ``self`` (an instance
+    is seldom called: ``obj = s|(value)`` is ``str``)."""
+    after = _FOLLOWING.match(context.data, context.cursor) if known is not None or context.category == NAME else None
     if after is None:
         return set()
+    if known is None:
+        return {"self"} if after.group(1) == b"(" and context.language.name == "python" else set()
     if after.group(1) == b"(":
         wrong = Kind.VARIABLE
     elif context.receiver is not None and context.receiver.strip() in OWN.get(context.language.name, ()):
