@@ -117,6 +117,23 @@ def module_position(context: CompletionContext) -> bool:
     return module is not None and module.start_byte == parent.start_byte
 
 
+_ALIAS_AFTER = re.compile(rb"[\w.]*[ \t]+as[ \t]+([A-Za-z_]\w*)")  # `typing_extensions| as te`
+
+
+def alias_after(context: CompletionContext) -> str | None:
+    """Inside a file, at ``import |`` before `` as te``, the alias: the module is named so that
+    its initials (``typing_extensions``) or its start (``typing`` for ``t``) give it."""
+    found = _ALIAS_AFTER.match(context.data, context.cursor) if context.language.modules else None
+    return found.group(1).decode("utf-8", "replace") if found is not None and module_position(context) else None
+
+
+def abbreviates(alias: str, module: str) -> bool:
+    """Whether ``alias`` is the initials of ``module``'s words (``te``: typing_extensions), or
+    its first letter (``t``: typing)."""
+    parts = [p for p in re.split(r"[_.]", module) if p]
+    return module != alias and ("".join(p[0] for p in parts) == alias or (len(alias) == 1 and module.startswith(alias)))
+
+
 def modules_defining(context: CompletionContext, project: Snapshot, path: str | None) -> set[str]:
     """At the module of a Python ``from | import a, b`` whose names follow the cursor (inside a
     file), the project's modules (as imports call them) that a file other than the buffer's

@@ -562,3 +562,26 @@ def test_at_a_from_import_s_name_between_two_in_order_what_sorts_between_them_co
     assert sorted_between(context_at(doc, len(before))) == ("alpha", "gamma")
     unsorted = Document(uri, "from .kinds import Gamma, " + ", Alpha\n", 1, PYTHON)
     assert sorted_between(context_at(unsorted, len("from .kinds import Gamma, "))) is None  # not in order: nothing said
+
+
+def test_at_an_import_s_module_before_its_alias_the_module_the_alias_abbreviates_comes_first():
+    from treecomplete.context import context_at
+    from treecomplete.document import Document
+    from treecomplete.imports import abbreviates, alias_after
+
+    assert abbreviates("te", "typing_extensions") and abbreviates("t", "typing") and not abbreviates("te", "template_name")
+    assert not abbreviates("te", "te") and not abbreviates("np", "numpy")
+    before, after = "import typing\nimport t", " as te\n\nx: te.Protocol\ntemplate_name = types = 1\nprint(typing_extensions)\n"
+    doc = Document("file:///t.py", before + after, 1, PYTHON)
+    assert alias_after(context_at(doc, len(before))) == "te"
+    assert alias_after(context_at(doc, len("import t"))) is None  # no alias after it
+    answer = Answer([Prediction("template_name", 0.5, False), Prediction("types", 0.3, False), Prediction("typing_extensions", 0.01, False)])
+    for service in (CompletionService(), CompletionService(models=StubPredictor(answer))):  # type: ignore[arg-type]
+        texts = _at_end_of(service, "file:///t.py", before, after)
+        assert texts[0] == "typing_extensions", texts[:4]
+
+
+def _at_end_of(service: CompletionService, uri: str, before: str, after: str) -> list[str]:
+    service.open(uri, "python", 1, before + after)
+    line, col = before.count("\n"), len(before) - before.rfind("\n") - 1
+    return [c.text for c in service.complete(uri, line, col, 50).candidates]

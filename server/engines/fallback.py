@@ -76,7 +76,7 @@ from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
 from ..echoes import annotated, echoed, named_after, required_after
 from ..imports import (Imported, imported_modules, imports_end, listed_names, module_defines,
-                       module_position, modules_defining, next_export, not_modules, sorted_between)
+                       module_position, modules_defining, next_export, not_modules, sorted_between, alias_after, abbreviates)
 from ..libraries.known import Libraries
 from ..libraries.members import Members
 from ..project import DEFINED, MEMBERS, TAKEN, WORDS, FileWords, ProjectIndex, Snapshot, module_name, path_of
@@ -94,6 +94,21 @@ PENDING = 20  # above any other score: a method the class calls and has not defi
 PENDING_BELOW = 10  # next: one only the code after the cursor calls (it may be inherited)
 OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
 PROJECT_WORDS = 30  # project words considered per request, most files first (and as many from imported files)
+
+
+def named_by_position(context: CompletionContext) -> list[Callable[[str], bool]]:
+    """What the position says of the name's letters, as tests of a word; the engines put the
+    words that pass first."""
+    tests: list[Callable[[str], bool]] = []
+    if (annotation := annotated(context)) is not None:  # `env: E|`: Environment
+        tests.append(lambda word: named_after(word, annotation))
+    if required := required_after(context):  # `const | = require('./route')`: Route
+        tests.append(lambda word: word.lower() in required)
+    if (alias := alias_after(context)) is not None:  # `import t| as te`: typing_extensions
+        tests.append(lambda word: abbreviates(alias, word))
+    if (between := sorted_between(context)) is not None:  # `from m import Counter, d|, namedtuple`: in order
+        tests.append(lambda word: between[0] < word.lower() < between[1])
+    return tests
 
 
 @dataclass
@@ -180,17 +195,9 @@ class FallbackEngine:
         known = self.known(context)
         if known is not None:
             members.known_words(scores, known, imported_here or set(), context.language.member_set)
-        if (between := sorted_between(context)) is not None:  # `from m import Counter, d|, namedtuple`: in order
+        for accepts in named_by_position(context):  # `env: E|`: Environment, and the like: first
             for word in scores:
-                if between[0] < word.lower() < between[1]:
-                    scores[word] += PENDING
-        if (annotation := annotated(context)) is not None:  # `env: E|`: Environment
-            for word in scores:
-                if named_after(word, annotation):
-                    scores[word] += PENDING
-        if required := required_after(context):  # `const | = require('./route')`: Route
-            for word in scores:
-                if word.lower() in required:
+                if accepts(word):
                     scores[word] += PENDING
         for word in members.wrong_kind(context, known) & scores.keys():  # `self.|(`: not a field
             scores[word] -= members.WRONG_KIND

@@ -13,15 +13,14 @@ from collections.abc import Callable, Collection, Iterator
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
 from ..declarations import Declaring
-from ..echoes import annotated, named_after, required_after
 from ..erasure import as_javascript, served_as
-from ..imports import sorted_between
 from ..languages import LOCALS
 from ..libraries.members import Members
 from ..models.flatten import EMPTY
 from ..scope import function_around
 from . import members, ngram, ranker
 from .base import Candidate, Engine, Kind
+from .fallback import named_by_position
 from .ngram import Continuations
 from .ranker import ABSENT, Ranker
 
@@ -177,18 +176,14 @@ class NeuralEngine:
             yield where.pending_below
         if where.pending:  # those it calls above: on top
             yield where.pending
-        if (annotation := annotated(context)) is not None:  # `env: E|`: Environment
-            yield _Matching(lambda word: named_after(word, annotation))
-        if required := required_after(context):  # `const | = require('./route')`: Route
-            yield _Matching(lambda word: word.lower() in required)
         if (echo := self.fallback.echo(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again
             yield {echo}
         if (wanted := self.fallback.wanted_here(context)) and ranker.code_after(context.data, context.cursor):
             yield wanted  # inside a file, what other files take from this module and it does not define
         if context.prefix and (defines := self.fallback.module_names(context) - self.fallback.imported_here(context)):
             yield defines  # `from .m import x|`, `import { x| } from './m'`: what the project's file for m defines
-        if (between := sorted_between(context)) is not None:  # `from m import Counter, d|, namedtuple`: in order
-            yield _Matching(lambda word: between[0] < word.lower() < between[1])
+        for accepts in named_by_position(context):  # `env: E|`: Environment, and the like
+            yield _Matching(accepts)
         if modules := self.fallback.modules_here(context):  # `from | import Client`: the module defining it
             yield modules
         if context.category == NAME and (following := self.fallback.next_export(context)) is not None:
