@@ -18,10 +18,14 @@ A member's name in a JavaScript class body or object literal (``  |``, ``  stati
 ``  get |``) is a declaration too: the members the body defines already before it are not offered
 (but, after ``get`` or ``set``, those the other accessor defines: a getter's setter shares its
 name). There, and at a Python ``def`` in a class, the methods that ``this.`` / ``self.`` calls
-before the cursor and the class neither defines before it nor assigns are *pending*: the engines
-list them first (a class calls methods it defines further down). The body is the innermost
-brace still open in the READ bytes before the cursor, or, further back (a long class), the
-class body of the syntax tree at the cursor.
+before the cursor and the class neither defines nor assigns are *pending*: the engines list them
+first (a class calls methods it defines further down); inside a file, those only the code after
+the cursor calls come next (a class also calls what it inherits), a name the class or block
+defines below the cursor is not offered (a method is defined once), and at an accessor's name
+(``get |``) the member only the other accessor defines comes first (they come as a pair). The
+body is the innermost brace still open in the READ bytes before the cursor, or, further back (a
+long class), the class body of the syntax tree at the cursor; a Python class longer than READ
+is found by its opening line, up to CALLS_READ bytes back.
 
 At a parameter's name, the parameters listed before it are not offered again (a parameter named
 twice is a syntax error in both languages), nor keywords, snippets or chains; the rest is ranked
@@ -636,9 +640,9 @@ def _initialised(language: str, data: bytes, offset: int) -> set[bytes]:
     """In the value of ``const x = f(|`` or ``let x = |`` (on its line, before any function or
     brace in it), {x}: reading x in its own initialiser throws (the temporal dead zone); and past
     the start of ``var x = f(a, |``'s (``var x = x || {}`` is an idiom; in held-out JavaScript
-    the truth was the name declared at none of the 339 places in a ``var``'s value). In Python's ``x = f(|`` the same where nothing
-    before the line names x (within BOUND_READ bytes): an unbound name cannot be read, where
-    ``x = x + 1`` rebinds one."""
+    the truth was the name declared at none of the 339 places in a ``var``'s value). In
+    Python's ``x = f(|`` the same where nothing before the line names x (within BOUND_READ
+    bytes): an unbound name cannot be read, where ``x = x + 1`` rebinds one."""
     if language == "python":
         return _python_initialised(data, offset)
     pattern = _INITIALISED.get(language)

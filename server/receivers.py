@@ -187,6 +187,7 @@ def builtin_instance(context: CompletionContext) -> Target | None:
 
 
 def _python_class(obj: tree_sitter.Node) -> str | None:
+    """builtin_instance's class of a Python receiver node."""
     if obj.type == "string":
         return "bytes" if (obj.text or b"")[:2].lower().lstrip(b"rf").startswith(b"b") else "str"
     if obj.type == "call" and (function := obj.child_by_field_name("function")) is not None \

@@ -51,7 +51,12 @@ At a name the file's top level defines (``class |``, ``def |``, ``| = ...``), wh
 other files take from this module or write after its name and the buffer does not define gets
 +6, and comes first where the code after the cursor is in the buffer (wanted_here). Where a
 character typed starts the name across the ``=`` before it (``f(cookies=c``, ``self.timeout =
-t``), that name comes first (server/echoes.py).
+t``), that name comes first (server/echoes.py); so do the words that what the position says of
+the name's letters accepts (named_by_position: ``env: E|`` -> Environment, ``var | =
+require('./route')`` -> Route, ``import t| as te`` -> typing_extensions, a from-import's name
+between two in order). Inside a file, the receiver's known members that what follows the cursor
+rules out get -10 (a field where ``(`` follows; ``self.``'s methods where the line goes on
+otherwise), and so does ``self`` before a call's ``(`` (engines/members.py wrong_kind).
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
 `obj.` before the cursor, else +3 if after it (+10 where seen nowhere before it), and +2 if seen
 after any dot, or elsewhere -3 if only ever seen after a dot; and every word +2 when it starts

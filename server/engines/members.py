@@ -19,7 +19,7 @@ from .base import Candidate, Kind
 from .window import BUILTIN, KEYWORD, PROJECT, Scores
 
 KNOWN, COMMON, KNOWN_BONUS, NOT_MEMBER, USES = 6.0, 1.0, 3.0, 6.0, 0.5
-WRONG_KIND = 10.0  # lowers a member of the class that what follows the cursor rules out (wrong_kind)
+WRONG_KIND = 10.0  # lowers a known member that what follows the cursor rules out (wrong_kind)
 # What follows the cursor on its line, past the rest of the word being typed: its first character.
 _FOLLOWING = re.compile(rb"[\w$]*[ \t]*([^\s])")
 
