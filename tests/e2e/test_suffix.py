@@ -1,6 +1,7 @@
 """Completion inside a file, through the real server over stdio: what the code after the cursor
 says (a name read below and nowhere above is being declared; a parameter being typed is what the
-body reads; a member used below on the same receiver)."""
+body reads; a member used below on the same receiver; in a class, the methods called below and
+defined nowhere; after a dot, a call or not)."""
 
 from __future__ import annotations
 
@@ -35,3 +36,17 @@ async def test_a_member_used_below_on_the_same_receiver_comes_first(client: Lang
     before = "function save(db, rows) {\n  const total = rows.length;\n  db."
     after = "\n  db.flush();\n}\n"
     assert (await _inside(client, "file:///work/m.js", before, after, "javascript"))[0] == "flush"
+
+
+async def test_inside_a_class_the_method_called_below_and_defined_nowhere_is_what_def_defines(client: LanguageClient):
+    before = "class Report:\n    def run(self):\n        self.prepare()\n\n    def "
+    after = "(self):\n        pass\n\n    def finish(self):\n        self.render()\n        self.cleanup()\n\n    def render(self):\n        pass\n"
+    offered = await _inside(client, "file:///work/c.py", before, after)
+    assert offered[:2] == ["prepare", "cleanup"] and "render" not in offered  # called above, then below; defined below: not again
+
+
+async def test_what_follows_a_dot_says_a_method_or_a_field(client: LanguageClient):
+    before = "class Cart {\n  constructor() { this.items = []; this.index = 0 }\n  insert(x) {}\n  total() {\n    return this.i"
+    assert (await _inside(client, "file:///work/f.js", before, "(2)\n  }\n}\n", "javascript"))[0] == "insert"
+    fields = await _inside(client, "file:///work/g.js", before, ".length\n  }\n}\n", "javascript")
+    assert fields.index("insert") > max(fields.index("items"), fields.index("index"))
