@@ -307,7 +307,7 @@ def member_position(language: str, data: bytes, offset: int,
     modifiers = set(head.group(1).split())
     for read in (READ // 8, READ):  # the innermost brace is mostly near: read 2 KB first
         lo = max(0, offset - read)
-        code = _JS_QUOTED.sub(lambda m: b" " * len(m.group(0)), data[lo:offset])  # braces in strings are no blocks
+        code = _blanked(data[lo:offset])  # braces in strings are no blocks
         brace = _open_bracket(code, len(code) - 1, 0)
         if brace is not None or not lo:
             break
@@ -318,7 +318,7 @@ def member_position(language: str, data: bytes, offset: int,
         if _JS_CLASS_HEAD.search(code, before, brace) is None and not (
                 _JS_OBJECT_BEFORE.search(code, before, brace) and _after_property_boundary(code, head.start() - lo - 1, 0)):
             return None  # a block: the name starts a statement
-        defined = _js_members(code[brace + 1:])
+        defined = _js_members(code[brace + 1:])[0]
     else:
         body = _class_body(node)
         if body is None:
@@ -347,9 +347,15 @@ def _taken(defined: list[tuple[set[bytes], bytes]], modifiers: set[bytes]) -> se
     return taken
 
 
-def _js_members(body: bytes) -> list[tuple[set[bytes], bytes]]:
+def _blanked(code: bytes) -> bytes:
+    """``code`` with its strings, comments and regular expressions blanked, every offset kept."""
+    return _JS_QUOTED.sub(lambda m: b" " * len(m.group(0)), code)
+
+
+def _js_members(body: bytes) -> tuple[list[tuple[set[bytes], bytes]], int]:
     """The members defined at the top level of a class body's or object literal's text (its
-    strings blanked), with their modifiers."""
+    strings blanked), with their modifiers; and where the body closes in it (its length if it
+    does not)."""
     depth, members = 0, []
     for found in _JS_MEMBER_TOKENS.finditer(body):
         token = found.group(0)
@@ -357,9 +363,11 @@ def _js_members(body: bytes) -> list[tuple[set[bytes], bytes]]:
             depth += 1
         elif token in (b"}", b")"):
             depth -= 1
+            if depth < 0:  # the body's end
+                return members, found.start()
         elif depth == 0:
             members.append((set(found.group(1).split()), found.group(2)))
-    return members
+    return members, len(body)
 
 
 def _class_body(node: tree_sitter.Node | None) -> tree_sitter.Node | None:
@@ -569,24 +577,13 @@ def _after(language: str, context: CompletionContext, modifiers: set[bytes] | No
                 taken.add(found.group(1))
         code = data[offset:end]
     elif language in _INITIALISED and modifiers is not None:  # a JavaScript class body's or object literal's member
-        code = _JS_QUOTED.sub(lambda m: b" " * len(m.group(0)), data[offset:offset + CALLS_READ])
-        depth, members, end = 0, [], len(code)
-        for found in _JS_MEMBER_TOKENS.finditer(code):
-            token = found.group(0)
-            if token in (b"{", b"("):
-                depth += 1
-            elif token in (b"}", b")"):
-                depth -= 1
-                if depth < 0:  # the body's end
-                    end = found.start()
-                    break
-            elif depth == 0:
-                members.append((set(found.group(1).split()), found.group(2)))
+        code = _blanked(data[offset:offset + CALLS_READ])
+        members, end = _js_members(code)
         code = code[:end]
         defined = {name for _, name in members}
         taken = _taken(members, modifiers)
     elif language in _INITIALISED:  # `const |`, `function |`: what the block declares below
-        code = _JS_QUOTED.sub(lambda m: b" " * len(m.group(0)), data[offset:offset + READ])
+        code = _blanked(data[offset:offset + READ])
         depth, taken = 0, set()
         for found in _JS_TOKENS.finditer(code):
             token = found.group(0)

@@ -199,13 +199,19 @@ def _python_class(obj: tree_sitter.Node) -> str | None:
 def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     """The class whose instance ``name`` was last assigned before the cursor: ``x = a.B(`` ->
     ["a", "B"], ``const x = new B(`` -> ["B"]."""
-    before = context.data[max(0, context.prefix_start - ASSIGNMENT_READ):context.prefix_start]
+    found = _assigned(context.data, context.prefix_start, name)
+    return list(found) if found is not None else None
+
+
+@functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
+def _assigned(data: bytes, offset: int, name: str) -> tuple[str, ...] | None:
+    before = data[max(0, offset - ASSIGNMENT_READ):offset]
     word = re.escape(name.encode())
     pattern = re.compile(rb"(?<![\w$.])" + word + rb"\s*(?::[^=\n]*)?=\s*(?:new\s+|await\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\(")
     found = _last(pattern, before, 0, len(before))
     if found is None:
         return None
-    names = found.group(1).decode().split(".")
+    names = tuple(found.group(1).decode().split("."))
     return names if names[-1][:1].isupper() else None  # a class, by convention: not a factory's result
 
 

@@ -68,14 +68,10 @@ def test_inside_a_call_the_tree_finds_a_keyword_argument_on_a_line_of_its_own():
 
 
 def test_both_engines_offer_it_first():
-    model = StubPredictor(Answer([Prediction("content", 0.8, True), Prediction("cookies", 0.1, True)]))
-    for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
-        for source, after in ((PARAMETERS + "    content = 1\n    request(content, cookies=c", ")\n"),
-                              (PARAMETERS + "    self.content = content\n    self.cookies = c", "\n")):
-            service.open("file:///t.py", "python", 1, source + after)
-            lines = source.split("\n")
-            found = [c.text for c in service.complete("file:///t.py", len(lines) - 1, len(lines[-1]), 50).candidates]
-            assert found[0] == "cookies", (service.models, found[:5])
+    answer = Answer([Prediction("content", 0.8, True), Prediction("cookies", 0.1, True)])
+    for source, after in ((PARAMETERS + "    content = 1\n    request(content, cookies=c", ")\n"),
+                          (PARAMETERS + "    self.content = content\n    self.cookies = c", "\n")):
+        _first_in_both_engines(answer, "python", source, after, "cookies")
 
 
 def test_a_long_line_is_read_in_a_bounded_stretch():
@@ -101,13 +97,8 @@ def test_both_engines_offer_the_type_named_after_the_parameter_first():
 
     assert named_after("Context", "ctx") and named_after("HeaderTypes", "headers") and not named_after("Exception", "env")
     head = "class EscapeFormatter: pass\nclass Environment: pass\nclass Exception2: pass\n\n"
-    model = StubPredictor(Answer([Prediction("EscapeFormatter", 0.8, True), Prediction("Environment", 0.1, True)]))
-    for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
-        source = head + "def load(self, env: E"
-        service.open("file:///t.py", "python", 1, source + "):\n    pass\n")
-        lines = source.split("\n")
-        found = [c.text for c in service.complete("file:///t.py", len(lines) - 1, len(lines[-1]), 50).candidates]
-        assert found[0] == "Environment", (service.models, found[:5])
+    answer = Answer([Prediction("EscapeFormatter", 0.8, True), Prediction("Environment", 0.1, True)])
+    _first_in_both_engines(answer, "python", head + "def load(self, env: E", "):\n    pass\n", "Environment")
 
 
 @pytest.mark.parametrize(("before", "after", "expected"), [
@@ -124,10 +115,17 @@ def test_a_required_module_s_name_is_what_it_binds(before, after, expected):
 
 def test_both_engines_offer_the_name_of_the_module_required_after_the_cursor_first():
     head = "const Router = 1, Roman = 2, router = 3;\n"
-    model = StubPredictor(Answer([Prediction("router", 0.8, True), Prediction("Roman", 0.1, True), Prediction("Route", 0.01, False)]))
-    for service in (CompletionService(models=model), CompletionService()):  # type: ignore[arg-type]
-        source = head + "function f() { return Route }\nvar R"
-        service.open("file:///t.js", "javascript", 1, source + " = require('./route');\n")
+    answer = Answer([Prediction("router", 0.8, True), Prediction("Roman", 0.1, True), Prediction("Route", 0.01, False)])
+    _first_in_both_engines(answer, "javascript", head + "function f() { return Route }\nvar R", " = require('./route');\n",
+                           "Route")
+
+
+def _first_in_both_engines(answer: Answer, language: str, source: str, after: str, expected: str) -> None:
+    """Complete at the end of ``source`` (``after`` follows it) with a stub model's ``answer`` and
+    without a model: ``expected`` first in both."""
+    uri = "file:///t.py" if language == "python" else "file:///t.js"
+    for service in (CompletionService(models=StubPredictor(answer)), CompletionService()):  # type: ignore[arg-type]
+        service.open(uri, language, 1, source + after)
         lines = source.split("\n")
-        found = [c.text for c in service.complete("file:///t.js", len(lines) - 1, len(lines[-1]), 50).candidates]
-        assert found[0] == "Route", (service.models, found[:5])
+        found = [c.text for c in service.complete(uri, len(lines) - 1, len(lines[-1]), 50).candidates]
+        assert found[0] == expected, (service.models, found[:5])

@@ -80,8 +80,8 @@ from ..context import ATTRIBUTE, NAME, CompletionContext, aliased_at, assigned_a
 from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
 from ..echoes import annotated, echoed, named_after, required_after
-from ..imports import (Imported, imported_modules, imports_end, listed_names, module_defines,
-                       module_position, modules_defining, next_export, not_modules, sorted_between, alias_after, abbreviates)
+from ..imports import (Imported, abbreviates, alias_after, imported_modules, imports_end, listed_names, module_defines,
+                       module_position, modules_defining, next_export, not_modules, sorted_between)
 from ..libraries.known import Libraries
 from ..libraries.members import Members
 from ..project import DEFINED, MEMBERS, TAKEN, WORDS, FileWords, ProjectIndex, Snapshot, module_name, path_of
@@ -134,6 +134,8 @@ class _Position:
     modules: frozenset[str] | None = None  # modules_here's
     defines: frozenset[str] | None = None  # module_names'
     echo: str | None = None  # echo's name
+    named: list[Callable[[str], bool]] | None = None  # named_here's tests
+    wrong: set[str] | None = None  # wrong_here's members
     echo_read: bool = False
     project: _Project | None = None  # _project's view
 
@@ -200,11 +202,11 @@ class FallbackEngine:
         known = self.known(context)
         if known is not None:
             members.known_words(scores, known, imported_here or set(), context.language.member_set)
-        for accepts in named_by_position(context):  # `env: E|`: Environment, and the like: first
+        for accepts in self.named_here(context):  # `env: E|`: Environment, and the like: first
             for word in scores:
                 if accepts(word):
                     scores[word] += PENDING
-        for word in members.wrong_kind(context, known) & scores.keys():  # `self.|(`: not a field
+        for word in self.wrong_here(context) & scores.keys():  # `self.|(`: not a field
             scores[word] -= members.WRONG_KIND
         echo = self.echo(context)  # `f(cookies=c|`, `self.timeout = t|`: the name again, first
         if echo is not None and echo in scores:
@@ -417,6 +419,21 @@ class FallbackEngine:
         if not position.echo_read:
             position.echo, position.echo_read = echoed(context), True
         return position.echo
+
+    def named_here(self, context: CompletionContext) -> list[Callable[[str], bool]]:
+        """named_by_position's tests of a word, read once per context."""
+        position = self._position(context)
+        if position.named is None:
+            position.named = named_by_position(context)
+        return position.named
+
+    def wrong_here(self, context: CompletionContext) -> set[str]:
+        """The known members (or ``self``) that what follows the cursor rules out
+        (members.wrong_kind), read once per context."""
+        position = self._position(context)
+        if position.wrong is None:
+            position.wrong = members.wrong_kind(context, self.known(context) if context.category == ATTRIBUTE else None)
+        return position.wrong
 
     def module_names(self, context: CompletionContext) -> frozenset[str]:
         """Where the cursor names what an import takes, what the project's file for its module

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
@@ -18,9 +18,8 @@ from ..languages import LOCALS
 from ..libraries.members import Members
 from ..models.flatten import EMPTY
 from ..scope import function_around
-from . import members, ngram, ranker
+from . import ngram, ranker
 from .base import Candidate, Engine, Kind
-from .fallback import named_by_position
 from .ngram import Continuations
 from .ranker import ABSENT, Ranker
 
@@ -157,10 +156,10 @@ class NeuralEngine:
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body, features=tuple(x)))
         scored.sort(key=lambda c: (-c.score, c.text))
-        if wrong := members.wrong_kind(context, known):  # `self.|(`: the class's fields last
+        if wrong := self.fallback.wrong_here(context):  # `self.|(`: the class's fields last
             scored = [c for c in scored if c.text not in wrong] + [c for c in scored if c.text in wrong]
-        for names in self._first_names(context, known, where):  # each above the rest: the last rule's on top
-            scored = [c for c in scored if c.text in names] + [c for c in scored if c.text not in names]
+        for first in self._first_names(context, known, where):  # each above the rest: the last rule's on top
+            scored = [c for c in scored if first(c.text)] + [c for c in scored if not first(c.text)]
         if not_modules := self.fallback.not_modules(context):  # `import |`: what cannot name a module last
             scored = [c for c in scored if c.text not in not_modules] + [c for c in scored if c.text in not_modules]
         if self.multi_token and not declaration and not _CONTINUED.match(context.data, context.cursor):
@@ -168,26 +167,25 @@ class NeuralEngine:
         return scored[:limit]
 
     def _first_names(self, context: CompletionContext, known: Members | None,
-                     where: Declaring) -> Iterator[Collection[str]]:
-        """The names that go first whatever their score, in the order the rules apply."""
+                     where: Declaring) -> Iterator[Callable[[str], bool]]:
+        """Tests of the names that go first whatever their score, in the order the rules apply."""
         if known is not None and known.declared:  # `user.` with `user: User` written: User's members
-            yield known.names
+            yield known.names.__contains__
         if where.pending_below:  # at a member's name, the methods the class calls below and defines nowhere
-            yield where.pending_below
+            yield where.pending_below.__contains__
         if where.pending:  # those it calls above: on top
-            yield where.pending
+            yield where.pending.__contains__
         if (echo := self.fallback.echo(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again
-            yield {echo}
+            yield echo.__eq__
         if (wanted := self.fallback.wanted_here(context)) and ranker.code_after(context.data, context.cursor):
-            yield wanted  # inside a file, what other files take from this module and it does not define
+            yield wanted.__contains__  # inside a file, what other files take from this module and it does not define
         if context.prefix and (defines := self.fallback.module_names(context) - self.fallback.imported_here(context)):
-            yield defines  # `from .m import x|`, `import { x| } from './m'`: what the project's file for m defines
-        for accepts in named_by_position(context):  # `env: E|`: Environment, and the like
-            yield _Matching(accepts)
+            yield defines.__contains__  # `from .m import x|`, `import { x| } from './m'`: what the project's file for m defines
+        yield from self.fallback.named_here(context)  # `env: E|`: Environment, and the like
         if modules := self.fallback.modules_here(context):  # `from | import Client`: the module defining it
-            yield modules
+            yield modules.__contains__
         if context.category == NAME and (following := self.fallback.next_export(context)) is not None:
-            yield {following}  # a barrel's next export
+            yield following.__eq__  # a barrel's next export
 
     def _locals(self, context: CompletionContext) -> tuple[set[str], set[str]]:
         """The parameter names of the function around the cursor, and the names its code binds
@@ -271,22 +269,6 @@ class NeuralEngine:
                                                                       cache.log_probability(c.first)), block))
                    for c in rest)
         return out
-
-
-class _Matching(Collection[str]):
-    """The names a test accepts, as a set ``_first_names`` reads (it only asks ``in``)."""
-
-    def __init__(self, accepts: Callable[[str], bool]):
-        self.accepts = accepts
-
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self.accepts(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
 
 
 def _chain_candidate(chain, score: float) -> Candidate:
