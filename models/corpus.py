@@ -119,6 +119,7 @@ def download(spec: str, lang: str, dest: Path) -> Path:
     """Fetch one package's source archive into ``dest``, or reuse one fetched before. Safe to
     run for several packages at once: each fetches into a folder of its own first."""
     safe = _safe(spec)
+    dest = dest.resolve()  # the fetch runs in the partial folder: a relative path would name another
     marker = dest / (safe + ".fetched")
     if marker.exists():
         return dest / marker.read_text().strip()
