@@ -329,12 +329,12 @@ def gather(args, language, suffix: str) -> list:
                     continue
                 kept = [c for c in result.candidates if c.snippet is None and c.features is not None
                         and c.text.lower().startswith(prefix.lower())]
-                if any(len(c.features) != ranker.SIZE for c in kept):
+                if any(len(c.features) != ranker.SIZE + len(ranker.rules.NAMES) for c in kept):
                     continue  # the fallback engine's own list (in a TypeScript type): not ranked by these weights
                 truth = next((j for j, c in enumerate(kept) if c.text == sample.name), None)
                 context = result.context
                 block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
-                lists.add(fold, k, block, [c.features for c in kept], truth, mode)
+                lists.add(fold, k, block, [c.features[:ranker.SIZE] for c in kept], truth, mode)  # the linear features
     return lists.rows
 
 

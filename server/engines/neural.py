@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
 from ..declarations import Declaring
 from ..erasure import as_javascript, served_as
 from ..languages import LOCALS
-from ..libraries.members import Members
 from ..models.flatten import EMPTY
 from ..scope import function_around
 from . import ngram, ranker
+from . import rules as position_rules
 from .base import Candidate, Engine, Kind
 from .ngram import Continuations
 from .ranker import ABSENT, Ranker
@@ -36,8 +36,11 @@ AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the mode
 class NeuralEngine:
     """The model's candidates and the fallback engine's, ranked together.
 
-    A candidate's score is linear in its features, plus a small hidden layer over most of them
-    (engines/ranker.py): p the model's probability
+    One ranker scores every candidate from its named features (engines/ranker.py): the learned
+    ranking's trees where one is shipped for the language, else a linear score plus a small
+    hidden layer; what a position says of particular names (the rules of engines/rules.py: the
+    name across the `=`, the methods a class calls and defines nowhere, ...) are features too,
+    and nothing reorders the ranker's list after it. The features: p the model's probability
     among the candidates that match the typed prefix, its rank in the fallback engine's list and
     the signals that placed it there (recency, frequency, members after the same receiver;
     engines/fallback.py), and the probability that the buffer's cache n-gram model gives the
@@ -55,9 +58,7 @@ class NeuralEngine:
     lacks the nodes that finished code would put above it, such as the call around
     ``os.path.join``; at a member's name the predictor reads that call too). At the name a
     statement declares (server/declarations.py) there are no snippets or chains, and no name
-    the block declares already (at a class member's, the methods the class calls before the
-    cursor and does not define yet come first); at a parameter's name, none of the parameters
-    listed before it."""
+    the block declares already; at a parameter's name, none of the parameters listed before it."""
 
     def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
         self.fallback = fallback
@@ -108,7 +109,8 @@ class NeuralEngine:
         labels = {t.label for t, _ in templates}
         cache = self._continuations(context)
         rank_by = ranker.for_language(served_as(context.language.name))
-        block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
+        inside = ranker.code_after(context.data, context.cursor)
+        block = ranker.case(context.category, context.prefix, inside)
         parameters, bound = self._locals(context) if context.category == NAME else (set(), set())
         # the best identifier the fallback engine lists: its score, its fallback candidate, its features
         best: tuple[float, Candidate | None, list[float]] = (-math.inf, None, [])
@@ -121,6 +123,7 @@ class NeuralEngine:
         # not list is not one of them either: the model's own guesses get that signal too
         known = self.fallback.known(context) if context.category == ATTRIBUTE else None
         closed = known.names if known is not None and known.complete else None
+        rules = position_rules.read(self.fallback, context, known, where, inside)
         for text in texts:
             p = model.get(text, 0.0) * max(share, 0.05)
             rank, fallback = listed.get(text, (ABSENT, None))
@@ -128,7 +131,7 @@ class NeuralEngine:
                                 text in parameters, text in bound)
             if fallback is None and closed is not None and text not in closed:
                 x[ranker.NOT_A_MEMBER] = -1.0
-            xs.append(x)
+            xs.append(x + rules.flags(text))
         for text, x, score in zip(texts, xs, rank_by.scores(xs, block)):
             fallback = listed.get(text, (ABSENT, None))[1]
             if fallback is not None and score > best[0]:
@@ -148,44 +151,18 @@ class NeuralEngine:
             scored.append(Candidate(text, kind, score, detail, documentation, features=tuple(x)))
         for template, p in templates:
             rank, _ = listed.get(template.label, (ABSENT, None))
-            x = ranker.features(p, False, rank, best[1], cache.log_probability(template.label))
+            x = ranker.features(p, False, rank, best[1], cache.log_probability(template.label)) + position_rules.NONE.flags("")
             # No snippet is among the lists the weights were fitted on: it is placed by how its
             # features differ from the best identifier's, under the linear weights alone.
-            score = best[0] + rank_by.linear(x, block) - rank_by.linear(best[2], block) if best[1] else rank_by.score(x, block)
+            score = (best[0] - rank_by.rules_part(best[2]) + rank_by.linear(x, block) - rank_by.linear(best[2], block)
+                     if best[1] else rank_by.score(x, block))
             scored.append(Candidate(template.label, Kind.SNIPPET, score, f"{p:.1%} {template.node} (model)",
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body, features=tuple(x)))
-        scored.sort(key=lambda c: (-c.score, c.text))
-        if wrong := self.fallback.wrong_here(context):  # `self.|(`: the class's fields last
-            scored = [c for c in scored if c.text not in wrong] + [c for c in scored if c.text in wrong]
-        for first in self._first_names(context, known, where):  # each above the rest: the last rule's on top
-            scored = [c for c in scored if first(c.text)] + [c for c in scored if not first(c.text)]
-        if not_modules := self.fallback.not_modules(context):  # `import |`: what cannot name a module last
-            scored = [c for c in scored if c.text not in not_modules] + [c for c in scored if c.text in not_modules]
+        scored.sort(key=lambda c: (-c.score, c.text))  # the ranker's order, which nothing changes after
         if self.multi_token and not declaration and not _CONTINUED.match(context.data, context.cursor):
             scored = self._with_chains(scored, answer.chains, prefix, cache, rank_by, block)
         return scored[:limit]
-
-    def _first_names(self, context: CompletionContext, known: Members | None,
-                     where: Declaring) -> Iterator[Callable[[str], bool]]:
-        """Tests of the names that go first whatever their score, in the order the rules apply."""
-        if known is not None and known.declared:  # `user.` with `user: User` written: User's members
-            yield known.names.__contains__
-        if where.pending_below:  # at a member's name, the methods the class calls below and defines nowhere
-            yield where.pending_below.__contains__
-        if where.pending:  # those it calls above: on top
-            yield where.pending.__contains__
-        if (echo := self.fallback.echo(context)) is not None:  # `f(cookies=c|`, `self.timeout = t|`: the name again
-            yield echo.__eq__
-        if (wanted := self.fallback.wanted_here(context)) and ranker.code_after(context.data, context.cursor):
-            yield wanted.__contains__  # inside a file, what other files take from this module and it does not define
-        if context.prefix and (defines := self.fallback.module_names(context) - self.fallback.imported_here(context)):
-            yield defines.__contains__  # `from .m import x|`, `import { x| } from './m'`: what the project's file for m defines
-        yield from self.fallback.named_here(context)  # `env: E|`: Environment, and the like
-        if modules := self.fallback.modules_here(context):  # `from | import Client`: the module defining it
-            yield modules.__contains__
-        if context.category == NAME and (following := self.fallback.next_export(context)) is not None:
-            yield following.__eq__  # a barrel's next export
 
     def _locals(self, context: CompletionContext) -> tuple[set[str], set[str]]:
         """The parameter names of the function around the cursor, and the names its code binds
@@ -265,8 +242,9 @@ class NeuralEngine:
                 placed.add(chain.text)
         # a call of a name the list ranks low is a guess; a member chain says more
         rest = [c for c in kept if c.text not in placed and "." in c.text]
+        unlisted = position_rules.NONE.flags("")
         out.extend(_chain_candidate(c, rank_by.score(ranker.features(c.probability, False, ABSENT, None,
-                                                                      cache.log_probability(c.first)), block))
+                                                                      cache.log_probability(c.first)) + unlisted, block))
                    for c in rest)
         return out
 

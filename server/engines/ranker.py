@@ -26,17 +26,25 @@ candidate fills the block of its case.
 
 A language without fitted weights takes another's (BORROWED), or else DEFAULT: the hand-set
 score that came before, 0.5 log p - 0.5 log(r + 1) + f + 1.25 log c.
+
+Beside these, each candidate carries the rules' features (engines/rules.py: what a position says
+of particular names). Where a learned ranking is shipped for the language (rankings/LANG.json,
+fitted by benchmarks/rank_fit.py on lists of valid-split packages), it scores every feature
+(INPUTS: the linear features, the rules', and the case) with its trees (engines/trees.py); the
+linear scorer, with the rules weighed as engines/rules.py says, is what ranks where none loads.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import math
 import operator
 import re
+from pathlib import Path
 
 from ..context import ATTRIBUTE
-from . import ranking_weights
+from . import ranking_weights, rules, trees
 from .base import Candidate, Kind
 from .window import KEYWORD, OTHER, PROJECT
 
@@ -73,6 +81,14 @@ KINDS = {Kind.FUNCTION: 19, Kind.CLASS: 20, Kind.MODULE: 21}
 # epochs: k=0 top-1 56.0% at a buffer's end and 65.0% inside a file, against 55.7% and 59.0% with
 # DEFAULT; docs/benchmarks.md).
 BORROWED = {"go": "javascript", "typescript": "javascript"}
+# What a learned ranking reads: the linear features, the rules', the case as three inputs, and
+# the score the linear scorer gives without the rules (its weights and hidden layer: a summary
+# the trees refine, which fits in fewer trees than the features alone; docs/decisions.md).
+CASE_INPUTS = ("after a dot", "a prefix typed", "code after the cursor")
+LINEAR_SCORE = "the linear scorer's score, less the rules"
+INPUTS = NAMES + rules.NAMES + CASE_INPUTS + (LINEAR_SCORE,)
+RANKINGS = Path(__file__).with_name("rankings")  # LANG.json: the learned rankings shipped
+log = logging.getLogger(__name__)
 
 
 def case(category: str, prefix: str, code_after: bool = False) -> int:
@@ -117,14 +133,41 @@ def features(p: float, copied: bool, rank: int, fallback: Candidate | None, cach
     return x
 
 
-class Ranker:
-    """Scores candidates: the linear score of their case's weights, plus, where the language has
-    one (ranking_weights.HIDDEN), a small hidden layer over the features and the case, fitted with
-    the weights: score = w_case . x + v . tanh(W [x; case] + b)."""
+def case_inputs(block: int) -> list[float]:
+    """The case of weight block ``block`` as the learned ranking reads it (CASE_INPUTS)."""
+    return [1.0 if block % 4 < 2 else 0.0, float(block % 2), 1.0 if block >= 4 else 0.0]
 
-    def __init__(self, language: str, weights: tuple[float, ...] | list[float] | None = None, layer: dict | None = None):
+
+def ranking_path(language: str) -> Path | None:
+    """The learned ranking shipped for ``language``, or for the language it borrows from."""
+    for name in (language, BORROWED.get(language)):
+        if name and (RANKINGS / f"{name}.json").exists():
+            return RANKINGS / f"{name}.json"
+    return None
+
+
+class Ranker:
+    """Scores candidates (rows of INPUTS less the case: the linear features, then the rules'):
+    with the learned ranking's trees where one loaded, else the linear score of their case's
+    weights plus the rules' (rules.LINEAR) plus, where the language has one
+    (ranking_weights.HIDDEN), a small hidden layer over the linear features and the case, fitted
+    with the weights: score = w_case . x + r . rules + v . tanh(W [x; case] + b).
+    ``problem`` says why a ranking shipped for the language did not load."""
+
+    def __init__(self, language: str, weights: tuple[float, ...] | list[float] | None = None, layer: dict | None = None,
+                 ranking: Path | None = None):
         """The language's fitted weights and layer (ranking_weights), or the ``weights`` and
-        ``layer`` given (benchmarks/ranking.py scores a fit with them)."""
+        ``layer`` given (benchmarks/ranking.py scores a fit with them); the learned ranking in
+        ``ranking``, if given."""
+        self.trees = None
+        self.problem = ""
+        if ranking is not None:
+            try:
+                self.trees = trees.load(ranking, INPUTS)
+            except (OSError, ValueError, ImportError) as error:
+                self.problem = (f"treecomplete: the {language} ranking {ranking.name} did not load ({error}); "
+                                "ranking with the linear scorer")
+                log.error("%s", self.problem)
         if weights is None:
             weights, layer = weights_of(language)
         self.weights = tuple(weights)
@@ -147,29 +190,52 @@ class Ranker:
         return self.scores([x], block)[0]
 
     def linear(self, x: list[float], block: int) -> float:
-        """The linear part of the score alone."""
+        """The linear part of the score alone (the linear features, not the rules')."""
         return sum(map(operator.mul, self.blocks[block], x))
+
+    def rules_part(self, x: list[float]) -> float:
+        """What the rules add to the linear scorer's score (nothing apart under the trees)."""
+        return 0.0 if self.trees is not None else sum(map(operator.mul, rules.LINEAR, x[SIZE:]))
+
+    def tree_inputs(self, xs, block: int):
+        """The rows the learned ranking reads (INPUTS) for candidates ``xs`` (rows of the linear
+        features and the rules') in case ``block``: the server's and benchmarks/rank_fit.py's."""
+        import numpy as np
+        import torch
+
+        x = np.asarray(xs, dtype=np.float64).reshape(-1, SIZE + rules.COUNT)
+        base = self.tensor_scores(torch.from_numpy(x[:, :SIZE]), block).numpy()
+        case = np.broadcast_to(np.asarray(case_inputs(block), dtype=np.float64), (len(x), len(CASE_INPUTS)))
+        return np.hstack([x, case, base[:, None]])
 
     def tensor_scores(self, x, block: int):
         """The scores of the rows of ``x`` (a float64 tensor, candidates x features) in case
         ``block``: benchmarks/ranking.py scores many lists at once."""
         import torch
 
+        x, flags = x[:, :SIZE], x[:, SIZE:]
         out = x @ torch.tensor(self.blocks[block], dtype=torch.float64)
+        if flags.shape[1]:
+            out = out + flags @ torch.tensor(rules.LINEAR[:flags.shape[1]], dtype=torch.float64)
         if self.hidden is not None:
             w, bias, v, _ = self.hidden
             out = out + torch.tanh(x @ w + bias[block]) @ v
         return out
 
     def scores(self, xs: list[list[float]], block: int) -> list[float]:
-        """The scores of candidates of one list (features ``xs``) in case ``block``."""
+        """The scores of candidates of one list (features ``xs``, the rules' after the linear
+        ones) in case ``block``."""
+        if self.trees is not None:
+            return self.trees.scores(self.tree_inputs(xs, block)) if xs else []
         if self.hidden is None or not xs:
-            return [self.linear(x, block) for x in xs]
+            return [self.linear(x, block) + self.rules_part(x) for x in xs]
         import torch
 
         w, bias, v, linear = self.hidden
-        x = torch.tensor(xs, dtype=torch.float64)
-        return (x @ linear[block] + torch.tanh(x @ w + bias[block]) @ v).tolist()
+        x = torch.tensor([x[:SIZE] for x in xs], dtype=torch.float64)
+        extra = [self.rules_part(x) for x in xs]
+        out = (x @ linear[block] + torch.tanh(x @ w + bias[block]) @ v).tolist()
+        return [a + b for a, b in zip(out, extra)]
 
 
 def weights_of(language: str) -> tuple[tuple[float, ...], dict | None]:
@@ -184,4 +250,5 @@ def weights_of(language: str) -> tuple[tuple[float, ...], dict | None]:
 
 @functools.cache
 def for_language(language: str) -> Ranker:
-    return Ranker(language)
+    """The ranker the server uses for ``language``: its learned ranking where one is shipped."""
+    return Ranker(language, ranking=ranking_path(language))

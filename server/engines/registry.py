@@ -64,6 +64,7 @@ class Registry:
         self._models: dict[str, object] = {}  # language -> Predictor
         self._loading: dict[str, threading.Thread] = {}
         self._failed: dict[str, str] = {}
+        self._reported: set[str] = set()  # the rankings' problems said already
         self._lock = threading.Lock()
 
     def configure(self, setting: str, device: str | None = None) -> None:
@@ -134,6 +135,19 @@ class Registry:
         for predictor in list(self._models.values()):
             predictor.forget(uri)
 
+    def _load_ranking(self, language: str) -> None:
+        """Load the learned ranking the language's lists are ranked with (engines/ranker.py), so
+        that a broken one is reported now: the linear scorer ranks instead."""
+        from ..erasure import served_as
+        from . import ranker
+
+        ranking = ranker.for_language(served_as(language))
+        if ranking.problem and ranking.problem not in self._reported:
+            self._reported.add(ranking.problem)
+            self.on_error(ranking.problem)
+        elif ranking.trees is not None:
+            log.info("%s: ranked by the learned ranking (%d trees)", language, ranking.trees.count)
+
     def _load(self, language: str, name: str) -> None:
         try:
             from .predictor import Predictor  # imports torch: seconds, so only here
@@ -154,6 +168,7 @@ class Registry:
                 if self.name_for(language) == name:
                     self._models[language] = predictor
             log.info("%s: model %s loaded from %s on %s", language, name, path, predictor.device)
+            self._load_ranking(language)
             self.on_status({"language": language, "state": "ready", "model": name, "device": str(predictor.device),
                             "path": str(path)})
         except Exception as error:  # a missing, corrupt or mismatched model must not stop the server

@@ -1,0 +1,120 @@
+"""The learned ranking: its trees as the server scores them, the rules as its features with
+nothing reordered after it, and a broken ranking file reported with the linear scorer used."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from treecomplete.engines import ranker, rules, trees
+from treecomplete.engines.predictor import Answer, Prediction
+from treecomplete.engines.registry import Registry
+
+from .test_neural_ranking import complete
+
+ECHO = ranker.INPUTS.index(rules.NAMES[4])  # the name across the `=`
+
+
+def ranking(splits: list[list[tuple[int, float]]], leaves: list[list[float]], **extra) -> dict:
+    """A ranking file's content: trees of equal depth, each given as its splits and leaf values."""
+    depth = len(splits[0])
+    return {"format": trees.FORMAT, "features": list(ranker.INPUTS), "depth": depth,
+            "feature": [f for tree in splits for f, _ in tree], "border": [b for tree in splits for _, b in tree],
+            "leaves": [v for tree in leaves for v in tree], **extra}
+
+
+def test_a_candidates_leaf_is_the_bits_of_its_levels_comparisons():
+    # tree 1: level 0 on feature 0 > 0.5 (bit 0), level 1 on feature 1 > 2.0 (bit 1)
+    # tree 2: level 0 on feature 1 > 0.0, level 1 on feature 0 > 10
+    model = trees.Trees(ranking([[(0, 0.5), (1, 2.0)], [(1, 0.0), (0, 10.0)]],
+                                [[1, 2, 3, 4], [10, 20, 30, 40]], scale=2.0, bias=0.5))
+    row = [0.0] * len(ranker.INPUTS)
+    a, b, c = list(row), list(row), list(row)
+    a[0], a[1] = 1.0, 3.0  # tree 1: bits 1,1 -> 4; tree 2: bits 1,0 -> 20
+    b[0], b[1] = 0.0, -1.0  # tree 1: 0,0 -> 1; tree 2: 0,0 -> 10
+    c[0], c[1] = 11.0, 1.0  # tree 1: 1,0 -> 2; tree 2: 1,1 -> 40
+    assert model.scores([a, b, c]) == pytest.approx([2 * 24 + 0.5, 2 * 11 + 0.5, 2 * 42 + 0.5])
+    assert model.scores([]) == []
+
+
+@pytest.mark.parametrize("content, says", [
+    ("{not json", "not JSON"),
+    (json.dumps({"format": "other"}), "format"),
+    (json.dumps({**ranking([[(0, 0.5)]], [[1, 2]]), "features": ["log p"]}), "other features"),
+    (json.dumps(ranking([[(0, 0.5)]], [[1, 2, 3]])), "leaf values"),
+    (json.dumps(ranking([[(len(ranker.INPUTS), 0.5)]], [[1, 2]])), "does not name"),
+])
+def test_a_broken_ranking_is_refused_with_its_reason_and_the_linear_scorer_ranks(tmp_path, content, says):
+    path = tmp_path / "python.json"
+    path.write_text(content)
+    with pytest.raises(ValueError, match=says):
+        trees.load(path, ranker.INPUTS)
+    broken, linear = ranker.Ranker("python", ranking=path), ranker.Ranker("python")
+    assert broken.trees is None and "did not load" in broken.problem and says.split()[0] in broken.problem
+    x = ranker.features(0.3, False, 2, None, -1.0) + rules.NONE.flags("")
+    assert broken.scores([x], 2) == linear.scores([x], 2)
+
+
+@pytest.fixture
+def rankings(tmp_path, monkeypatch):
+    """A folder of rankings that the server reads in place of the shipped ones."""
+    monkeypatch.setattr(ranker, "RANKINGS", tmp_path)
+    ranker.for_language.cache_clear()
+    yield tmp_path
+    ranker.for_language.cache_clear()
+
+
+ECHOING = "cookies = 1\ncache = 2\nclear = 3\nf(cookies=c"
+
+
+def test_a_rule_is_a_feature_and_nothing_reorders_the_rankers_list(rankings):
+    """`f(cookies=c|`: the linear scorer puts the name across the `=` first by the rule's weight;
+    a ranking whose trees score that rule down is served as it ranks, the name not moved back."""
+    answer = Answer([Prediction("cache", 0.5, False), Prediction("clear", 0.3, False)])
+    linear = [c for c in complete(answer, ECHOING) if c.snippet is None]
+    assert linear[0].text == "cookies" and linear[0].features[ECHO] == 1.0
+    (rankings / "python.json").write_text(json.dumps(ranking([[(ECHO, 0.5)]], [[0.0, -100.0]])))
+    ranker.for_language.cache_clear()  # as a server started with it
+    learned = [c for c in complete(answer, ECHOING) if c.snippet is None]
+    assert learned[-1].text == "cookies"  # the trees' order: last, though a rule holds for it
+    assert [c.score for c in learned] == sorted((c.score for c in learned), reverse=True)
+
+
+def test_a_broken_shipped_ranking_is_reported_once_and_completion_goes_on(rankings):
+    (rankings / "python.json").write_text("{broken")
+    said = []
+    registry = Registry(on_error=said.append)
+    registry._load_ranking("python")
+    registry._load_ranking("python")
+    assert len(said) == 1 and "python ranking python.json did not load" in said[0] and "linear scorer" in said[0]
+    ranked = complete(Answer([Prediction("cache", 0.5, False)]), ECHOING)
+    assert ranked and ranked[0].text == "cookies"  # the linear scorer's order, rules weighed in
+
+
+def test_the_rules_weigh_as_they_once_ordered_under_the_linear_scorer():
+    """Later rules above earlier ones, the wrong kind below a plain name, what cannot name a
+    module below everything."""
+    firsts = rules.LINEAR[1:-1]
+    assert list(firsts) == sorted(firsts) and min(firsts) > -rules.LINEAR[0] > 0
+    assert rules.LINEAR[-1] < -sum(firsts) and len(rules.LINEAR) == rules.COUNT
+    assert not math.isnan(sum(rules.LINEAR))
+
+
+def test_trees_fitted_on_top_of_the_linear_score_add_it():
+    model = trees.Trees(ranking([[(0, 0.5)]], [[1.0, 2.0]], baseline=ranker.LINEAR_SCORE))
+    row = [0.0] * len(ranker.INPUTS)
+    row[0], row[-1] = 1.0, -3.5  # the leaf of value 2, the linear score -3.5
+    assert model.scores([row]) == pytest.approx([-1.5])
+    with pytest.raises(ValueError, match="baseline"):
+        trees.Trees(ranking([[(0, 0.5)]], [[1.0, 2.0]], baseline="no such input"))
+
+
+def test_the_rows_the_trees_read_are_the_features_the_case_and_the_linear_score():
+    scorer = ranker.Ranker("python")
+    x = ranker.features(0.3, False, 2, None, -1.0) + rules.NONE.flags("")
+    x[ranker.SIZE + 4] = 1.0  # the rule of the name across the `=`: not in the linear score
+    row = scorer.tree_inputs([x], 5)[0]
+    assert len(row) == len(ranker.INPUTS) and list(row[:len(x)]) == x
+    assert list(row[len(x):len(x) + 3]) == ranker.case_inputs(5) == [1.0, 1.0, 1.0]
+    assert row[-1] == pytest.approx(scorer.scores([x[:ranker.SIZE] + [0.0] * rules.COUNT], 5)[0])
