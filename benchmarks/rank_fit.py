@@ -1,0 +1,204 @@
+"""Gather, fit and report the learned ranking of one language, in one command.
+
+    python -m benchmarks.rank_fit --lang python --corpus bench-out/rank/corpus-python \\
+        --lists bench-out/rank/lists/python [--samples 8000] [--write]
+
+Gathers the lists first where ``--lists`` holds fewer parts than ``--samples`` asks for
+(benchmarks/rank_lists.py: valid-split packages only, resumable), then fits gradient-boosted
+oblivious trees (CatBoost; each candidate scored as the true identifier or not, as IntelliJ's
+completion ranking is fitted) on the features the server computes, and prints, for the lists of
+each package fold when fitted on the other fold's (two folds by package: code of other
+projects, as in use), top-1 / top-5 / MRR@10 per mode and k of the linear scorer the server
+uses without a ranking (ranking_weights with the rules' weights) and of the trees; then the
+features' importances. ``--write`` fits on every list and stores the trees as
+server/engines/rankings/LANG.json with a card LANG.md (data, features, figures, date).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import torch
+from treecomplete.engines import ranker, trees
+
+from . import rank_lists
+from .editing import MIDDLE, PREFIX
+from .rank_lists import KS, CompletionList
+
+# Logloss: each candidate scored as the truth or not (as IntelliJ's completion models are), six
+# times faster to fit here than QuerySoftMax's softmax over the list (docs/decisions.md).
+PARAMS = {"loss_function": "Logloss", "depth": 6, "iterations": 150, "learning_rate": 0.2,
+          "l2_leaf_reg": 3.0, "border_count": 64, "random_seed": 0}
+
+
+def inputs(lang: str, lists: list[CompletionList]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows the trees read (ranker.INPUTS, as the server computes them), each row's list,
+    and its label."""
+    scorer = ranker.Ranker(lang)
+    x = np.concatenate([scorer.tree_inputs(c.x, c.block) for c in lists])
+    group = np.concatenate([np.full(len(c.x), i) for i, c in enumerate(lists)])
+    label = np.concatenate([(np.arange(len(c.x)) == c.truth).astype(np.float32) for c in lists])
+    return x, group, label
+
+
+def fit(lang: str, lists: list[CompletionList], params: dict, threads: int) -> dict:
+    """Trees fitted on the lists whose truth is among two or more candidates, as trees.Trees reads them."""
+    from catboost import CatBoost, Pool
+
+    learnable = [c for c in lists if c.truth >= 0 and len(c.x) > 1]
+    x, group, label = inputs(lang, learnable)
+    on_top = params.get("baseline", False)
+    params = {k: v for k, v in params.items() if k != "baseline"}
+    pool = Pool(x, label, group_id=group, baseline=x[:, -1] if on_top else None)  # INPUTS[-1]: the linear score
+    model = CatBoost({**params, "verbose": 0, "thread_count": threads, "allow_writing_files": False})
+    model.fit(pool)
+    with tempfile.TemporaryDirectory() as tmp:
+        model.save_model(f"{tmp}/m.json", format="json")
+        raw = json.loads(Path(f"{tmp}/m.json").read_text())
+    depth = params["depth"]
+    feature, border, leaves = [], [], []
+    for tree in raw["oblivious_trees"]:
+        splits = tree["splits"]
+        if len(splits) != depth:
+            sys.exit(f"a tree of depth {len(splits)}, not {depth}")
+        feature += [s["float_feature_index"] for s in splits]
+        border += [s["border"] for s in splits]
+        leaves += tree["leaf_values"]
+    scale, bias = raw.get("scale_and_bias", [1.0, [0.0]])
+    bias = bias[0] if isinstance(bias, list) else bias
+    importance = dict(zip(ranker.INPUTS, model.get_feature_importance(pool)))
+    return {"format": trees.FORMAT, "features": list(ranker.INPUTS), "depth": depth, "feature": feature,
+            "border": [round(b, 6) for b in border], "leaves": [round(v, 6) for v in leaves], "scale": scale,
+            "bias": bias, "baseline": ranker.LINEAR_SCORE if on_top else None, "importance": {k: round(float(v), 3) for k, v in importance.items()}}
+
+
+class Ranks:
+    """The truth's rank (1-based, None: not listed) per (mode, k)."""
+
+    def __init__(self):
+        self.rows: dict[tuple[str, int], list[int | None]] = defaultdict(list)
+
+    def add(self, lst: CompletionList, scores) -> None:
+        rank = None
+        if lst.truth >= 0:
+            scores = np.asarray(scores)
+            rank = 1 + int((scores > scores[lst.truth]).sum())
+        self.rows[(lst.mode, lst.k)].append(rank)
+
+    def cell(self, mode: str, k: int) -> tuple[float, float, float, int]:
+        ranks = self.rows.get((mode, k), [])
+        n = max(len(ranks), 1)
+        return (sum(r == 1 for r in ranks) / n, sum(r is not None and r <= 5 for r in ranks) / n,
+                sum(1 / r for r in ranks if r is not None and r <= 10) / n, len(ranks))
+
+
+def linear_ranks(lang: str, lists: list[CompletionList]) -> Ranks:
+    """The ranks under the linear scorer the server falls back to (no learned ranking)."""
+    scorer = ranker.Ranker(lang)
+    out = Ranks()
+    for c in lists:
+        out.add(c, scorer.tensor_scores(torch.from_numpy(c.x.astype(np.float64)), c.block).numpy())
+    return out
+
+
+def tree_ranks(lang: str, fitted: dict, lists: list[CompletionList]) -> Ranks:
+    scorer = ranker.Ranker(lang)
+    model = trees.Trees(fitted)
+    out = Ranks()
+    for c in lists:
+        out.add(c, model.scores(scorer.tree_inputs(c.x, c.block)))
+    return out
+
+
+def show(label: str, ranks: Ranks) -> list[str]:
+    lines = []
+    for mode in (PREFIX, MIDDLE):
+        cells = [ranks.cell(mode, k) for k in KS]
+        lines.append(f"| {label}, {'at the end' if mode == PREFIX else 'inside'} | "
+                     + " | ".join(f"{a:.1%} / {b:.1%} / {m:.3f}" for a, b, m, _ in cells) + " |")
+    return lines
+
+
+def report(lang: str, lists: list[CompletionList], params: dict, threads: int) -> list[str]:
+    """Two folds by package: each fold's lists ranked by trees fitted on the other's."""
+    linear, learned = Ranks(), Ranks()
+    for fold in (0, 1):
+        train = [c for c in lists if c.fold != fold]
+        test = [c for c in lists if c.fold == fold]
+        fitted = fit(lang, train, params, threads)
+        for source, into in ((linear_ranks(lang, test), linear), (tree_ranks(lang, fitted, test), learned)):
+            for key, ranks in source.rows.items():
+                into.rows[key].extend(ranks)
+    counts = [linear.cell(mode, k)[3] for mode in (PREFIX, MIDDLE) for k in KS]
+    lines = [f"{len(lists)} lists of {len({c.package for c in lists})} packages ({sum(counts)} ranked; "
+             "each fold ranked by trees fitted on the other's packages)", "",
+             "| top-1 / top-5 / MRR@10 | " + " | ".join(f"k={k}" for k in KS) + " |", "|---|" + "---|" * len(KS)]
+    return lines + show("linear scorer", linear) + show("learned ranking", learned)
+
+
+def card(lang: str, fitted: dict, lists: list[CompletionList], figures: list[str], params: dict) -> str:
+    top = sorted(fitted["importance"].items(), key=lambda kv: -kv[1])[:15]
+    return "\n".join([
+        f"# The learned ranking for {lang}", "",
+        f"Written by `python -m benchmarks.rank_fit --lang {lang} ... --write` on {datetime.date.today()}.", "",
+        f"- Data: {len(lists)} completion lists at identifiers of {len({c.package for c in lists})} valid-split packages "
+        "(benchmarks/rank_lists.py; no benchmark package), k = 0..3, at a buffer's end and inside a file.",
+        f"- Model: {len(fitted['feature']) // fitted['depth']} oblivious trees of depth {fitted['depth']} (CatBoost, "
+        f"{params['loss_function']}, learning rate {params['learning_rate']}"
+        f"{', on top of the linear scorer' if fitted.get('baseline') else ''}), read by engines/trees.py.",
+        f"- Features: the {len(fitted['features'])} of engines/ranker.py INPUTS.", "",
+        "## Figures (two folds by package)", "", *figures, "",
+        "## Importances (CatBoost's prediction-values change, the 15 largest)", "",
+        *[f"- {name}: {value:.2f}" for name, value in top], ""])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lang", choices=sorted(rank_lists.LANGUAGES), required=True)
+    parser.add_argument("--corpus", type=Path, help="a corpus built by treecomplete corpus build (to gather)")
+    parser.add_argument("--lists", type=Path, required=True, help="the folder of the lists' parts")
+    parser.add_argument("--samples", type=int, default=0, help="gather up to this many identifiers first")
+    parser.add_argument("--iterations", type=int, default=PARAMS["iterations"])
+    parser.add_argument("--depth", type=int, default=PARAMS["depth"])
+    parser.add_argument("--loss", default=PARAMS["loss_function"], help="a CatBoost ranking loss (QuerySoftMax, YetiRank...)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--baseline", action="store_true", help="fit the trees on top of the linear scorer's score")
+    parser.add_argument("--max-lists", type=int, default=0, help="fit on the first this many lists (0: all)")
+    parser.add_argument("--write", action="store_true", help="store the trees fitted on every list, and their card")
+    parser.add_argument("--out", type=Path, help="store the trees fitted on every list in this file instead")
+    parser.add_argument("--no-report", action="store_true", help="fit on every list without the two folds' figures")
+    args = parser.parse_args(argv)
+    if args.samples:
+        if args.corpus is None:
+            parser.error("--samples needs --corpus")
+        rank_lists.gather(args.lang, args.corpus, args.lists, args.samples)
+    lists = rank_lists.load([args.lists])
+    if args.max_lists:
+        lists = lists[:args.max_lists]
+    if not lists:
+        sys.exit(f"no lists in {args.lists}")
+    params = {**PARAMS, "iterations": args.iterations, "depth": args.depth, "loss_function": args.loss,
+              "baseline": args.baseline}
+    figures = [] if args.no_report else report(args.lang, lists, params, args.threads)
+    print("\n".join(figures))
+    fitted = fit(args.lang, lists, params, args.threads)
+    for name, value in sorted(fitted["importance"].items(), key=lambda kv: -kv[1]):
+        print(f"{value:8.2f}  {name}")
+    if args.write or args.out:
+        ranker.RANKINGS.mkdir(exist_ok=True)
+        path = args.out or ranker.RANKINGS / f"{args.lang}.json"
+        path.write_text(json.dumps({k: v for k, v in fitted.items() if k != "importance"}, separators=(",", ":")) + "\n")
+        if args.write:
+            path.with_suffix(".md").write_text(card(args.lang, fitted, lists, figures, params))
+        print(f"written to {path} ({path.stat().st_size} bytes)")
+
+
+if __name__ == "__main__":
+    main()

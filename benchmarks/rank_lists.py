@@ -1,0 +1,162 @@
+"""Completion lists for fitting the learned ranking, gathered as the server builds them.
+
+At identifiers sampled from packages that the corpus build put in the valid split (never a
+benchmark package), the file is opened as the editing benchmark opens it (the file up to the
+identifier plus its first k characters, k = 0..3; ``middle``: the rest of the file after the
+identifier too) and completed in-process with the shipped model, the project index reading the
+packages' files as a workspace; each list keeps its candidates' features exactly as the neural
+engine computed them (engines/ranker.py, engines/rules.py) and the row of the true identifier.
+
+Gathering is resumable: the sampled identifiers are taken in a fixed order and stored in parts
+of PART identifiers (``DIR/part-NNNNN.pkl``); a run stopped at any point goes on from the first
+missing part. A progress line goes to stderr.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+import sys
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from treecomplete.engines import ranker
+from treecomplete.engines.registry import Registry
+from treecomplete.libraries.known import Libraries
+from treecomplete.project import ProjectIndex
+from treecomplete.service import CompletionService
+
+from .editing import MIDDLE, PREFIX, buffer, collect
+from .ranking import LANGUAGES, extract
+
+KS = (0, 1, 2, 3)
+PART = 50  # identifiers per stored part
+ROW = ranker.SIZE + len(ranker.rules.NAMES)  # a candidate's features as the engine computes them
+
+
+@dataclass
+class CompletionList:
+    package: str
+    k: int
+    block: int  # ranker.case
+    mode: str  # editing.PREFIX or MIDDLE
+    x: np.ndarray  # candidates x ROW, float32
+    truth: int  # the true identifier's row, -1 where it is not among the candidates
+
+    @property
+    def fold(self) -> int:
+        """Which of two folds the list's package falls in (lists of one package never split)."""
+        return zlib.crc32(self.package.encode()) % 2
+
+
+def valid_packages(corpus: Path) -> list[str]:
+    import json
+
+    splits = json.loads((corpus / "build.json").read_text())["packages"]
+    return sorted(p for p, split in splits.items() if split == "valid")
+
+
+def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, packages: list[str] | None = None) -> None:
+    """Gather the lists of ``samples`` identifiers (at most an equal share per package) into ``out``."""
+    language, suffix = LANGUAGES[lang]
+    packages = packages or valid_packages(corpus)
+    out.mkdir(parents=True, exist_ok=True)
+    project = ProjectIndex()
+    service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=Libraries())
+    with tempfile.TemporaryDirectory() as tmp:
+        files = extract(corpus, packages, suffix, Path(tmp))
+        for folder in Path(tmp).iterdir():
+            project.add_root(folder)
+        project.wait()
+        by_package: dict[str, list] = {}
+        for sample in collect(files, language, lang):
+            by_package.setdefault(sample.path.relative_to(tmp).parts[0], []).append(sample)
+        rng = random.Random(seed)
+        each = max(1, samples // len(by_package))
+        chosen = [(package, sample) for package, found in sorted(by_package.items())
+                  for sample in rng.sample(found, min(each, len(found)))]
+        rng.shuffle(chosen)  # any prefix of the parts spans the packages
+        parts = (len(chosen) + PART - 1) // PART
+        print(f"{lang}: {len(chosen)} identifiers from {len(by_package)} packages, {parts} parts in {out}", file=sys.stderr)
+        started, lists_done = time.monotonic(), 0
+        for part in range(parts):
+            path = out / f"part-{part:05d}.pkl"
+            if path.exists():
+                continue
+            lists: list[CompletionList] = []
+            for package, sample in chosen[part * PART:(part + 1) * PART]:
+                lists.extend(_complete(service, package, sample, lang))
+            tmp_path = path.with_suffix(".tmp")
+            tmp_path.write_bytes(pickle.dumps(lists, protocol=pickle.HIGHEST_PROTOCOL))
+            tmp_path.rename(path)
+            lists_done += len(lists)
+            rate = lists_done / (time.monotonic() - started)
+            left = (parts - part - 1) * PART * len(lists) / PART / max(rate, 1e-9)
+            print(f"\r[{part + 1}/{parts} parts] {lists_done} lists this run, {rate:.1f}/s, about {left / 60:.0f} min left ",
+                  end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+
+def _complete(service: CompletionService, package: str, sample, lang: str) -> list[CompletionList]:
+    out = []
+    for mode in (PREFIX, MIDDLE):
+        for k in KS:
+            if len(sample.name) <= k:
+                continue
+            prefix = sample.name[:k].lower()
+            text, position = buffer(sample, k, mode)
+            uri = sample.path.as_uri()  # the index does not count this file: its buffer is what counts
+            service.open(uri, lang, 1, text)
+            result = service.complete_read(uri, *position, 1000)
+            service.close(uri)
+            if result is None or result.engine != "neural":
+                continue
+            kept = [c for c in result.candidates if c.snippet is None and c.features is not None
+                    and c.text.lower().startswith(prefix)]
+            if not kept or any(len(c.features) != ROW for c in kept):
+                continue  # the fallback engine's own list (in a TypeScript type): not what the ranking ranks
+            truth = next((j for j, c in enumerate(kept) if c.text == sample.name), -1)
+            context = result.context
+            block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
+            out.append(CompletionList(package, k, block, mode, np.asarray([c.features for c in kept], dtype=np.float32), truth))
+    return out
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads parts written by this module run as ``__main__`` too."""
+
+    def find_class(self, module: str, name: str):
+        if name == "CompletionList":
+            return CompletionList
+        return super().find_class(module, name)
+
+
+def load(folders: list[Path]) -> list[CompletionList]:
+    """Every list stored in the parts of ``folders``."""
+    lists = []
+    for folder in folders:
+        for path in sorted(folder.glob("part-*.pkl")):
+            with path.open("rb") as f:
+                lists.extend(_Unpickler(f).load())
+    return lists
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), required=True)
+    parser.add_argument("--corpus", type=Path, required=True, help="a corpus built by treecomplete corpus build")
+    parser.add_argument("--out", type=Path, required=True, help="the folder of the lists' parts")
+    parser.add_argument("--samples", type=int, default=8000, help="identifiers (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    gather(args.lang, args.corpus, args.out, args.samples, args.seed)
+
+
+if __name__ == "__main__":
+    main()
