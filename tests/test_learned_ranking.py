@@ -118,3 +118,22 @@ def test_the_rows_the_trees_read_are_the_features_the_case_and_the_linear_score(
     assert len(row) == len(ranker.INPUTS) and list(row[:len(x)]) == x
     assert list(row[len(x):len(x) + 3]) == ranker.case_inputs(5) == [1.0, 1.0, 1.0]
     assert row[-1] == pytest.approx(scorer.scores([x[:ranker.SIZE] + [0.0] * rules.COUNT], 5)[0])
+
+
+def test_the_fit_reports_ranks_per_mode_and_k_and_folds_by_package():
+    import numpy as np
+    from benchmarks.rank_fit import Ranks, inputs
+    from benchmarks.rank_lists import CompletionList
+
+    width = ranker.SIZE + rules.COUNT
+    lists = [CompletionList("alpha", 0, 2, "prefix", np.zeros((3, width), np.float32), 1),
+             CompletionList("beta", 1, 3, "middle", np.zeros((2, width), np.float32), -1)]
+    assert {c.fold for c in lists} <= {0, 1} and CompletionList("alpha", 2, 2, "prefix", lists[0].x, 0).fold == lists[0].fold
+    x, group, label = inputs("python", lists)
+    assert x.shape == (5, len(ranker.INPUTS)) and list(group) == [0, 0, 0, 1, 1]
+    assert list(label) == [0, 1, 0, 0, 0]  # the truth's row; a list without it has none
+    ranks = Ranks()
+    ranks.add(lists[0], [0.1, 0.5, 0.9])  # the truth second
+    ranks.add(lists[1], [0.3, 0.2])  # not among the candidates: a miss
+    assert ranks.cell("prefix", 0) == (0.0, 1.0, 0.5, 1)
+    assert ranks.cell("middle", 1) == (0.0, 0.0, 0.0, 1)
