@@ -21,7 +21,6 @@ import datetime
 import json
 import sys
 import tempfile
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +28,7 @@ import torch
 from treecomplete.engines import ranker, trees
 
 from . import rank_lists
-from .editing import MIDDLE, PREFIX
+from .editing import MIDDLE, PREFIX, Scores
 from .rank_lists import KS, CompletionList
 
 # Logloss: each candidate scored as the truth or not (as IntelliJ's completion models are), six
@@ -80,23 +79,28 @@ def fit(lang: str, lists: list[CompletionList], params: dict, threads: int) -> d
 
 
 class Ranks:
-    """The truth's rank (1-based, None: not listed) per (mode, k)."""
+    """The truth's rank (1-based, None: not listed) per mode and k, scored as the editing
+    benchmark scores them (editing.Scores)."""
 
     def __init__(self):
-        self.rows: dict[tuple[str, int], list[int | None]] = defaultdict(list)
+        self.scores = Scores()
 
     def add(self, lst: CompletionList, scores) -> None:
         rank = None
         if lst.truth >= 0:
             scores = np.asarray(scores)
             rank = 1 + int((scores > scores[lst.truth]).sum())
-        self.rows[(lst.mode, lst.k)].append(rank)
+        self.scores.add(lst.k, lst.mode, rank)
+
+    def extend(self, other: Ranks) -> None:
+        for key, ranks in other.scores.rows.items():
+            if key[1] != "all":
+                self.scores.rows[key].extend(ranks)
 
     def cell(self, mode: str, k: int) -> tuple[float, float, float, int]:
-        ranks = self.rows.get((mode, k), [])
-        n = max(len(ranks), 1)
-        return (sum(r == 1 for r in ranks) / n, sum(r is not None and r <= 5 for r in ranks) / n,
-                sum(1 / r for r in ranks if r is not None and r <= 10) / n, len(ranks))
+        """Top-1, top-5, MRR@10 and the count of lists."""
+        row = self.scores.summary().get(f"k={k} {mode}", {"top1": 0.0, "top5": 0.0, "mrr10": 0.0, "n": 0})
+        return row["top1"], row["top5"], row["mrr10"], row["n"]
 
 
 def linear_ranks(lang: str, lists: list[CompletionList]) -> Ranks:
@@ -132,10 +136,11 @@ def report(lang: str, lists: list[CompletionList], params: dict, threads: int) -
     for fold in (0, 1):
         train = [c for c in lists if c.fold != fold]
         test = [c for c in lists if c.fold == fold]
+        if not train or not test:
+            sys.exit("every list's package falls in one fold: gather from more packages, or fit with --no-report")
         fitted = fit(lang, train, params, threads)
-        for source, into in ((linear_ranks(lang, test), linear), (tree_ranks(lang, fitted, test), learned)):
-            for key, ranks in source.rows.items():
-                into.rows[key].extend(ranks)
+        linear.extend(linear_ranks(lang, test))
+        learned.extend(tree_ranks(lang, fitted, test))
     counts = [linear.cell(mode, k)[3] for mode in (PREFIX, MIDDLE) for k in KS]
     lines = [f"{len(lists)} lists of {len({c.package for c in lists})} packages ({sum(counts)} ranked; "
              "each fold ranked by trees fitted on the other's packages)", "",

@@ -24,18 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from treecomplete.engines import ranker
 from treecomplete.engines.registry import Registry
 from treecomplete.libraries.known import Libraries
 from treecomplete.project import ProjectIndex
 from treecomplete.service import CompletionService
 
-from .editing import MIDDLE, PREFIX, buffer, collect
-from .ranking import LANGUAGES, extract
+from .editing import MIDDLE, PREFIX
+from .ranking import LANGUAGES, complete_list, samples_by_package
 
 KS = (0, 1, 2, 3)
 PART = 50  # identifiers per stored part
-ROW = ranker.SIZE + len(ranker.rules.NAMES)  # a candidate's features as the engine computes them
 
 
 @dataclass
@@ -44,7 +42,7 @@ class CompletionList:
     k: int
     block: int  # ranker.case
     mode: str  # editing.PREFIX or MIDDLE
-    x: np.ndarray  # candidates x ROW, float32
+    x: np.ndarray  # candidates x ranker.ROW, float32
     truth: int  # the true identifier's row, -1 where it is not among the candidates
 
     @property
@@ -63,18 +61,11 @@ def valid_packages(corpus: Path) -> list[str]:
 def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, packages: list[str] | None = None) -> None:
     """Gather the lists of ``samples`` identifiers (at most an equal share per package) into ``out``."""
     language, suffix = LANGUAGES[lang]
-    packages = packages or valid_packages(corpus)
     out.mkdir(parents=True, exist_ok=True)
     project = ProjectIndex()
     service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=Libraries())
     with tempfile.TemporaryDirectory() as tmp:
-        files = extract(corpus, packages, suffix, Path(tmp))
-        for folder in Path(tmp).iterdir():
-            project.add_root(folder)
-        project.wait()
-        by_package: dict[str, list] = {}
-        for sample in collect(files, language, lang):
-            by_package.setdefault(sample.path.relative_to(tmp).parts[0], []).append(sample)
+        by_package = samples_by_package(corpus, packages or valid_packages(corpus), language, lang, suffix, Path(tmp), project)
         rng = random.Random(seed)
         each = max(1, samples // len(by_package))
         chosen = [(package, sample) for package, found in sorted(by_package.items())
@@ -87,43 +78,21 @@ def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, pack
             path = out / f"part-{part:05d}.pkl"
             if path.exists():
                 continue
-            lists: list[CompletionList] = []
-            for package, sample in chosen[part * PART:(part + 1) * PART]:
-                lists.extend(_complete(service, package, sample, lang))
+            lists = [CompletionList(package, k, block, mode, np.asarray([c.features for c in kept], dtype=np.float32),
+                                    -1 if truth is None else truth)
+                     for package, sample in chosen[part * PART:(part + 1) * PART]
+                     for mode in (PREFIX, MIDDLE) for k in KS
+                     if len(sample.name) > k and (found := complete_list(service, sample, k, mode, lang)) is not None
+                     for kept, truth, block in [found] if kept]
             tmp_path = path.with_suffix(".tmp")
             tmp_path.write_bytes(pickle.dumps(lists, protocol=pickle.HIGHEST_PROTOCOL))
             tmp_path.rename(path)
             lists_done += len(lists)
             rate = lists_done / (time.monotonic() - started)
-            left = (parts - part - 1) * PART * len(lists) / PART / max(rate, 1e-9)
+            left = (parts - part - 1) * len(lists) / max(rate, 1e-9)
             print(f"\r[{part + 1}/{parts} parts] {lists_done} lists this run, {rate:.1f}/s, about {left / 60:.0f} min left ",
                   end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-
-
-def _complete(service: CompletionService, package: str, sample, lang: str) -> list[CompletionList]:
-    out = []
-    for mode in (PREFIX, MIDDLE):
-        for k in KS:
-            if len(sample.name) <= k:
-                continue
-            prefix = sample.name[:k].lower()
-            text, position = buffer(sample, k, mode)
-            uri = sample.path.as_uri()  # the index does not count this file: its buffer is what counts
-            service.open(uri, lang, 1, text)
-            result = service.complete_read(uri, *position, 1000)
-            service.close(uri)
-            if result is None or result.engine != "neural":
-                continue
-            kept = [c for c in result.candidates if c.snippet is None and c.features is not None
-                    and c.text.lower().startswith(prefix)]
-            if not kept or any(len(c.features) != ROW for c in kept):
-                continue  # the fallback engine's own list (in a TypeScript type): not what the ranking ranks
-            truth = next((j for j, c in enumerate(kept) if c.text == sample.name), -1)
-            context = result.context
-            block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
-            out.append(CompletionList(package, k, block, mode, np.asarray([c.features for c in kept], dtype=np.float32), truth))
-    return out
 
 
 class _Unpickler(pickle.Unpickler):

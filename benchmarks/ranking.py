@@ -291,6 +291,43 @@ def write(language: str, weights: list[float], layer: dict | None) -> None:
     WEIGHTS_FILE.write_text("\n".join(lines) + "\n")
 
 
+def samples_by_package(corpus: Path, packages: list[str], language, lang: str, suffix: str, tmp: Path,
+                       project: ProjectIndex | None) -> dict[str, list]:
+    """The identifiers of the packages' files (extracted under ``tmp``, which the project index
+    reads as workspace folders, waited for) by package."""
+    files = extract(corpus, packages, suffix, tmp)
+    if project is not None:
+        for folder in tmp.iterdir():
+            project.add_root(folder)
+        project.wait()
+    by_package: dict[str, list] = {}
+    for sample in collect(files, language, lang):
+        by_package.setdefault(sample.path.relative_to(tmp).parts[0], []).append(sample)
+    return by_package
+
+
+def complete_list(service: CompletionService, sample, k: int, mode: str, lang: str) -> tuple[list, int | None, int] | None:
+    """The neural engine's list at ``sample`` typed to its k-th character, as the editing
+    benchmark asks for it: the candidates that the ranker ranked and that match the prefix, the
+    truth's row among them (None: not listed), and the case (ranker.case); None where the
+    neural engine did not rank the list."""
+    prefix = sample.name[:k].lower()
+    text, position = buffer(sample, k, mode)
+    uri = sample.path.as_uri()  # the index does not count this file: its buffer is what counts
+    service.open(uri, lang, 1, text)
+    result = service.complete_read(uri, *position, 1000)
+    service.close(uri)
+    if result is None or result.engine != "neural":
+        return None
+    kept = [c for c in result.candidates if c.snippet is None and c.features is not None
+            and c.text.lower().startswith(prefix)]
+    if any(len(c.features) != ranker.ROW for c in kept):
+        return None  # the fallback engine's own list (in a TypeScript type): not what the ranker ranks
+    truth = next((j for j, c in enumerate(kept) if c.text == sample.name), None)
+    context = result.context
+    return kept, truth, ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
+
+
 def gather(args, language, suffix: str) -> list:
     """Complete at the sampled identifiers and keep each list's candidates' features."""
     project = None if args.no_project else ProjectIndex()
@@ -298,42 +335,20 @@ def gather(args, language, suffix: str) -> list:
     service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=Libraries())
     lists = Lists()
     with tempfile.TemporaryDirectory() as tmp:
-        packages = args.packages.split(",")
-        files = extract(args.corpus, packages, suffix, Path(tmp))
-        if project is not None:
-            for folder in Path(tmp).iterdir():
-                project.add_root(folder)
-            project.wait()
-        by_package: dict[str, list] = {}
-        for sample in collect(files, language, args.lang):
-            by_package.setdefault(sample.path.relative_to(tmp).parts[0], []).append(sample)
+        by_package = samples_by_package(args.corpus, args.packages.split(","), language, args.lang, suffix, Path(tmp), project)
         rng = random.Random(args.seed)
         each = args.samples // len(by_package)
         samples = [(package, sample) for package, found in sorted(by_package.items())
                    for sample in rng.sample(found, min(each, len(found)))]
         print(f"{args.lang}: {len(samples)} identifiers (seed {args.seed}, at most {each} per package) "
-              f"from {sum(map(len, by_package.values()))} in {len(files)} files of {len(by_package)} packages")
+              f"from {sum(map(len, by_package.values()))} in {len(by_package)} packages")
         mode = MIDDLE if args.middle else PREFIX
         for package, sample in samples:
             fold = zlib.crc32(package.encode()) % 2
             for k in KS:
-                if len(sample.name) <= k:
+                if len(sample.name) <= k or (found := complete_list(service, sample, k, mode, args.lang)) is None:
                     continue
-                prefix = sample.name[:k]
-                text, position = buffer(sample, k, mode)
-                uri = sample.path.as_uri()  # the index does not count this file: its buffer is what counts
-                service.open(uri, args.lang, 1, text)
-                result = service.complete_read(uri, *position, 1000)  # as the editing benchmark asks
-                service.close(uri)
-                if result is None or result.engine != "neural":
-                    continue
-                kept = [c for c in result.candidates if c.snippet is None and c.features is not None
-                        and c.text.lower().startswith(prefix.lower())]
-                if any(len(c.features) != ranker.SIZE + len(ranker.rules.NAMES) for c in kept):
-                    continue  # the fallback engine's own list (in a TypeScript type): not ranked by these weights
-                truth = next((j for j, c in enumerate(kept) if c.text == sample.name), None)
-                context = result.context
-                block = ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
+                kept, truth, block = found
                 lists.add(fold, k, block, [c.features[:ranker.SIZE] for c in kept], truth, mode)  # the linear features
     return lists.rows
 

@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
-from ..declarations import Declaring
 from ..erasure import as_javascript, served_as
 from ..languages import LOCALS
 from ..models.flatten import EMPTY

@@ -84,6 +84,7 @@ BORROWED = {"go": "javascript", "typescript": "javascript"}
 # What a learned ranking reads: the linear features, the rules', the case as three inputs, and
 # the score the linear scorer gives without the rules (its weights and hidden layer: a summary
 # the trees refine, which fits in fewer trees than the features alone; docs/decisions.md).
+ROW = SIZE + rules.COUNT  # a candidate's features as the neural engine computes them
 CASE_INPUTS = ("after a dot", "a prefix typed", "code after the cursor")
 LINEAR_SCORE = "the linear scorer's score, less the rules"
 INPUTS = NAMES + rules.NAMES + CASE_INPUTS + (LINEAR_SCORE,)
@@ -203,7 +204,7 @@ class Ranker:
         import numpy as np
         import torch
 
-        x = np.asarray(xs, dtype=np.float64).reshape(-1, SIZE + rules.COUNT)
+        x = np.asarray(xs, dtype=np.float64).reshape(-1, ROW)
         base = self.tensor_scores(torch.from_numpy(x[:, :SIZE]), block).numpy()
         case = np.broadcast_to(np.asarray(case_inputs(block), dtype=np.float64), (len(x), len(CASE_INPUTS)))
         return np.hstack([x, case, base[:, None]])

@@ -1,8 +1,8 @@
 """A learned ranking's trees, scored with numpy: oblivious decision trees (CatBoost's, as
 benchmarks/rank_fit.py fits them), each of which compares the same feature with the same
 border at every node of a level, so that a candidate's leaf is the bits of its D comparisons.
-All the candidates of a list and all the trees are scored in a few array operations: about
-0.3 ms for 200 candidates and 150 trees of depth 6 on a 2-core machine (benchmarks/latency.py).
+All the candidates of a list and all the trees are scored in a few array operations
+(`python -m benchmarks.rank_cost` times it; docs/benchmarks.md).
 
 A file holds: ``format``; ``features``, the names of the inputs in order (what the server
 computes must be what the trees were fitted on); ``depth``; per tree, D feature indices and D
