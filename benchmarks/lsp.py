@@ -22,7 +22,7 @@ from treecomplete.engines.registry import DEFAULTS
 from treecomplete.grammars import WHEELS
 
 ROOT = Path(__file__).resolve().parent.parent
-NODE_DIR = ROOT / "bench-out" / "node"  # npm install typescript-language-server typescript@5
+NODE_DIR = ROOT / "bench-out" / "node"  # npm install typescript-language-server typescript@5 pyright
 
 
 def has_model(language: str, model: str) -> bool:
@@ -31,18 +31,29 @@ def has_model(language: str, model: str) -> bool:
     return bool(model) or language not in WHEELS or language in DEFAULTS
 
 
-def peer_command(language: str) -> tuple[list[str], dict | None] | None:
-    """The command and initializationOptions of the peer a user would otherwise run."""
+def peers(language: str) -> list[tuple[str, list[str], dict | None]]:
+    """The peers a user would otherwise run, installed here: name, command, initializationOptions.
+    Python: jedi-language-server and pyright (what VS Code's Python users run); JavaScript and
+    TypeScript: typescript-language-server."""
+    found = []
+    bin_dir = NODE_DIR / "node_modules" / ".bin"
     if language == "python":
         exe = shutil.which("jedi-language-server") or str(Path(sys.executable).parent / "jedi-language-server")
-        return ([exe], None) if Path(exe).exists() else None
-    if language not in ("javascript", "typescript"):
-        return None  # no peer is installed for the languages served from their grammar alone
-    tls = NODE_DIR / "node_modules" / ".bin" / "typescript-language-server"
-    tsserver = NODE_DIR / "node_modules" / "typescript" / "lib" / "tsserver.js"
-    if not tls.exists():
-        return None
-    return [str(tls), "--stdio"], {"tsserver": {"path": str(tsserver)}}
+        if Path(exe).exists():
+            found.append(("jedi-language-server", [exe], None))
+        if (bin_dir / "pyright-langserver").exists():
+            found.append(("pyright", [str(bin_dir / "pyright-langserver"), "--stdio"], None))
+    elif language in ("javascript", "typescript") and (bin_dir / "typescript-language-server").exists():
+        tsserver = NODE_DIR / "node_modules" / "typescript" / "lib" / "tsserver.js"
+        found.append(("typescript-language-server", [str(bin_dir / "typescript-language-server"), "--stdio"],
+                      {"tsserver": {"path": str(tsserver)}}))
+    return found  # none for the languages served from their grammar alone
+
+
+def peer_command(language: str) -> tuple[list[str], dict | None] | None:
+    """The command and initializationOptions of the first peer (jedi-language-server for Python)."""
+    found = peers(language)
+    return (found[0][1], found[0][2]) if found else None
 
 
 NEURAL_MARK = re.compile(r"\((model vocabulary|copied from line \d+|multi-token, model)\)")
@@ -57,6 +68,8 @@ class Session:
         self.client = LanguageClient("treecomplete-bench", "1")
         self.client.feature(types.WORKSPACE_CONFIGURATION)(lambda params: [None for _ in params.items])
         self.client.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)(lambda params: None)
+        for method in (types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, types.WINDOW_LOG_MESSAGE):  # peers' diagnostics and logs
+            self.client.feature(method)(lambda params: None)
         self.indexed = asyncio.Event()  # treecomplete's project index has read the workspace
         self.client.feature("treecomplete/status")(lambda params: self._status(params))
         self.initialize_seconds = 0.0
