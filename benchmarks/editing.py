@@ -29,7 +29,7 @@ from pathlib import Path
 
 from lsprotocol import types
 from treecomplete.context import member_access
-from treecomplete.declarations import declares, member_position, parameters_before
+from treecomplete.sources.declarations import declares, member_position, parameters_before
 from treecomplete.grammars import NAME_TYPES, WHEELS
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec, by_name
 from treecomplete.receivers import bindings, chain
@@ -73,7 +73,7 @@ class Sample:
     data: bytes
     start: int  # byte offset of the identifier
     name: str
-    category: str  # "attribute", "declaration" (``def |``, ``const |``, a class member: server/declarations.py), "parameter"
+    category: str  # "attribute", "declaration" (``def |``, ``const |``, a class member: server/sources/declarations.py), "parameter"
     # (``def f(a, |``) or "name" (any other)
 
 

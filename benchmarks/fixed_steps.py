@@ -17,10 +17,10 @@ import argparse
 import random
 from pathlib import Path
 
-from treecomplete.engines import chains
+from treecomplete.sources import chains
 from treecomplete.engines.registry import Registry
-from treecomplete.libraries.known import Libraries
-from treecomplete.project import ProjectIndex
+from treecomplete.sources.libraries.known import Libraries
+from treecomplete.sources.project_index import ProjectIndex
 from treecomplete.service import CompletionService
 
 from .editing import LANGUAGES, MIDDLE, PREFIX, buffer, collect

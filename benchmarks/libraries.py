@@ -1,4 +1,4 @@
-"""What reading libraries costs (server/libraries/): the first read of common modules (off the
+"""What reading libraries costs (server/sources/libraries/): the first read of common modules (off the
 request path, on the loader's thread), and the memory it keeps.
 
     python -m benchmarks.libraries [--site DIR]
@@ -12,8 +12,8 @@ import statistics
 import time
 from pathlib import Path
 
-from treecomplete.libraries import javascript
-from treecomplete.libraries.python import PythonLibraries, environment
+from treecomplete.sources.libraries import javascript
+from treecomplete.sources.libraries.python import PythonLibraries, environment
 from treecomplete.receivers import Target
 
 PYTHON = ("os", "os.path", "json", "re", "sys", "typing", "collections", "subprocess", "pathlib.Path", "logging",

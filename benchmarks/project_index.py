@@ -1,4 +1,4 @@
-"""What the project index (server/project.py) costs on a folder: reading it, rebuilding a
+"""What the project index (server/sources/project.py) costs on a folder: reading it, rebuilding a
 snapshot, a burst of files changed on disk at once (a checkout) against the same files one at a
 time, and a query.
 
@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 
 from treecomplete.languages import PYTHON
-from treecomplete.project import ProjectIndex, Snapshot
+from treecomplete.sources.project import Snapshot
+from treecomplete.sources.project_index import ProjectIndex
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -15,12 +15,12 @@ import statistics
 import time
 from pathlib import Path
 
-from treecomplete.engines import ranker
+from treecomplete.ranking import features, ranker
 
 
 def rows(count: int, lists: Path | None, seed: int = 0) -> list[list[float]]:
     rng = random.Random(seed)
-    width = ranker.SIZE + len(ranker.rules.NAMES)
+    width = features.SIZE + len(ranker.rules.NAMES)
     if lists is not None:
         from .rank_lists import load
 

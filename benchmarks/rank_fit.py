@@ -9,9 +9,9 @@ oblivious trees (CatBoost; each candidate scored as the true identifier or not, 
 completion ranking is fitted) on the features the server computes, and prints, for the lists of
 each package fold when fitted on the other fold's (two folds by package: code of other
 projects, as in use), top-1 / top-5 / MRR@10 per mode and k of the linear scorer the server
-uses without a ranking (ranking_weights with the rules' weights) and of the trees; then the
+uses without a ranking (linear_weights with the rules' weights) and of the trees; then the
 features' importances. ``--write`` fits on every list and stores the trees as
-server/engines/rankings/LANG.json with a card LANG.md (data, features, figures, date).
+server/ranking/rankings/LANG.json with a card LANG.md (data, features, figures, date).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from treecomplete.engines import ranker, trees
+from treecomplete.ranking import features, ranker, trees
 
 from . import rank_lists
 from .editing import MIDDLE, PREFIX, Scores
@@ -38,7 +38,7 @@ PARAMS = {"loss_function": "Logloss", "depth": 6, "iterations": 150, "learning_r
 
 
 def inputs(lang: str, lists: list[CompletionList]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The rows the trees read (ranker.INPUTS, as the server computes them), each row's list,
+    """The rows the trees read (features.INPUTS, as the server computes them), each row's list,
     and its label."""
     scorer = ranker.Ranker(lang)
     x = np.concatenate([scorer.tree_inputs(c.x, c.block) for c in lists])
@@ -72,10 +72,10 @@ def fit(lang: str, lists: list[CompletionList], params: dict, threads: int) -> d
         leaves += tree["leaf_values"]
     scale, bias = raw.get("scale_and_bias", [1.0, [0.0]])
     bias = bias[0] if isinstance(bias, list) else bias
-    importance = dict(zip(ranker.INPUTS, model.get_feature_importance(pool)))
-    return {"format": trees.FORMAT, "features": list(ranker.INPUTS), "depth": depth, "feature": feature,
+    importance = dict(zip(features.INPUTS, model.get_feature_importance(pool)))
+    return {"format": trees.FORMAT, "features": list(features.INPUTS), "depth": depth, "feature": feature,
             "border": [round(b, 6) for b in border], "leaves": [round(v, 6) for v in leaves], "scale": scale,
-            "bias": bias, "baseline": ranker.LINEAR_SCORE if on_top else None, "importance": {k: round(float(v), 3) for k, v in importance.items()}}
+            "bias": bias, "baseline": features.LINEAR_SCORE if on_top else None, "importance": {k: round(float(v), 3) for k, v in importance.items()}}
 
 
 class Ranks:
@@ -157,8 +157,8 @@ def card(lang: str, fitted: dict, lists: list[CompletionList], figures: list[str
         "(benchmarks/rank_lists.py; no benchmark package), k = 0..3, at a buffer's end and inside a file.",
         f"- Model: {len(fitted['feature']) // fitted['depth']} oblivious trees of depth {fitted['depth']} (CatBoost, "
         f"{params['loss_function']}, learning rate {params['learning_rate']}"
-        f"{', on top of the linear scorer' if fitted.get('baseline') else ''}), read by engines/trees.py.",
-        f"- Features: the {len(fitted['features'])} of engines/ranker.py INPUTS.", "",
+        f"{', on top of the linear scorer' if fitted.get('baseline') else ''}), read by ranking/trees.py.",
+        f"- Features: the {len(fitted['features'])} of ranking/ranker.py INPUTS.", "",
         "## Figures (two folds by package)", "", *figures, "",
         "## Importances (CatBoost's prediction-values change, the 15 largest)", "",
         *[f"- {name}: {value:.2f}" for name, value in top], ""])

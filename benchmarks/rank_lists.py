@@ -5,7 +5,7 @@ benchmark package), the file is opened as the editing benchmark opens it (the fi
 identifier plus its first k characters, k = 0..3; ``middle``: the rest of the file after the
 identifier too) and completed in-process with the shipped model, the project index reading the
 packages' files as a workspace; each list keeps its candidates' features exactly as the neural
-engine computed them (engines/ranker.py, engines/rules.py) and the row of the true identifier.
+engine computed them (ranking/ranker.py, ranking/features.py) and the row of the true identifier.
 
 Gathering is resumable: the sampled identifiers are taken in a fixed order and stored in parts
 of PART identifiers (``DIR/part-NNNNN.pkl``); a run stopped at any point goes on from the first
@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 from treecomplete.engines.registry import Registry
-from treecomplete.libraries.known import Libraries
-from treecomplete.project import ProjectIndex
+from treecomplete.sources.libraries.known import Libraries
+from treecomplete.sources.project_index import ProjectIndex
 from treecomplete.service import CompletionService
 
 from .editing import MIDDLE, PREFIX
@@ -40,9 +40,9 @@ PART = 50  # identifiers per stored part
 class CompletionList:
     package: str
     k: int
-    block: int  # ranker.case
+    block: int  # features.case
     mode: str  # editing.PREFIX or MIDDLE
-    x: np.ndarray  # candidates x ranker.ROW, float32
+    x: np.ndarray  # candidates x features.ROW, float32
     truth: int  # the true identifier's row, -1 where it is not among the candidates
 
     @property

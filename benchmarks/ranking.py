@@ -3,13 +3,13 @@
 The editing benchmark's held-out packages must not tune anything. This completes, in-process
 with the shipped model, at sampled identifiers of packages that the corpus build put in the
 valid split, as the editing benchmark does (the file up to the identifier plus its first k
-characters), records every candidate's features (engines/ranker.py), and fits the weights of
+characters), records every candidate's features (ranking/ranker.py), and fits the weights of
 each case (after a dot or not, k = 0 or not) by minimising the cross-entropy of a softmax over
 each list's candidates at the true identifier (listwise learning to rank), pulled towards the
 hand-set weights (ranker.DEFAULT) by an L2 term. It prints top-1 / top-5 / MRR@10 per k for the
 weights in use, for the hand-set ones, and for weights fitted on one half of the files and
 measured on the other (two folds, split by package: code of other projects, as in use); then
-the weights fitted on all the files, which ``--write`` stores in engines/ranking_weights.py, with
+the weights fitted on all the files, which ``--write`` stores in ranking/linear_weights.py, with
 the hidden layer (``--hidden``) fitted on top of them by the same loss.
 Each package gives the same number of identifiers, so that no large one decides the weights.
 
@@ -24,7 +24,7 @@ the figures are shown per mode.
 
 The lists are collected as the server builds them (the fallback engine's best
 neural.FALLBACK_LIST words with the model's), so the weights see what they will rank: each
-package's files keep their paths, and the project index (server/project.py) reads them as the
+package's files keep their paths, and the project index (server/sources/project.py) reads them as the
 server reads a workspace folder, never the file being completed (``--no-project``: without it).
 """
 
@@ -42,18 +42,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import torch
-from treecomplete.engines import ranker, ranking_weights
+from treecomplete.ranking import features, linear_weights, ranker
 from treecomplete.engines.registry import Registry
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
-from treecomplete.libraries.known import Libraries
+from treecomplete.sources.libraries.known import Libraries
 from treecomplete.models.corpus import archive_files
-from treecomplete.project import ProjectIndex
+from treecomplete.sources.project_index import ProjectIndex
 from treecomplete.service import CompletionService
 
 from .editing import KS, MIDDLE, PREFIX, Scores, buffer, collect
 
 SKIPPED_DIRS = re.compile(r"(^|/)(tests?|docs?|docs_src|examples?|dist|build|node_modules|_?vendor(ed)?)/")
-WEIGHTS_FILE = Path(ranking_weights.__file__)
+WEIGHTS_FILE = Path(linear_weights.__file__)
 # The languages whose weights are fitted here (those with a model: TypeScript's, read as
 # JavaScript, has its own weights fitted on .ts files) and the files sampled.
 LANGUAGES = {"python": (PYTHON, ".py"), "javascript": (JAVASCRIPT, ".js"), "typescript": (TYPESCRIPT, ".ts")}
@@ -116,8 +116,8 @@ class Packed:
 def fit(rows, l2: float, steps: int = 200) -> list[float]:
     """Weights (all cases, flat) minimising the mean listwise cross-entropy plus l2 * |w - DEFAULT|^2."""
     weights = []
-    for block in range(len(ranker.CASES)):
-        start = torch.tensor(ranker.DEFAULT[block * ranker.SIZE:(block + 1) * ranker.SIZE], dtype=torch.float64)
+    for block in range(len(features.CASES)):
+        start = torch.tensor(ranker.DEFAULT[block * features.SIZE:(block + 1) * features.SIZE], dtype=torch.float64)
         lists = [(x, t) for _, _, b, x, t, _ in rows if b == block and t is not None and len(x) > 1]
         w = start.clone().requires_grad_(True)
         if lists:
@@ -144,10 +144,10 @@ def fit_only(rows, names: list[str], weights: list[float], layer: dict | None, l
     zero = [0.0] * len(weights)
     hidden = ranker.Ranker("hidden", zero, layer) if layer is not None else None
     out = list(weights)
-    for block in range(len(ranker.CASES)):
-        chosen = list(range(ranker.SIZE)) if ranker.CASES[block] in cases else [ranker.NAMES.index(name) for name in names]
-        base = torch.tensor(weights[block * ranker.SIZE:(block + 1) * ranker.SIZE], dtype=torch.float64)
-        start = torch.tensor([ranker.DEFAULT[block * ranker.SIZE + i] for i in chosen], dtype=torch.float64)
+    for block in range(len(features.CASES)):
+        chosen = list(range(features.SIZE)) if features.CASES[block] in cases else [features.NAMES.index(name) for name in names]
+        base = torch.tensor(weights[block * features.SIZE:(block + 1) * features.SIZE], dtype=torch.float64)
+        start = torch.tensor([ranker.DEFAULT[block * features.SIZE + i] for i in chosen], dtype=torch.float64)
         lists = [(x, t) for _, _, b, x, t, _ in rows if b == block and t is not None and len(x) > 1]
         w = base[chosen].clone().requires_grad_(True)
         if lists:
@@ -166,7 +166,7 @@ def fit_only(rows, names: list[str], weights: list[float], layer: dict | None, l
 
             optimiser.step(closure)
         for i, v in zip(chosen, w.detach().tolist()):
-            out[block * ranker.SIZE + i] = v
+            out[block * features.SIZE + i] = v
     return out
 
 
@@ -178,22 +178,22 @@ NOT_HIDDEN = ("log(rank+1)", "ln(1+d)", "fallback score")
 
 def fit_hidden(rows, weights: list[float], hidden: int, epochs: int, decay: float = 1e-3, seed: int = 0) -> tuple[list[float], dict]:
     """The weights (starting from ``weights``) and a hidden layer of ``hidden`` units over the
-    features (but NOT_HIDDEN) and the case (engines/ranker.py), fitted together by the same
+    features (but NOT_HIDDEN) and the case (ranking/ranker.py), fitted together by the same
     listwise cross-entropy with Adam, the layer's weights pulled towards 0 by ``decay``."""
     torch.manual_seed(seed)
-    size, cases = ranker.SIZE, len(ranker.CASES)
+    size, cases = features.SIZE, len(features.CASES)
     lists = [(b, x, t) for _, _, b, x, t, _ in rows if t is not None and len(x) > 1]
     x = torch.zeros(len(lists), max(len(x) for _, x, _ in lists), size + cases)
     mask = torch.zeros(x.shape[:2], dtype=torch.bool)
-    for i, (b, features, _) in enumerate(lists):
-        x[i, :len(features), :size] = features.float()
-        x[i, :len(features), size + b] = 1
-        mask[i, :len(features)] = True
+    for i, (b, rows, _) in enumerate(lists):
+        x[i, :len(rows), :size] = rows.float()
+        x[i, :len(rows), size + b] = 1
+        mask[i, :len(rows)] = True
     truth = torch.tensor([t for _, _, t in lists])
     block = torch.tensor([b for b, _, _ in lists])
     linear = torch.tensor(weights, dtype=torch.float32).view(cases, size).requires_grad_(True)
     layer = torch.nn.Linear(size + cases, hidden)
-    unseen = [ranker.NAMES.index(name) for name in NOT_HIDDEN]
+    unseen = [features.NAMES.index(name) for name in NOT_HIDDEN]
     with torch.no_grad():
         layer.weight[:, unseen] = 0  # no input reaches them, so they stay 0
     seen = torch.ones(size + cases)
@@ -215,10 +215,10 @@ def fit_hidden(rows, weights: list[float], hidden: int, epochs: int, decay: floa
 
 
 def score(rows, weights: list[float], layer: dict | None = None) -> Scores:
-    """Each list ranked as the server ranks it (engines/ranker.py) with these weights and layer."""
+    """Each list ranked as the server ranks it (ranking/ranker.py) with these weights and layer."""
     rank_by = ranker.Ranker("fitted", weights, layer)
     ranks: list[int | None] = [None] * len(rows)
-    for block in range(len(ranker.CASES)):
+    for block in range(len(features.CASES)):
         chosen = [i for i, (_, _, b, x, t, _) in enumerate(rows) if b == block and t is not None]
         if not chosen:
             continue
@@ -267,8 +267,8 @@ def write(language: str, weights: list[float], layer: dict | None) -> None:
     lines = [WEIGHTS_FILE.read_text().split("WEIGHTS:")[0].rstrip() + "\n", "", "WEIGHTS: dict[str, tuple[float, ...]] = {"]
     for name in sorted(table):
         lines.append(f"    {name!r}: (")
-        for block, case in enumerate(ranker.CASES):
-            chunk = table[name][block * ranker.SIZE:(block + 1) * ranker.SIZE]
+        for block, case in enumerate(features.CASES):
+            chunk = table[name][block * features.SIZE:(block + 1) * features.SIZE]
             lines.append(f"        # {case}")
             lines.append("        " + ", ".join(f"{v:g}" for v in chunk) + ",")
         lines.append("    ),")
@@ -309,7 +309,7 @@ def samples_by_package(corpus: Path, packages: list[str], language, lang: str, s
 def complete_list(service: CompletionService, sample, k: int, mode: str, lang: str) -> tuple[list, int | None, int] | None:
     """The neural engine's list at ``sample`` typed to its k-th character, as the editing
     benchmark asks for it: the candidates that the ranker ranked and that match the prefix, the
-    truth's row among them (None: not listed), and the case (ranker.case); None where the
+    truth's row among them (None: not listed), and the case (features.case); None where the
     neural engine did not rank the list."""
     prefix = sample.name[:k].lower()
     text, position = buffer(sample, k, mode)
@@ -321,11 +321,11 @@ def complete_list(service: CompletionService, sample, k: int, mode: str, lang: s
         return None
     kept = [c for c in result.candidates if c.snippet is None and c.features is not None
             and c.text.lower().startswith(prefix)]
-    if any(len(c.features) != ranker.ROW for c in kept):
+    if any(len(c.features) != features.ROW for c in kept):
         return None  # the fallback engine's own list (in a TypeScript type): not what the ranker ranks
     truth = next((j for j, c in enumerate(kept) if c.text == sample.name), None)
     context = result.context
-    return kept, truth, ranker.case(context.category, context.prefix, ranker.code_after(context.data, context.cursor))
+    return kept, truth, features.case(context.category, context.prefix, features.code_after(context.data, context.cursor))
 
 
 def gather(args, language, suffix: str) -> list:
@@ -349,7 +349,7 @@ def gather(args, language, suffix: str) -> list:
                 if len(sample.name) <= k or (found := complete_list(service, sample, k, mode, args.lang)) is None:
                     continue
                 kept, truth, block = found
-                lists.add(fold, k, block, [c.features[:ranker.SIZE] for c in kept], truth, mode)  # the linear features
+                lists.add(fold, k, block, [c.features[:features.SIZE] for c in kept], truth, mode)  # the linear features
     return lists.rows
 
 
@@ -360,9 +360,9 @@ def _padded(row: tuple) -> tuple:
     after the cursor existed hold the end-of-buffer cases: collect them again.)"""
     fold, k, block, x, truth, *mode = row
     if x.dim() < 2:  # no candidate
-        x = x.reshape(0, ranker.SIZE)
-    elif x.shape[1] < ranker.SIZE:
-        x = torch.nn.functional.pad(x, (0, ranker.SIZE - x.shape[1]))
+        x = x.reshape(0, features.SIZE)
+    elif x.shape[1] < features.SIZE:
+        x = torch.nn.functional.pad(x, (0, features.SIZE - x.shape[1]))
     return fold, k, block, x, truth, mode[0] if mode else PREFIX
 
 
@@ -382,8 +382,8 @@ def report_only(args, rows) -> None:
     held = held_out(rows, lambda train: (fit_only(train, names, in_use_now, layer, args.l2, cases=cases), layer))
     show(f"{len(names)} fitted{' (all in ' + '; '.join(cases) + ')' if cases else ''}, l2 {args.l2:g}", held)
     weights = fit_only(rows, names, in_use_now, layer, args.l2, cases=cases)
-    for block, case in enumerate(ranker.CASES):
-        print(f"{case}: " + ", ".join(f"{name} {weights[block * ranker.SIZE + ranker.NAMES.index(name)]:.3f}" for name in names))
+    for block, case in enumerate(features.CASES):
+        print(f"{case}: " + ", ".join(f"{name} {weights[block * features.SIZE + features.NAMES.index(name)]:.3f}" for name in names))
     if args.write:
         write(args.lang, weights, layer)
         print(f"written to {WEIGHTS_FILE}")
@@ -399,9 +399,9 @@ def report(args, rows) -> None:
         held = held_out(rows, lambda train: fit_hidden(train, fit(train, args.l2), args.hidden, args.epochs, args.decay))
         show(f"+ hidden layer of {args.hidden}", held)
     weights, layer = fit(rows, args.l2), None
-    for block, case in enumerate(ranker.CASES):
-        chunk = weights[block * ranker.SIZE:(block + 1) * ranker.SIZE]
-        print(f"{case}: " + ", ".join(f"{name} {v:.3f}" for name, v in zip(ranker.NAMES, chunk)))
+    for block, case in enumerate(features.CASES):
+        chunk = weights[block * features.SIZE:(block + 1) * features.SIZE]
+        print(f"{case}: " + ", ".join(f"{name} {v:.3f}" for name, v in zip(features.NAMES, chunk)))
     if args.hidden:
         weights, layer = fit_hidden(rows, weights, args.hidden, args.epochs, args.decay)
     if args.write:
@@ -420,11 +420,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", type=int, default=32, help="units of the hidden layer fitted with the weights (0: none)")
     parser.add_argument("--epochs", type=int, default=40, help="passes over the lists fitting the hidden layer")
     parser.add_argument("--decay", type=float, default=1e-3, help="pull of the hidden layer's weights towards 0")
-    parser.add_argument("--no-project", action="store_true", help="complete without the project index (server/project.py)")
+    parser.add_argument("--no-project", action="store_true", help="complete without the project index (server/sources/project.py)")
     parser.add_argument("--write", action="store_true", help="store the weights fitted on all files")
-    parser.add_argument("--only", default="", help="fit only these features (names as in ranker.NAMES, ';' between), "
+    parser.add_argument("--only", default="", help="fit only these features (names as in features.NAMES, ';' between), "
                                                     "the other weights and the hidden layer held as in use")
-    parser.add_argument("--refit-cases", default="", help="with --only: cases (ranker.CASES, ';' between) whose linear "
+    parser.add_argument("--refit-cases", default="", help="with --only: cases (features.CASES, ';' between) whose linear "
                                                           "weights are all fitted")
     parser.add_argument("--middle", action="store_true", help="collect with the file's text after the identifier kept in "
                                                                    "the buffer (benchmarks.editing --middle)")

@@ -13,12 +13,12 @@ from pathlib import Path
 import platformdirs
 
 from . import __version__
-from .positions import UTF32
 from .engines.registry import OFF, Registry
 from .grammars import WHEELS
-from .libraries.known import Libraries
-from .project import ProjectIndex
+from .positions import UTF32
 from .service import CompletionService
+from .sources.libraries.known import Libraries
+from .sources.project_index import ProjectIndex
 
 # models.architectures.ARCHS, spelt out: this module must not import torch for --help
 ARCHS = ("vanilla", "attention", "pointer", "pointer-random", "tree-transformer")

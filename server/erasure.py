@@ -80,7 +80,7 @@ def served_as(language: str) -> str:
     """The name under which ``language``'s documents find their model and ranking weights:
     TypeScript's and TSX's are TypeScript's. A TypeScript model reads them as JavaScript (its
     node types are JavaScript's); where none is named, JavaScript's model serves them
-    (engines/registry.py) and engines/ranker.py borrows JavaScript's weights where none are
+    (engines/registry.py) and ranking/ranker.py borrows JavaScript's weights where none are
     fitted."""
     return "typescript" if language in MODELED_AS else language
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from . import snippets
 from .document import Document
 from .engines.base import Kind
 from .service import Completion
+from .sources import snippets
 
 ITEM_KINDS = {
     Kind.VARIABLE: types.CompletionItemKind.Variable,

@@ -80,7 +80,7 @@ JS_TAKEN = """
 """
 
 # The same with the module each is taken from (its last dotted part, a JavaScript module's path):
-# what the project's files want a module to define (server/project.py, Snapshot.wanted_from).
+# what the project's files want a module to define (server/sources/project.py, Snapshot.wanted_from).
 PY_TAKEN_FROM = """
 (import_from_statement
   module_name: [(dotted_name (identifier) @module .) (relative_import (dotted_name (identifier) @module .))]
@@ -394,7 +394,7 @@ def grammar_language(name: str) -> LanguageSpec | None:
     )
 
 
-# Member chains and statement containers, per language that has a model (engines/chains.py,
+# Member chains and statement containers, per language that has a model (sources/chains.py,
 # snippets).
 @dataclass(frozen=True)
 class Grammar:
@@ -414,7 +414,7 @@ CHAINS = {
 # Nodes whose children are statements: a statement starts where one of their children starts.
 BLOCKS = {"python": ("module", "block"), "javascript": ("program", "statement_block")}
 # Names that a function's code binds (assignment targets, loop variables, `as` names,
-# declarations), read from its text before the cursor (engines/ranker.py).
+# declarations), read from its text before the cursor (ranking/ranker.py).
 LOCALS = {
     "python": re.compile(rb"^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)|\bfor[ \t]+([A-Za-z_]\w*)|\bas[ \t]+([A-Za-z_]\w*)",
                          re.MULTILINE),
@@ -429,7 +429,7 @@ DEFINES = {
                              rb"|()(?:\(([^()]*)\)|([A-Za-z_$][\w$]*))[ \t]*=>"),
 }
 PARAMETER_NAME = re.compile(rb"(?:^|,)[\s*.]*([A-Za-z_$][\w$]*)")
-# Functions, whose parameters are likely names inside them (engines/ranker.py).
+# Functions, whose parameters are likely names inside them (ranking/ranker.py).
 FUNCTIONS = {
     "python": ("function_definition", "lambda"),
     "javascript": ("function_declaration", "function_expression", "arrow_function", "method_definition",

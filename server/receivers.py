@@ -2,7 +2,7 @@
 an import binds (``os.path``, ``t`` for ``import typing as t``), a name assigned an instance of
 such a class (``p = Path(...)``), or the class around the cursor (``self.``, ``cls.``,
 ``this.``). Read from the syntax tree and the text before the cursor; nothing here reads the
-disk (server/libraries/ does, off the request path).
+disk (server/sources/libraries/ does, off the request path).
 """
 
 from __future__ import annotations

@@ -28,11 +28,11 @@ from . import __version__
 from .engines.registry import Registry
 from .items import ClientSupport, completion_list, resolve
 from .languages import BY_EXTENSION
-from .libraries.known import Libraries
 from .options import SECTION, Options, parse_options
-from .project import ProjectIndex
 from .protocol import TreecompleteProtocol
 from .service import CompletionService, UnknownDocument
+from .sources.libraries.known import Libraries
+from .sources.project_index import ProjectIndex
 from .stdio import MessageReader
 
 log = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ class TreecompleteServer(LanguageServer):
         return future
 
     def _work(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Every job of the worker: the project index waits meanwhile (server/project.py)."""
+        """Every job of the worker: the project index waits meanwhile (server/sources/project.py)."""
         with self.project.paused():
             return fn(*args)
 

@@ -19,9 +19,10 @@ from .engines.neural import NeuralEngine
 from .engines.registry import Registry
 from .erasure import served_as
 from .languages import language_for
-from .libraries.known import Libraries
 from .positions import UTF16
-from .project import ProjectIndex, path_of
+from .sources.libraries.known import Libraries
+from .sources.project import path_of
+from .sources.project_index import ProjectIndex
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ import pytest
 
 from treecomplete.context import context_at
 from treecomplete.document import Document
-from treecomplete.engines import chains
-from treecomplete.engines.chains import Node, render
+from treecomplete.sources import chains
+from treecomplete.sources.chains import Node, render
 from treecomplete.engines.predictor import Predictor
 from treecomplete.engines.registry import resolve
 from treecomplete.languages import CHAINS, PYTHON

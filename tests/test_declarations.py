@@ -1,4 +1,4 @@
-"""Declaration positions (server/declarations.py): where they are, what their block declares
+"""Declaration positions (server/sources/declarations.py): where they are, what their block declares
 already, and what the engines offer there."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from treecomplete import declarations
+from treecomplete.sources import declarations, declaring
 from treecomplete.context import context_at
 from treecomplete.document import Document
 from treecomplete.engines.fallback import FallbackEngine
 from treecomplete.engines.predictor import Answer, Prediction
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
-from treecomplete.project import ProjectIndex
+from treecomplete.sources.project_index import ProjectIndex
 from treecomplete.service import CompletionService
 
 from .test_neural_ranking import StubPredictor, complete as neural_complete
@@ -46,13 +46,13 @@ def test_python_names_the_block_defines_at_the_cursor_s_level_before_it():
         "    async def second(self):\n        pass\n\n"
         "    def "
     )
-    assert declarations.declared_before(_context(PYTHON, source)) == {"first", "second"}  # not inner, not top
-    assert declarations.declared_before(_context(PYTHON, "def top():\n    pass\n\ndef to")) == {"top"}
-    assert declarations.declared_before(_context(PYTHON, "def top():\n    pass\n\nx = to")) == {"x"}  # not top: no declaration
+    assert declaring.declared_before(_context(PYTHON, source)) == {"first", "second"}  # not inner, not top
+    assert declaring.declared_before(_context(PYTHON, "def top():\n    pass\n\ndef to")) == {"top"}
+    assert declaring.declared_before(_context(PYTHON, "def top():\n    pass\n\nx = to")) == {"x"}  # not top: no declaration
     setter = "class A:\n    @property\n    def x(self):\n        return 1\n\n    @x.setter\n    def "
-    assert declarations.declared_before(_context(PYTHON, setter)) == set()  # a setter takes the property's name again
+    assert declaring.declared_before(_context(PYTHON, setter)) == set()  # a setter takes the property's name again
     decorated = "class A:\n    def x(self):\n        pass\n\n    @staticmethod\n    def "
-    assert declarations.declared_before(_context(PYTHON, decorated)) == {"x"}
+    assert declaring.declared_before(_context(PYTHON, decorated)) == {"x"}
 
 
 def test_javascript_names_the_innermost_open_block_declares_before_the_cursor():
@@ -64,10 +64,10 @@ def test_javascript_names_the_innermost_open_block_declares_before_the_cursor():
         "  if (a) {\n    var d = 2\n  }\n"
         "  const "
     )
-    assert declarations.declared_before(_context(JAVASCRIPT, source)) == {"b"}  # not the loop's i, c; not d, NAME
+    assert declaring.declared_before(_context(JAVASCRIPT, source)) == {"b"}  # not the loop's i, c; not d, NAME
     top = "const NAME = 1; let other = 2\nfunction go() {\n  const inner = 1\n}\nexport class Widget {}\nconst "
-    assert declarations.declared_before(_context(JAVASCRIPT, top)) == {"NAME", "other", "go", "Widget"}
-    assert declarations._javascript_declared(b"  const a = 1\n}\nconst b = 2\nlet ") == {b"b"}  # read from inside a block
+    assert declaring.declared_before(_context(JAVASCRIPT, top)) == {"NAME", "other", "go", "Widget"}
+    assert declaring._javascript_declared(b"  const a = 1\n}\nconst b = 2\nlet ") == {b"b"}  # read from inside a block
 
 
 def test_at_a_def_the_fallback_offers_what_the_class_calls_but_never_what_it_defines():
@@ -105,7 +105,7 @@ OVERLOADED = ("export function combine<A>(a: A): A;\n/** two at once */\nexport 
     ("function g(a: string): void;\nconst x = 1;\nfunction ", set()),
 ])
 def test_after_a_typescript_overload_signature_its_name_comes_again(source, pending):
-    where = declarations.declaring(_context(TYPESCRIPT, source))
+    where = declaring.declaring(_context(TYPESCRIPT, source))
     assert set(where.pending) == pending and not pending & where.taken
     if pending:
         model = StubPredictor(Answer([Prediction("other", 0.9, True)]))
@@ -144,7 +144,7 @@ def _first_in_both_engines(language, source: str, pending: set[str], other: str)
     (PYTHON, "# @param path\ndef load(", set()),
 ])
 def test_at_a_parameter_the_next_one_the_doc_comment_names_comes_first(language, source, pending):
-    where = declarations.declaring(_context(language, source))
+    where = declaring.declaring(_context(language, source))
     assert where.parameter and set(where.pending) == pending
     if pending:
         _first_in_both_engines(language, source, pending, "sc")
@@ -157,7 +157,7 @@ def test_at_a_parameter_the_next_one_the_doc_comment_names_comes_first(language,
     (PYTHON, "send = lambda ", set()),
 ])
 def test_a_function_expression_s_name_is_what_it_is_assigned_to_first(language, source, pending):
-    where = declarations.declaring(_context(language, source))
+    where = declaring.declaring(_context(language, source))
     assert set(where.pending) == pending
     if pending:
         _first_in_both_engines(language, source, pending, "status")
@@ -295,7 +295,7 @@ def test_a_const_s_name_is_not_offered_in_its_own_value(language, line, excluded
     ("def f():\n    self.total = 1\n    total = to", {"total"}),  # an attribute binds no name
 ])
 def test_a_python_target_bound_nowhere_above_is_not_offered_in_its_value(source, taken):
-    assert set(declarations.declaring(_context(PYTHON, source)).taken) == taken
+    assert set(declaring.declaring(_context(PYTHON, source)).taken) == taken
 
 
 @pytest.mark.parametrize(("source", "taken", "modifiers"), [
@@ -310,19 +310,19 @@ def test_a_python_target_bound_nowhere_above_is_not_offered_in_its_value(source,
     ("class A {\n  m() {\n    if (a) {\n      ", None, None), ("class A {\n  m() {\n    ", None, None),
 ])
 def test_a_javascript_member_s_name_and_what_its_body_defines_before_it(source, taken, modifiers):
-    where = declarations.declaring(_context(JAVASCRIPT, source))
+    where = declaring.declaring(_context(JAVASCRIPT, source))
     if taken is None:
         assert where.member is None and not where.declaration
     else:
         assert where.declaration and where.taken == taken and where.member == modifiers
-        assert declarations.declaring(_context(JAVASCRIPT, source + "s")).taken == taken - {"s"}
+        assert declaring.declaring(_context(JAVASCRIPT, source + "s")).taken == taken - {"s"}
 
 
 def test_a_class_body_further_back_than_the_text_read_is_found_in_the_tree():
     methods = "".join(f"  method{i}(a) {{\n    return this.other{i}(a)\n  }}\n" for i in range(800))
     source = "class Big {\n" + methods + "  "
     assert len(source) > 2 * declarations.READ
-    where = declarations.declaring(_context(JAVASCRIPT, source))
+    where = declaring.declaring(_context(JAVASCRIPT, source))
     assert where.member == set() and {"method0", "method799"} <= where.taken
     assert "other0" in where.pending and "method0" not in where.pending
 
@@ -363,9 +363,9 @@ def test_at_a_python_method_s_def_the_methods_self_calls_come_first_but_not_its_
               "    def helper(self):\n        self.helper()\n\n    def ")
     ranked = [c.text for c in neural_complete(answer, source)]
     assert ranked[0] == "draw" and "update" in ranked and "helper" not in ranked  # not the field width first
-    assert declarations.declaring(_context(PYTHON, source)).pending == {"draw"}
+    assert declaring.declaring(_context(PYTHON, source)).pending == {"draw"}
     top = source.replace("\n    def helper", "\ndef helper").rstrip() + "\ndef "
-    assert declarations.declaring(_context(PYTHON, top)).pending == set()  # a function of the module: no class's methods
+    assert declaring.declaring(_context(PYTHON, top)).pending == set()  # a function of the module: no class's methods
 
 
 PY_AFTER = ("(self):\n        pass\n\n    def finish(self):\n        self.cleanup()\n        self.render()\n"
@@ -382,7 +382,7 @@ JS_AFTER = ("() {}\n  render() { this.paint(); this.layout(); this.size = 1; thi
 def test_inside_a_class_what_the_code_after_the_cursor_calls_and_defines(language, before, after, below):
     doc = Document("file:///main", before + after, 1, language)
     context = context_at(doc, len(before.encode()))
-    where = declarations.declaring(context)
+    where = declaring.declaring(context)
     assert where.pending == {"prepare"}  # called above, defined nowhere
     assert where.pending_below == {below}  # called below only: not a field (size), not defined (render, layout)
     assert {"run", "render"} <= where.taken and not {"prepare", below} & where.taken  # defined above or below: not again
@@ -400,17 +400,17 @@ def test_inside_a_class_what_the_code_after_the_cursor_calls_and_defines(languag
 def test_a_python_name_defined_again_on_purpose_below_stays_offered():
     source = "class A:\n    @property\n    def "
     after = "(self):\n        return 1\n\n    @label.setter\n    def label(self, v):\n        pass\n\n    def other(self):\n        pass\n"
-    taken = declarations.declaring(_context_at(PYTHON, source, after)).taken
+    taken = declaring.declaring(_context_at(PYTHON, source, after)).taken
     assert "label" not in taken and "other" in taken
     overload = "@overload\ndef "
     below = "(a: int) -> int: ...\n@overload\ndef parse(a: str) -> str: ...\ndef parse(a):\n    return a\n"
-    assert "parse" not in declarations.declaring(_context_at(PYTHON, overload, below)).taken  # an overload repeats it
+    assert "parse" not in declaring.declaring(_context_at(PYTHON, overload, below)).taken  # an overload repeats it
 
 
 def test_a_method_of_a_class_longer_than_the_text_read_is_one():
     source = "class A:\n    def first(self):\n        self.helper()\n" + "    x = 1\n" * 3000 + "    def "
     assert len(source) > declarations.READ
-    assert declarations.declaring(_context(PYTHON, source)).pending == {"helper"}
+    assert declaring.declaring(_context(PYTHON, source)).pending == {"helper"}
 
 
 def _context_at(language, before, after):
@@ -424,11 +424,11 @@ def _context_at(language, before, after):
     ("class A {\n  get size() { return 1 }\n  set size(v) {}\n  get ", "() {}\n}\n", set()),  # each has its pair
 ])
 def test_at_an_accessor_s_name_the_other_accessor_s_name_without_its_pair_comes_first(before, after, pending):
-    assert set(declarations.declaring(_context_at(JAVASCRIPT, before, after)).pending) == pending
+    assert set(declaring.declaring(_context_at(JAVASCRIPT, before, after)).pending) == pending
 
 
 def test_a_regular_expression_literal_hides_no_member_after_it():
     before = "class A {\n  "
     after = "() {}\n  href() { if (/^https?:\\/\\//i.test(this.url)) return this.url }\n  origin() { return /[{(]/.source }\n  host() {}\n}\n"
-    taken = declarations.declaring(_context_at(JAVASCRIPT, before, after)).taken
+    taken = declaring.declaring(_context_at(JAVASCRIPT, before, after)).taken
     assert {"href", "origin", "host"} <= taken  # defined below: not offered again, past the regexes' `//` and `{(`

@@ -1,4 +1,4 @@
-"""What a position repeats (server/echoes.py): a keyword argument's name as its value, a member's
+"""What a position repeats (server/sources/echoes.py): a keyword argument's name as its value, a member's
 name as the value assigned to it, first in both engines once a matching character is typed."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from treecomplete.context import context_at
 from treecomplete.document import Document
-from treecomplete.echoes import echoed
+from treecomplete.sources.echoes import echoed
 from treecomplete.engines.predictor import Answer, Prediction
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from treecomplete.service import CompletionService
@@ -87,13 +87,13 @@ def test_a_long_line_is_read_in_a_bounded_stretch():
     ("x = {env: E", None), ("def f(e: E", None),  # a dictionary's key; a one-letter name says nothing
 ])
 def test_an_annotation_is_named_after_what_it_annotates(source, expected):
-    from treecomplete.echoes import annotated
+    from treecomplete.sources.echoes import annotated
 
     assert annotated(context_at(Document("file:///t", source, 1, PYTHON), len(source.encode()))) == expected
 
 
 def test_both_engines_offer_the_type_named_after_the_parameter_first():
-    from treecomplete.echoes import named_after
+    from treecomplete.sources.echoes import named_after
 
     assert named_after("Context", "ctx") and named_after("HeaderTypes", "headers") and not named_after("Exception", "env")
     head = "class EscapeFormatter: pass\nclass Environment: pass\nclass Exception2: pass\n\n"
@@ -107,7 +107,7 @@ def test_both_engines_offer_the_type_named_after_the_parameter_first():
     ("const ", " = require('./route').Route;\n", set()), ("const ", " = other('./route');\n", set()),  # a member of it; no require
 ])
 def test_a_required_module_s_name_is_what_it_binds(before, after, expected):
-    from treecomplete.echoes import required_after
+    from treecomplete.sources.echoes import required_after
 
     document = Document("file:///t.js", before + after, 1, JAVASCRIPT)
     assert required_after(context_at(document, len(before))) == expected

@@ -6,7 +6,7 @@ from treecomplete.context import context_at
 from treecomplete.document import Document
 from treecomplete.engines.base import Kind
 from treecomplete.engines.fallback import FallbackEngine
-from treecomplete.engines.window import defined_in
+from treecomplete.sources.buffer import defined_in
 from treecomplete.languages import JAVASCRIPT, PYTHON
 
 
@@ -166,7 +166,7 @@ def test_a_member_used_below_on_the_same_receiver_comes_above_the_code_before():
 
 
 def test_the_suffix_features_say_what_the_code_after_the_cursor_does():
-    from treecomplete.engines.ranker import NAMES, features
+    from treecomplete.ranking.features import NAMES, of as features
 
     before = "def f(items, count):\n    n = len(items)\n    "
     found = {c.text: features(0.0, False, 0, c, 0.0) for c in _complete_inside(PYTHON, before, " = n\n    print(total, count)\n")}

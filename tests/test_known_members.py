@@ -10,10 +10,10 @@ from pathlib import Path
 
 from treecomplete.context import context_at
 from treecomplete.engines.base import Kind
-from treecomplete.libraries import loader as loader_module
-from treecomplete.libraries.known import Libraries
-from treecomplete.libraries.loader import Loader
-from treecomplete.libraries.members import Members
+from treecomplete.sources.libraries import loader as loader_module
+from treecomplete.sources.libraries.known import Libraries
+from treecomplete.sources.libraries.loader import Loader
+from treecomplete.sources.libraries.members import Members
 from treecomplete.service import CompletionService
 
 from .libraries_fixtures import make_node_modules, make_venv
@@ -154,7 +154,7 @@ def test_a_base_class_from_another_file_of_the_project(tmp_path: Path):
 
 
 def test_where_the_project_s_own_modules_are_found(tmp_path: Path):
-    from treecomplete.libraries.python import project_module
+    from treecomplete.sources.libraries.python import project_module
 
     inner = tmp_path / "pkg" / "sub"
     inner.mkdir(parents=True)

@@ -7,19 +7,19 @@ import json
 import math
 
 import pytest
-from treecomplete.engines import ranker, rules, trees
+from treecomplete.ranking import ranker, features, trees
 from treecomplete.engines.predictor import Answer, Prediction
 from treecomplete.engines.registry import Registry
 
 from .test_neural_ranking import complete
 
-ECHO = ranker.INPUTS.index(rules.NAMES[4])  # the name across the `=`
+ECHO = features.INPUTS.index(features.RULES[4])  # the name across the `=`
 
 
 def ranking(splits: list[list[tuple[int, float]]], leaves: list[list[float]], **extra) -> dict:
     """A ranking file's content: trees of equal depth, each given as its splits and leaf values."""
     depth = len(splits[0])
-    return {"format": trees.FORMAT, "features": list(ranker.INPUTS), "depth": depth,
+    return {"format": trees.FORMAT, "features": list(features.INPUTS), "depth": depth,
             "feature": [f for tree in splits for f, _ in tree], "border": [b for tree in splits for _, b in tree],
             "leaves": [v for tree in leaves for v in tree], **extra}
 
@@ -29,7 +29,7 @@ def test_a_candidates_leaf_is_the_bits_of_its_levels_comparisons():
     # tree 2: level 0 on feature 1 > 0.0, level 1 on feature 0 > 10
     model = trees.Trees(ranking([[(0, 0.5), (1, 2.0)], [(1, 0.0), (0, 10.0)]],
                                 [[1, 2, 3, 4], [10, 20, 30, 40]], scale=2.0, bias=0.5))
-    row = [0.0] * len(ranker.INPUTS)
+    row = [0.0] * len(features.INPUTS)
     a, b, c = list(row), list(row), list(row)
     a[0], a[1] = 1.0, 3.0  # tree 1: bits 1,1 -> 4; tree 2: bits 1,0 -> 20
     b[0], b[1] = 0.0, -1.0  # tree 1: 0,0 -> 1; tree 2: 0,0 -> 10
@@ -43,16 +43,16 @@ def test_a_candidates_leaf_is_the_bits_of_its_levels_comparisons():
     (json.dumps({"format": "other"}), "format"),
     (json.dumps({**ranking([[(0, 0.5)]], [[1, 2]]), "features": ["log p"]}), "other features"),
     (json.dumps(ranking([[(0, 0.5)]], [[1, 2, 3]])), "leaf values"),
-    (json.dumps(ranking([[(len(ranker.INPUTS), 0.5)]], [[1, 2]])), "does not name"),
+    (json.dumps(ranking([[(len(features.INPUTS), 0.5)]], [[1, 2]])), "does not name"),
 ])
 def test_a_broken_ranking_is_refused_with_its_reason_and_the_linear_scorer_ranks(tmp_path, content, says):
     path = tmp_path / "python.json"
     path.write_text(content)
     with pytest.raises(ValueError, match=says):
-        trees.load(path, ranker.INPUTS)
+        trees.load(path, features.INPUTS)
     broken, linear = ranker.Ranker("python", ranking=path), ranker.Ranker("python")
     assert broken.trees is None and "did not load" in broken.problem and says.split()[0] in broken.problem
-    x = ranker.features(0.3, False, 2, None, -1.0) + rules.NONE.flags("")
+    x = features.of(0.3, False, 2, None, -1.0) + features.NO_RULES.flags("")
     assert broken.scores([x], 2) == linear.scores([x], 2)
 
 
@@ -95,15 +95,15 @@ def test_a_broken_shipped_ranking_is_reported_once_and_completion_goes_on(rankin
 def test_the_rules_weigh_as_they_once_ordered_under_the_linear_scorer():
     """Later rules above earlier ones, the wrong kind below a plain name, what cannot name a
     module below everything."""
-    firsts = rules.LINEAR[1:-1]
-    assert list(firsts) == sorted(firsts) and min(firsts) > -rules.LINEAR[0] > 0
-    assert rules.LINEAR[-1] < -sum(firsts) and len(rules.LINEAR) == rules.COUNT
-    assert not math.isnan(sum(rules.LINEAR))
+    firsts = features.RULE_LINEAR[1:-1]
+    assert list(firsts) == sorted(firsts) and min(firsts) > -features.RULE_LINEAR[0] > 0
+    assert features.RULE_LINEAR[-1] < -sum(firsts) and len(features.RULE_LINEAR) == features.RULE_COUNT
+    assert not math.isnan(sum(features.RULE_LINEAR))
 
 
 def test_trees_fitted_on_top_of_the_linear_score_add_it():
-    model = trees.Trees(ranking([[(0, 0.5)]], [[1.0, 2.0]], baseline=ranker.LINEAR_SCORE))
-    row = [0.0] * len(ranker.INPUTS)
+    model = trees.Trees(ranking([[(0, 0.5)]], [[1.0, 2.0]], baseline=features.LINEAR_SCORE))
+    row = [0.0] * len(features.INPUTS)
     row[0], row[-1] = 1.0, -3.5  # the leaf of value 2, the linear score -3.5
     assert model.scores([row]) == pytest.approx([-1.5])
     with pytest.raises(ValueError, match="baseline"):
@@ -112,12 +112,12 @@ def test_trees_fitted_on_top_of_the_linear_score_add_it():
 
 def test_the_rows_the_trees_read_are_the_features_the_case_and_the_linear_score():
     scorer = ranker.Ranker("python")
-    x = ranker.features(0.3, False, 2, None, -1.0) + rules.NONE.flags("")
-    x[ranker.SIZE + 4] = 1.0  # the rule of the name across the `=`: not in the linear score
+    x = features.of(0.3, False, 2, None, -1.0) + features.NO_RULES.flags("")
+    x[features.SIZE + 4] = 1.0  # the rule of the name across the `=`: not in the linear score
     row = scorer.tree_inputs([x], 5)[0]
-    assert len(row) == len(ranker.INPUTS) and list(row[:len(x)]) == x
-    assert list(row[len(x):len(x) + 3]) == ranker.case_inputs(5) == [1.0, 1.0, 1.0]
-    assert row[-1] == pytest.approx(scorer.scores([x[:ranker.SIZE] + [0.0] * rules.COUNT], 5)[0])
+    assert len(row) == len(features.INPUTS) and list(row[:len(x)]) == x
+    assert list(row[len(x):len(x) + 3]) == features.case_inputs(5) == [1.0, 1.0, 1.0]
+    assert row[-1] == pytest.approx(scorer.scores([x[:features.SIZE] + [0.0] * features.RULE_COUNT], 5)[0])
 
 
 def test_the_fit_reports_ranks_per_mode_and_k_and_folds_by_package():
@@ -125,12 +125,12 @@ def test_the_fit_reports_ranks_per_mode_and_k_and_folds_by_package():
     from benchmarks.rank_fit import Ranks, inputs
     from benchmarks.rank_lists import CompletionList
 
-    width = ranker.SIZE + rules.COUNT
+    width = features.SIZE + features.RULE_COUNT
     lists = [CompletionList("alpha", 0, 2, "prefix", np.zeros((3, width), np.float32), 1),
              CompletionList("beta", 1, 3, "middle", np.zeros((2, width), np.float32), -1)]
     assert {c.fold for c in lists} <= {0, 1} and CompletionList("alpha", 2, 2, "prefix", lists[0].x, 0).fold == lists[0].fold
     x, group, label = inputs("python", lists)
-    assert x.shape == (5, len(ranker.INPUTS)) and list(group) == [0, 0, 0, 1, 1]
+    assert x.shape == (5, len(features.INPUTS)) and list(group) == [0, 0, 0, 1, 1]
     assert list(label) == [0, 1, 0, 0, 0]  # the truth's row; a list without it has none
     ranks = Ranks()
     ranks.add(lists[0], [0.1, 0.5, 0.9])  # the truth second

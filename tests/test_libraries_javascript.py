@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from treecomplete.engines.base import Kind
-from treecomplete.libraries import javascript
-from treecomplete.libraries.declarations import Reader, javascript_exports
+from treecomplete.sources.libraries import javascript
+from treecomplete.sources.libraries.declarations import Reader, javascript_exports
 from treecomplete.receivers import Target
 
 from .libraries_fixtures import make_node_modules

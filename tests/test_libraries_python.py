@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from treecomplete.engines.base import Kind
-from treecomplete.libraries.python import PythonLibraries, environment
+from treecomplete.sources.libraries.python import PythonLibraries, environment
 
 from .libraries_fixtures import make_venv
 

@@ -132,7 +132,7 @@ def test_no_keyword_after_a_dot_unless_the_code_writes_it_as_a_member():
 
 
 def test_no_multi_token_item_where_the_code_after_the_cursor_goes_on_with_the_expression():
-    from treecomplete.engines.chains import Chain
+    from treecomplete.sources.chains import Chain
 
     answer = Answer([Prediction("items", 0.6, False)], chains=[Chain("items.count(", 0.5, "items")])
     service = CompletionService(models=StubPredictor(answer))  # type: ignore[arg-type]

@@ -126,7 +126,7 @@ def test_at_a_member_the_call_not_typed_yet_is_read_as_if_typed(toy_members):
         return {p.value: p.probability for p in predictor.answer(ctx).predictions}
 
     mixed, with_call = answer(text), answer(text + "()")
-    import treecomplete.engines.predictor as module
+    import treecomplete.engines.lookahead as module
 
     saved, module.MIN_CALL = module.MIN_CALL, 2.0  # no mixing
     try:

@@ -1,4 +1,4 @@
-"""The project index (server/project.py): which files it reads, what it counts, and how the
+"""The project index (server/sources/project.py): which files it reads, what it counts, and how the
 fallback engine offers its words without reading the open document's future from disk."""
 
 from __future__ import annotations
@@ -7,10 +7,13 @@ import math
 import shutil
 from pathlib import Path
 
-from treecomplete.engines import ranker, window
+from treecomplete.ranking import features
+
+from treecomplete.sources import buffer
 from treecomplete.engines.predictor import Answer, Prediction
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
-from treecomplete.project import MAX_FILE_BYTES, ProjectIndex, Snapshot
+from treecomplete.sources.project import Snapshot
+from treecomplete.sources.project_index import MAX_FILE_BYTES, ProjectIndex
 from treecomplete.service import CompletionService
 
 from .test_neural_ranking import StubPredictor
@@ -200,10 +203,10 @@ def test_the_fallback_offers_project_words_but_not_the_open_files_future(tmp_pat
     found = {c.text: c for c in service.complete(uri, 1, 13, 50).candidates}
     assert "compute_checksum_total" in found and "compute_future_only" not in found
     tier, *_, project, imported, member_files, defined, defined_at_import, _ = found["compute_checksum_total"].features[:13]
-    assert tier == window.PROJECT and project == math.log1p(1)  # helpers.py alone: main.py's disk copy does not count
+    assert tier == buffer.PROJECT and project == math.log1p(1)  # helpers.py alone: main.py's disk copy does not count
     assert imported == 1  # `import helpers` names helpers.py
     assert member_files == 0 and defined == 1 and defined_at_import == 0  # helpers.py defines it; this is no import
-    x = ranker.features(0.0, False, 1, found["compute_checksum_total"], -3.0)
+    x = features.of(0.0, False, 1, found["compute_checksum_total"], -3.0)
     assert x[25:31] == [1.0, math.log1p(1), 1.0, 0.0, 1.0, 0.0]
     # after a dot, a word the project writes after a dot ranks above one it never does
     service.open(uri, "python", 2, "import helpers\nresult = helpers.d")
@@ -334,7 +337,7 @@ def test_a_barrel_s_next_export_is_the_next_file_named_after_what_it_defines(tmp
         assert _at_end(service, uri, "typescript", listed)[0].text == "bufferCount"
     from treecomplete.context import context_at
     from treecomplete.document import Document
-    from treecomplete.imports import next_export
+    from treecomplete.sources.imports import next_export
 
     snapshot = _indexed(tmp_path).snapshot(TYPESCRIPT)
     for text, expected in (("export { audit } from './operators/audit';\nexport { ", "auditTime"),
@@ -347,7 +350,7 @@ def test_a_barrel_s_next_export_is_the_next_file_named_after_what_it_defines(tmp
 def test_in_a_file_of_megabytes_an_export_clause_reads_a_bounded_stretch_before_it():
     from treecomplete.context import context_at
     from treecomplete.document import Document
-    from treecomplete.imports import EXPORTS_READ, listed_names
+    from treecomplete.sources.imports import EXPORTS_READ, listed_names
 
     text = "".join(f"export {{ name{i} }} from './m{i}';\n" for i in range(60_000)) + "export { na"  # 2.2 MB
     listed = listed_names(context_at(Document("file:///index.ts", text, 1, TYPESCRIPT), len(text)))
@@ -511,7 +514,7 @@ def test_from_a_module_being_named_the_one_that_defines_what_it_takes_comes_firs
 def test_a_relative_import_s_first_name_is_a_module_position():
     from treecomplete.context import context_at
     from treecomplete.document import Document
-    from treecomplete.imports import module_position
+    from treecomplete.sources.imports import module_position
 
     for text, cursor, expected in (("from ._c import A\n", 8, True), ("from .._c", 9, True), ("from .a.b import c\n", 7, True),
                                    ("from .a.b import c\n", 9, False), ("from .a import bc\n", 17, False)):
@@ -522,7 +525,7 @@ def test_a_relative_import_s_first_name_is_a_module_position():
 def test_after_from_dot_a_sibling_module_imported_before_keeps_its_place():
     from treecomplete.context import context_at
     from treecomplete.document import Document
-    from treecomplete.imports import not_modules
+    from treecomplete.sources.imports import not_modules
 
     text = "from . import nodes\nimport typing as t\nfrom .n"
     assert not_modules(context_at(Document("file:///t.py", text, 1, PYTHON), len(text))) == frozenset()
@@ -545,7 +548,7 @@ def test_with_the_model_what_the_imported_module_defines_still_comes_first(tmp_p
 def test_at_a_from_import_s_name_between_two_in_order_what_sorts_between_them_comes_first(tmp_path):
     from treecomplete.context import context_at
     from treecomplete.document import Document
-    from treecomplete.imports import sorted_between
+    from treecomplete.sources.imports import sorted_between
 
     _tree(tmp_path, {"pkg/__init__.py": "", "pkg/kinds.py": "class Aardvark: pass\nclass Alpha: pass\nclass Beta: pass\nclass Delta: pass\n"
                                                     "class Gamma: pass\nclass Zeta: pass\n"})
@@ -567,7 +570,7 @@ def test_at_a_from_import_s_name_between_two_in_order_what_sorts_between_them_co
 def test_at_an_import_s_module_before_its_alias_the_module_the_alias_abbreviates_comes_first():
     from treecomplete.context import context_at
     from treecomplete.document import Document
-    from treecomplete.imports import abbreviates, alias_after
+    from treecomplete.sources.imports import abbreviates, alias_after
 
     assert abbreviates("te", "typing_extensions") and abbreviates("t", "typing") and not abbreviates("te", "template_name")
     assert not abbreviates("te", "te") and not abbreviates("np", "numpy")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from treecomplete import snippets
+from treecomplete.sources import snippets
 
 
 def test_indentation_follows_the_buffer():

@@ -29,9 +29,9 @@ class Candidate:
     score: float = 0.0  # engine-specific; only the order of candidates matters
     detail: str = ""  # shown on completionItem/resolve
     documentation: str = ""  # markdown, shown on completionItem/resolve
-    snippet: str | None = None  # a structure template's body (server/snippets.py); ``text`` is its keyword
+    snippet: str | None = None  # a structure template's body (server/sources/snippets.py); ``text`` is its keyword
     # what an engine ranked it by, for the neural engine's ranker and the tool that fits it
-    # (engines/ranker.py): the fallback engine's Signals, the neural engine's feature vector
+    # (ranking/ranker.py): the fallback engine's Signals, the neural engine's feature vector
     features: tuple[float, ...] | None = None
 
 

@@ -5,8 +5,8 @@ the neural engine ranks its list together with the model's. It must stay fast on
 reads a bounded window around the cursor (plus the file's head, where imports live) with one
 regular expression, after blanking comments and strings (server/words.py), so a request costs
 O(window), not O(file). Kinds come from the tree (definitions query). What the position is
-comes from server/declarations.py (``def |``, ``const |``, parameters, class members) and
-server/imports.py (``import |``, ``from m import |``); this module scores the words.
+comes from server/sources/declarations.py (``def |``, ``const |``, parameters, class members) and
+server/sources/imports.py (``import |``, ``from m import |``); this module scores the words.
 
 Scores, higher first (d = identifiers since the last occurrence, c = occurrences). A word gets
 the first of these that applies, in this order:
@@ -15,7 +15,7 @@ the first of these that applies, in this order:
 - seen further back than the window: 3.5 + 0.3 ln(1+c)
 - seen after the cursor: 3 - 0.5 ln(1+d) + 0.5 ln(1+c)
 - seen in other open documents of the language: 2 + 0.3 ln(1+c)
-- after `obj.`, written after `obj.` in files of the project on disk (server/project.py; f =
+- after `obj.`, written after `obj.` in files of the project on disk (server/sources/project.py; f =
   those files; the PROJECT_WORDS most used that match the prefix), or used in the files that the
   code before the cursor imports (f = those files using it; as many): 2.5 + 0.3 ln(1+f)
 - used in other files of the project (f = files using it; the PROJECT_WORDS most used that match
@@ -25,8 +25,8 @@ the first of these that applies, in this order:
   +4 where an import names what it takes if a file defines it, +6 more if ``from m import``
   names the file that does, or, in JavaScript, ``} from './m'`` or ``} = require('./m')`` after
   the cursor)
-- after `obj.` where the receiver's library or class is known (server/libraries/), its members
-  (engines/members.py: 6, +1 for the language's common members, +0.5 ln(1+u) for those u files
+- after `obj.` where the receiver's library or class is known (server/sources/libraries/), its members
+  (sources/members.py: 6, +1 for the language's common members, +0.5 ln(1+u) for those u files
   of real code use; +3 where found already; where all its members are known, the other words
   -6); the whole member list follows the ranked items (members_left)
 - the language's common builtins, after a dot its standard types' and modules' common members,
@@ -34,8 +34,8 @@ the first of these that applies, in this order:
   or in an import): 0.5
 Where an import names what it takes, a name the buffer's imports bind already is not offered.
 Where an import names a module, the builtins and what the buffer's imports bind (but the
-packages they import from) come last (server/imports.py).
-At a declaration's name (server/declarations.py), a name its block declares already is not
+packages they import from) come last (server/sources/imports.py).
+At a declaration's name (server/sources/declarations.py), a name its block declares already is not
 offered, nor a keyword; a name the file only uses after a dot, after `self.` among others, and
 does not define gets +3 instead of -3 (``self._write_title()``, then ``def _write_title``); the
 project's top-level definitions are listed as at an import, and get +2 at a declaration of the
@@ -51,12 +51,12 @@ At a name the file's top level defines (``class |``, ``def |``, ``| = ...``), wh
 other files take from this module or write after its name and the buffer does not define gets
 +6, and comes first where the code after the cursor is in the buffer (wanted_here). Where a
 character typed starts the name across the ``=`` before it (``f(cookies=c``, ``self.timeout =
-t``), that name comes first (server/echoes.py); so do the words that what the position says of
-the name's letters accepts (named_by_position: ``env: E|`` -> Environment, ``var | =
+t``), that name comes first (server/sources/echoes.py); so do the words that what the position says of
+the name's letters accepts (sources/position.py named_by_position: ``env: E|`` -> Environment, ``var | =
 require('./route')`` -> Route, ``import t| as te`` -> typing_extensions, a from-import's name
 between two in order). Inside a file, the receiver's known members that what follows the cursor
 rules out get -10 (a field where ``(`` follows; ``self.``'s methods where the line goes on
-otherwise), and so does ``self`` before a call's ``(`` (engines/members.py wrong_kind).
+otherwise), and so does ``self`` before a call's ``(`` (sources/members.py wrong_kind).
 The words of this document (the first four) then get, after `obj.`, +4 if seen after the same
 `obj.` before the cursor, else +3 if after it (+10 where seen nowhere before it), and +2 if seen
 after any dot, or elsewhere -3 if only ever seen after a dot; and every word +2 when it starts
@@ -74,24 +74,24 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import PurePath
 
 from ..context import ATTRIBUTE, NAME, CompletionContext, aliased_at, assigned_at, statement_at
-from ..declarations import ACCESSORS, MODIFIERS, Declaring, declaring, top_level
 from ..document import Document
-from ..echoes import annotated, echoed, named_after, required_after
-from ..imports import (Imported, abbreviates, alias_after, imported_modules, imports_end, listed_names, module_defines,
-                       module_position, modules_defining, next_export, not_modules, sorted_between)
-from ..libraries.known import Libraries
-from ..libraries.members import Members
-from ..project import DEFINED, MEMBERS, TAKEN, WORDS, FileWords, ProjectIndex, Snapshot, module_name, path_of
-from ..words import blank, exported_names, receiver_word, scan
-from . import members
+from ..ranking.features import code_after
+from ..sources import members
+from ..sources.buffer import (BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_MEMBER, OTHER, PROJECT, WINDOW_AFTER,
+                              WINDOW_BEFORE, Scores, Window, adjust_for_dots, after_cursor, buffer_words, defined_in,
+                              drop_reserved, reads_after)
+from ..sources.declarations import ACCESSORS, MODIFIERS, top_level
+from ..sources.declaring import Declaring
+from ..sources.imports import Imported, imported_modules, imports_end, module_position
+from ..sources.libraries.known import Libraries
+from ..sources.libraries.members import Members
+from ..sources.position import PositionFacts
+from ..sources.project import DEFINED, MEMBERS, TAKEN, WORDS, FileWords, Snapshot, path_of
+from ..sources.project_index import ProjectIndex
+from ..words import blank, receiver_word, scan
 from .base import Candidate, Kind
-from .ranker import code_after
-from .window import (BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_MEMBER, OTHER, PROJECT,
-                     WINDOW_AFTER, WINDOW_BEFORE, Scores, Window, adjust_for_dots, after_cursor, buffer_words,
-                     defined_in, drop_reserved, reads_after)
 
 DECLARED_BELOW, STARTS_BELOW = 8, 3  # lifts a name read below and nowhere above, where one is declared / a statement starts
 WANTED = 6  # lifts a name the project takes from this module, at a name its top level defines (wanted_here)
@@ -99,21 +99,6 @@ PENDING = 20  # above any other score: a method the class calls and has not defi
 PENDING_BELOW = 10  # next: one only the code after the cursor calls (it may be inherited)
 OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
 PROJECT_WORDS = 30  # project words considered per request, most files first (and as many from imported files)
-
-
-def named_by_position(context: CompletionContext) -> list[Callable[[str], bool]]:
-    """What the position says of the name's letters, as tests of a word; the engines put the
-    words that pass first."""
-    tests: list[Callable[[str], bool]] = []
-    if (annotation := annotated(context)) is not None:  # `env: E|`: Environment
-        tests.append(lambda word: named_after(word, annotation))
-    if required := required_after(context):  # `const | = require('./route')`: Route
-        tests.append(lambda word: word.lower() in required)
-    if (alias := alias_after(context)) is not None:  # `import t| as te`: typing_extensions
-        tests.append(lambda word: abbreviates(alias, word))
-    if (between := sorted_between(context)) is not None:  # `from m import Counter, d|, namedtuple`: in order
-        tests.append(lambda word: between[0] < word.lower() < between[1])
-    return tests
 
 
 @dataclass
@@ -150,7 +135,7 @@ class _Project:
     imported: Imported  # the words of the files the buffer imports
 
 
-class FallbackEngine:
+class FallbackEngine(PositionFacts):
     name = "fallback"
 
     def __init__(self, open_documents: Callable[[], Iterable[Document]] = lambda: (), project: ProjectIndex | None = None,
@@ -179,7 +164,7 @@ class FallbackEngine:
         where = self.declaring(context)
         member = where.member is not None  # a class body's or object literal's member
         adjust_for_dots(context, before, count, scores, window.kinds if where.declaration else None, member, after)
-        imported_here = self._imported_names(context)  # None: the cursor names no import's name
+        imported_here = self.imported_names(context)  # None: the cursor names no import's name
         # a name read below and nowhere above: what is being declared (``def load(|)`` ... ``open(path)``)
         # or imported (``from m import |`` ... ``join(a, b)``, not what the file defines itself)
         declared = where.declaration or where.parameter or assigned_at(context) or aliased_at(context) or imported_here is not None
@@ -226,20 +211,20 @@ class FallbackEngine:
     def known(self, context: CompletionContext) -> Members | None:
         """After a dot, the receiver's members where its library or class is known; where the
         cursor names what ``from m import`` takes, the members of library module ``m``
-        (server/libraries/). Read once per context."""
+        (server/sources/libraries/). Read once per context."""
         position = self._position(context)
         if not position.known_read:
             if self.libraries is None or context.tree is None:
                 position.known = None
             elif context.category == ATTRIBUTE:
                 position.known = self.libraries.members(context)
-            elif self._imported_names(context) is not None:
+            elif self.imported_names(context) is not None:
                 position.known = self.libraries.import_members(context)
             position.known_read = True
         return position.known
 
     def members_left(self, context: CompletionContext, listed: list[Candidate]) -> list[Candidate]:
-        """After a dot on a known receiver, its members that ``listed`` lacks (engines/members.py)."""
+        """After a dot on a known receiver, its members that ``listed`` lacks (sources/members.py)."""
         known = self.known(context) if context.category == ATTRIBUTE else None
         return members.left(known, context.prefix, listed) if known is not None else []
 
@@ -290,7 +275,7 @@ class FallbackEngine:
         if position.project is None:
             path = path_of(context.uri)
             # after a dot every folder's files count (what is written after `res.` is the library's,
-            # not the project's); elsewhere the document's folder's (server/project.py)
+            # not the project's); elsewhere the document's folder's (server/sources/project.py)
             snapshot = self.project.snapshot(context.language, None if context.category == ATTRIBUTE else path)
             own = snapshot.files.get(path) if path else None
             position.project = _Project(snapshot, path, own, self._imported(context, snapshot, path))
@@ -397,115 +382,6 @@ class FallbackEngine:
             spans, window_kinds = scan(context.tree, context.language, lo, hi)
             position.window = Window(lo, hi, head, head_spans, spans, {**kinds, **window_kinds})
         return position.window
-
-    def declaring(self, context: CompletionContext) -> Declaring:
-        """What the identifier at the cursor declares, and what is not offered there
-        (server/declarations.py)."""
-        position = self._position(context)
-        if position.declaring is None:
-            position.declaring = declaring(context)
-        return position.declaring
-
-    def not_modules(self, context: CompletionContext) -> frozenset[str]:
-        """At a Python module position (``import |``), what cannot be the module (server/imports.py)."""
-        position = self._position(context)
-        if position.not_modules is None:
-            position.not_modules = not_modules(context)
-        return position.not_modules
-
-    def echo(self, context: CompletionContext) -> str | None:
-        """The name the identifier at the cursor repeats across an ``=`` (server/echoes.py)."""
-        position = self._position(context)
-        if not position.echo_read:
-            position.echo, position.echo_read = echoed(context), True
-        return position.echo
-
-    def named_here(self, context: CompletionContext) -> list[Callable[[str], bool]]:
-        """named_by_position's tests of a word, read once per context."""
-        position = self._position(context)
-        if position.named is None:
-            position.named = named_by_position(context)
-        return position.named
-
-    def wrong_here(self, context: CompletionContext) -> set[str]:
-        """The known members (or ``self``) that what follows the cursor rules out
-        (members.wrong_kind), read once per context."""
-        position = self._position(context)
-        if position.wrong is None:
-            position.wrong = members.wrong_kind(context, self.known(context) if context.category == ATTRIBUTE else None)
-        return position.wrong
-
-    def module_names(self, context: CompletionContext) -> frozenset[str]:
-        """Where the cursor names what an import takes, what the project's file for its module
-        defines (imports.module_defines); elsewhere nothing."""
-        position = self._position(context)
-        if position.defines is None:
-            view = self._project(context) if self._imported_names(context) is not None else None
-            position.defines = frozenset(module_defines(context, view.snapshot, view.path)) if view is not None else frozenset()
-        return position.defines
-
-    def modules_here(self, context: CompletionContext) -> frozenset[str]:
-        """At the module of a ``from | import a, b``, the project's modules defining what it takes
-        (imports.modules_defining)."""
-        position = self._position(context)
-        if position.modules is None:
-            view = self._project(context) if module_position(context) else None
-            position.modules = frozenset(modules_defining(context, view.snapshot, view.path)) if view is not None else frozenset()
-        return position.modules
-
-    def next_export(self, context: CompletionContext) -> str | None:
-        """In a barrel file's export clause, the name that comes next (imports.next_export)."""
-        position = self._position(context)
-        if not position.next_export_read:
-            listed = self._imported_names(context)
-            view = self._project(context) if listed is not None else None
-            position.next_export = next_export(context, view.snapshot, view.path, listed) if view is not None else None
-            position.next_export_read = True
-        return position.next_export
-
-    def wanted_here(self, context: CompletionContext) -> frozenset[str]:
-        """At a name that the file's top level defines (``class |``, ``def |``, ``| = ...``), what
-        the project's other files take from this module or write after its name (``from .nodes
-        import Concat``, ``nodes.Concat``) and the buffer does not define at its top level: the
-        name being written, more often than not, where the file's code after the cursor is in
-        the buffer (there they come first). Held-out Python, 1,000 identifiers: at 7 of 40
-        declarations the name is among them, with 16 such names on average at a buffer's end."""
-        position = self._position(context)
-        if position.wanted is None:
-            position.wanted = frozenset()
-            if context.tree is None or context.category != NAME:
-                return position.wanted
-            where = self.declaring(context)
-            view = self._project(context) if (where.declaration and where.member is None or assigned_at(context)) else None
-            if view is not None and view.path and top_level(context):
-                found = view.snapshot.wanted_from(module_name(PurePath(view.path)), context.prefix, view.own,
-                                                  context.language.member_set)
-                if found:
-                    defined = {w.decode("utf-8", "replace") for w in exported_names(context.tree, context.language, top=True)}
-                    position.wanted = frozenset(found.keys() - defined - where.taken)
-        return position.wanted
-
-    def imported_here(self, context: CompletionContext) -> set[str]:
-        """Where the cursor names what an import takes: the names that the buffer's imports bind
-        already (but the one being typed), which it would not import twice; elsewhere nothing."""
-        return self._imported_names(context) or set()
-
-    def declared_here(self, context: CompletionContext) -> set[str]:
-        """Where the cursor names what a statement declares: the names its block declares
-        already before it (server/declarations.py); elsewhere nothing."""
-        return set(self.declaring(context).taken)
-
-    def _imported_names(self, context: CompletionContext) -> set[str] | None:
-        """imported_here's names, or None where the cursor names no import's name: what an
-        unfinished import lists, and the modules the definitions around the cursor import."""
-        position = self._position(context)
-        if not position.imported_read:
-            names = listed_names(context)
-            if names is not None:
-                names.update(w.decode("utf-8", "replace") for w, kind in self._window(context).kinds.items() if kind == Kind.MODULE)
-                names.discard(context.prefix)
-            position.imported, position.imported_read = names, True
-        return position.imported
 
     def _imported(self, context: CompletionContext, project: Snapshot, path: str | None) -> Imported:
         """The words of the project files that the code before the cursor imports (by module

@@ -1,6 +1,6 @@
 """The neural engine: the language model's candidates and the fallback engine's, ranked
 together, with structure completions (snippets for the statement or expression the model
-expects at the cursor) and multi-token completions (engines/chains.py). Knows nothing of torch:
+expects at the cursor) and multi-token completions (sources/chains.py). Knows nothing of torch:
 answers come from a ``predictor.Predictor``.
 """
 
@@ -10,17 +10,18 @@ import math
 import re
 from collections.abc import Callable
 
-from .. import snippets
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
 from ..erasure import as_javascript, served_as
 from ..languages import LOCALS
 from ..models.flatten import EMPTY
+from ..ranking import features, ranker
+from ..ranking.features import ABSENT
+from ..ranking.ranker import Ranker
 from ..scope import function_around
-from . import ngram, ranker
-from . import rules as position_rules
+from ..sources import snippets
+from . import ngram
 from .base import Candidate, Engine, Kind
 from .ngram import Continuations
-from .ranker import ABSENT, Ranker
 
 FALLBACK_LIST = 50  # the fallback engine's best, blended with the model's (the weights were fitted on such lists)
 # The code right after the cursor goes on with the expression (`arg|.length`, `f|(x)`): a
@@ -35,9 +36,9 @@ AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the mode
 class NeuralEngine:
     """The model's candidates and the fallback engine's, ranked together.
 
-    One ranker scores every candidate from its named features (engines/ranker.py): the learned
+    One ranker scores every candidate from its named features (ranking/ranker.py): the learned
     ranking's trees where one is shipped for the language, else a linear score plus a small
-    hidden layer; what a position says of particular names (the rules of engines/rules.py: the
+    hidden layer; what a position says of particular names (the rules of ranking/features.py: the
     name across the `=`, the methods a class calls and defines nowhere, ...) are features too,
     and nothing reorders the ranker's list after it. The features: p the model's probability
     among the candidates that match the typed prefix, its rank in the fallback engine's list and
@@ -56,7 +57,7 @@ class NeuralEngine:
     as the chain's first free leaf summed over the structures searched (the cursor's own parse
     lacks the nodes that finished code would put above it, such as the call around
     ``os.path.join``; at a member's name the predictor reads that call too). At the name a
-    statement declares (server/declarations.py) there are no snippets or chains, and no name
+    statement declares (server/sources/declarations.py) there are no snippets or chains, and no name
     the block declares already; at a parameter's name, none of the parameters listed before it."""
 
     def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
@@ -108,8 +109,8 @@ class NeuralEngine:
         labels = {t.label for t, _ in templates}
         cache = self._continuations(context)
         rank_by = ranker.for_language(served_as(context.language.name))
-        inside = ranker.code_after(context.data, context.cursor)
-        block = ranker.case(context.category, context.prefix, inside)
+        inside = features.code_after(context.data, context.cursor)
+        block = features.case(context.category, context.prefix, inside)
         parameters, bound = self._locals(context) if context.category == NAME else (set(), set())
         # the best identifier the fallback engine lists: its score, its fallback candidate, its features
         best: tuple[float, Candidate | None, list[float]] = (-math.inf, None, [])
@@ -122,14 +123,14 @@ class NeuralEngine:
         # not list is not one of them either: the model's own guesses get that signal too
         known = self.fallback.known(context) if context.category == ATTRIBUTE else None
         closed = known.names if known is not None and known.complete else None
-        rules = position_rules.read(self.fallback, context, known, where, inside)
+        rules = features.read_rules(self.fallback, context, known, where, inside)
         for text in texts:
             p = model.get(text, 0.0) * max(share, 0.05)
             rank, fallback = listed.get(text, (ABSENT, None))
-            x = ranker.features(p, text in copied, rank, fallback, cache.log_probability(text), first.get(text, 0.0),
+            x = features.of(p, text in copied, rank, fallback, cache.log_probability(text), first.get(text, 0.0),
                                 text in parameters, text in bound)
             if fallback is None and closed is not None and text not in closed:
-                x[ranker.NOT_A_MEMBER] = -1.0
+                x[features.NOT_A_MEMBER] = -1.0
             xs.append(x + rules.flags(text))
         for text, x, score in zip(texts, xs, rank_by.scores(xs, block)):
             fallback = listed.get(text, (ABSENT, None))[1]
@@ -150,7 +151,7 @@ class NeuralEngine:
             scored.append(Candidate(text, kind, score, detail, documentation, features=tuple(x)))
         for template, p in templates:
             rank, _ = listed.get(template.label, (ABSENT, None))
-            x = ranker.features(p, False, rank, best[1], cache.log_probability(template.label)) + position_rules.NONE.flags("")
+            x = features.of(p, False, rank, best[1], cache.log_probability(template.label)) + features.NO_RULES.flags("")
             # No snippet is among the lists the weights were fitted on: it is placed by how its
             # features differ from the best identifier's, under the linear weights alone.
             score = (best[0] - rank_by.rules_part(best[2]) + rank_by.linear(x, block) - rank_by.linear(best[2], block)
@@ -241,8 +242,8 @@ class NeuralEngine:
                 placed.add(chain.text)
         # a call of a name the list ranks low is a guess; a member chain says more
         rest = [c for c in kept if c.text not in placed and "." in c.text]
-        unlisted = position_rules.NONE.flags("")
-        out.extend(_chain_candidate(c, rank_by.score(ranker.features(c.probability, False, ABSENT, None,
+        unlisted = features.NO_RULES.flags("")
+        out.extend(_chain_candidate(c, rank_by.score(features.of(c.probability, False, ABSENT, None,
                                                                       cache.log_probability(c.first)) + unlisted, block))
                    for c in rest)
         return out

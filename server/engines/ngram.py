@@ -8,7 +8,7 @@ vocabulary; this sees the last CONTEXT bytes exactly. It counts what followed ea
 occurrence of the last 1..ORDER lexical tokens before the identifier at the cursor, and
 interpolates the orders with Witten-Bell smoothing down to a uniform distribution over the
 window's distinct tokens. Its log-probability is one of the features the neural engine ranks a
-candidate by (engines/ranker.py); ORDER was chosen on valid-split files.
+candidate by (ranking/ranker.py); ORDER was chosen on valid-split files.
 
 It reads only the text before the identifier being typed, so what is typed of it never counts.
 It must stay cheap (it runs on every keystroke that starts a new identifier): tokens are

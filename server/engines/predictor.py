@@ -1,6 +1,6 @@
 """A model at a completion context: the next-value distribution of a pointer-mixture LSTM or a
 tree-transformer, the node types it expects where the statement and the expression at the
-cursor start, and multi-token continuations (engines/chains.py).
+cursor start, and multi-token continuations (sources/chains.py).
 
 The context is the document's elements before the predicted node, flattened by the same rules
 as training (``models.flatten.flatten_before``, at most the model's ``incremental.Bounds`` whatever
@@ -27,24 +27,23 @@ from typing import TypeVar
 import torch
 import tree_sitter
 
-from ..context import PLACEHOLDER, CompletionContext, member_access
+from ..context import CompletionContext
 from ..languages import BLOCKS, CHAINS
 from ..models import checkpoint
 from ..models.architectures import TREE_TRANSFORMER, family, tree_positions
-from ..models.flatten import EMPTY, Memo, flatten_after, flatten_before, parent_annotated_type, parent_element
+from ..models.flatten import Memo, flatten_before, parent_annotated_type, parent_element
 from ..models.lru import SizedLRU
 from ..models.suffix import distance_buckets
 from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
-from . import chains
+from ..sources import chains
 from .incremental import EVERY, LSTM_BOUNDS, TRANSFORMER_BOUNDS, Session, Sessions, Snapshot, anchor_index
+from .lookahead import Cuts, Lookahead, SuffixRead, remember
 
 T = TypeVar("T")
-MIN_CALL = 0.01  # below this chance of a call around the member, its inputs are not read
 RECENT = 32  # contexts whose answers are kept
 TOP_VALUES = 200  # vocabulary values considered per prediction
 SUFFIX_MEMO = 4096  # elements of the subtrees after the cursor kept flattened
-SUFFIX_READS = 4  # the last reads of the code after the cursor kept, with their keys
 
 
 @dataclass(frozen=True)
@@ -66,16 +65,7 @@ class Answer:
     first: dict[str, float] = field(default_factory=dict)  # the identifier at the cursor, over the chains searched
 
 
-@dataclass
-class Cuts:
-    """Where, among the elements read, the statement and the expression at the cursor start."""
-
-    statement: int | None = None
-    chain: int | None = None
-    chain_root: tree_sitter.Node | None = None
-
-
-class Predictor:
+class Predictor(Lookahead):
     """A loaded checkpoint, turned into predictions at a completion context."""
 
     def __init__(self, loaded: checkpoint.Loaded, device: torch.device, threads: int | None = None):
@@ -153,7 +143,7 @@ class Predictor:
         cache_key = (context.uri, anchor, tuple(keys), cuts.statement, cuts.chain, constraint, chain_budget > 0, suffix_key)
         if cache_key in self._recent:
             self._recent.move_to_end(cache_key)
-            return _remember(self._texts, text_key, self._recent[cache_key])
+            return remember(self._texts, text_key, self._recent[cache_key], RECENT)
 
         at = called.index if called is not None else None
         last = self._read(session, keys, [c for c in (cuts.statement, cuts.chain, at) if c is not None])
@@ -172,8 +162,8 @@ class Predictor:
             if chain_budget > 0 and snap.type_logits is not None:
                 found = chains.search(self, self._chain_start(context, flat, a, keys, cuts, snap), chain_budget)
                 answer.chains, answer.first = found.chains, found.first
-        _remember(self._recent, cache_key, answer)
-        return _remember(self._texts, text_key, answer)
+        remember(self._recent, cache_key, answer, RECENT)
+        return remember(self._texts, text_key, answer, RECENT)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -328,115 +318,6 @@ class Predictor:
             entry[0] += p * share
         return scores
 
-    # -- the code after the cursor ----------------------------------------------------
-
-    def _with_suffix(self, scores: dict[str, list], context: CompletionContext, g: torch.Tensor, flat,
-                     after_digest: bytes) -> dict[str, list]:
-        """``scores`` mixed with the suffix pointer's over the elements after the cursor
-        (models/suffix.py): the model's by 1 - r, each copied element's value by r beta."""
-        after = self._suffix_read(context, after_digest)
-        if after is None:
-            return scores
-        seen = set(flat.values)
-        current = flat.values[-1]
-        before = [None, *after.values[:-1]]  # the element before slot 0 is the predicted node
-        pairs = torch.tensor([after.allowed, [v in seen for v in after.values],
-                              [current != EMPTY and b == current for b in before]], device=self.device)
-        pairs = pairs.view(3, 1, 1, len(after.values))
-        buckets = self._buckets[:, :, :len(after.values)]
-        beta, gate = self.model.suffix.attend(g.view(1, 1, -1), after.keys, pairs[0], pairs[1], pairs[2], buckets)
-        r = float(gate[0, 0])
-        if r <= 0:
-            return scores
-        out = {value: [p * (1 - r), copied, origin] for value, (p, copied, origin) in scores.items()}
-        for value, mass, offset in zip(after.values, (beta[0, 0] * r).tolist(), after.offsets):
-            if mass <= 0:
-                continue
-            entry = out.get(value)
-            if entry is None:
-                out[value] = [mass, True, context.cursor + offset]
-            else:
-                if not entry[1]:
-                    entry[1], entry[2] = True, context.cursor + offset
-                entry[0] += mass
-        return out
-
-    def _suffix_read(self, context: CompletionContext, after_digest: bytes) -> SuffixRead | None:
-        """The elements after the cursor and their keys. While one types, the text after the
-        cursor and the nodes around it stay the same: the read is kept by those."""
-        target = context.target
-        end = context.prefix_start + len(PLACEHOLDER)  # the cursor, in the tree read
-        around = []
-        node = target
-        while node is not None:
-            around.append((node.type, node.start_byte))
-            node = node.parent
-        key = (after_digest, target.end_byte - end, tuple(around))
-        if key in self._suffix_reads:
-            self._suffix_reads.move_to_end(key)
-            return self._suffix_reads[key]
-        after = flatten_after(target, self.suffix, self._suffix_memo)
-        allowed = [v != EMPTY for v in after.values]
-        read = None
-        if any(allowed):
-            types = torch.tensor([[self.type_ids.get(t, UNK_ID) for t in after.annotated_types()]], device=self.device)
-            values = torch.tensor([[self.value_ids.get(v, UNK_ID) for v in after.values]], device=self.device)
-            keys = self.model.suffix.keys(self.model.embed(types, values))
-            read = SuffixRead(after.values, [start - end for start in after.starts], allowed, keys)
-        return _remember(self._suffix_reads, key, read, SUFFIX_READS)
-
-    # -- the call not typed yet --------------------------------------------------------
-
-    def _call(self, context: CompletionContext, flat, a: int, keys: list[tuple], cuts: Cuts) -> Called | None:
-        """At a member's name (``os.path.|``), the inputs the model would read had the call
-        that often follows been typed (``os.path.|(...)``): training saw the member under its
-        call, the buffer has no call yet. None where the member already is a call's function or
-        an object, for a model that reads tree positions, or where its types are unknown. (At
-        other names, ``x = |``, reading a call too lowered the editing benchmark's figures.)"""
-        grammar = CHAINS.get(context.language.name)
-        member = member_access(context.target) if grammar is not None and self.tree is None else None
-        if member is None or member.parent is None or member.parent.type in (grammar.call, grammar.member):
-            return None
-        i = cuts.chain  # the member is the chain's root: nothing above it is a call or a member
-        if not i or cuts.chain_root != member:
-            return None
-        r = a + i
-        call = self.type_ids.get(f"{grammar.call}|1{int(flat.has_sibling[r])}")
-        called = self.type_ids.get(f"{member.type}|{int(flat.has_child[r])}1")  # the arguments follow it
-        as_typed = keys[i][0]
-        empty = self.value_ids.get(EMPTY)
-        if None in (call, called, empty) or as_typed == UNK_ID:
-            return None
-        alternative = [*keys[:i], (call, empty, 1, call, 0, 0)]
-        for j, (t, v, distance, parent_type, here, nxt) in enumerate(keys[i:], i):
-            alternative.append((called if j == i else t, v, distance, called if j + 1 - distance == i else parent_type, here, nxt))
-        return Called(i, alternative, call, as_typed)
-
-    def _with_call(self, scores: dict[str, list], snap: Snapshot, called: Called, window: list[str],
-                   starts: list[int]) -> dict[str, list]:
-        """``scores`` mixed with those after the call's inputs, weighed by how likely the model
-        finds a call where the member starts (its type probabilities there, of the call and of
-        the member as typed)."""
-        if snap.type_logits is None:
-            return scores
-        probs = torch.softmax(snap.type_logits, -1)
-        p_call, p_typed = float(probs[called.call]), float(probs[called.as_typed])
-        w = p_call / (p_call + p_typed) if p_call + p_typed > 0 else 0.0
-        if w < MIN_CALL:
-            return scores
-        i = called.index
-        out = self.run(snap.state, [called.keys[i:]])
-        alpha = out.alpha[0, -1].float() if out.alpha is not None else None
-        switch = float(out.switch[0, -1]) if out.switch is not None else None
-        other = self.value_scores(out.g[0, -1].float(), alpha, switch, [*window[:i], EMPTY, *window[i:]],
-                                  [*starts[:i], starts[i], *starts[i:]])
-        mixed: dict[str, list] = {}
-        for value in scores.keys() | other.keys():
-            p, copied, origin = scores.get(value, (0.0, False, None))
-            q, copied_q, origin_q = other.get(value, (0.0, False, None))
-            mixed[value] = [(1 - w) * p + w * q, copied or copied_q, origin if p >= q else origin_q]
-        return mixed
-
     def _chain_start(self, context: CompletionContext, flat, a: int, keys: list[tuple], cuts: Cuts,
                      snap: Snapshot) -> chains.Start:
         cut = cuts.chain
@@ -460,39 +341,9 @@ class Predictor:
         )
 
 
-@dataclass(frozen=True)
-class SuffixRead:
-    """The elements after the cursor with a value the suffix pointer may copy (``allowed``),
-    where each starts from the cursor, and their keys."""
-
-    values: list[str]
-    offsets: list[int]
-    allowed: list[bool]
-    keys: torch.Tensor
-
-
-@dataclass(frozen=True)
-class Called:
-    """The inputs with a call around the member at ``index`` (from the anchor), and the type ids
-    of the call and of the member as typed."""
-
-    index: int
-    keys: list[tuple]
-    call: int
-    as_typed: int
-
-
 def _predictions(scores: dict[str, list]) -> list[Prediction]:
     ranked = sorted(scores.items(), key=lambda kv: -kv[1][0])
     return [Prediction(v, p, copied, origin if copied else None) for v, (p, copied, origin) in ranked]
-
-
-def _remember(cache: OrderedDict, key: tuple, value: T, cap: int = RECENT) -> T:
-    cache[key] = value
-    cache.move_to_end(key)
-    if len(cache) > cap:
-        cache.popitem(last=False)
-    return value
 
 
 def _digest(data: bytes, start: int, end: int) -> bytes:

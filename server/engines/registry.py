@@ -136,10 +136,10 @@ class Registry:
             predictor.forget(uri)
 
     def _load_ranking(self, language: str) -> None:
-        """Load the learned ranking the language's lists are ranked with (engines/ranker.py), so
+        """Load the learned ranking the language's lists are ranked with (ranking/ranker.py), so
         that a broken one is reported now: the linear scorer ranks instead."""
         from ..erasure import served_as
-        from . import ranker
+        from ..ranking import ranker
 
         ranking = ranker.for_language(served_as(language))
         if ranking.problem and ranking.problem not in self._reported:

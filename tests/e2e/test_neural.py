@@ -68,7 +68,7 @@ async def test_pointer_offers_an_identifier_outside_the_vocabulary(lsp: Language
     assert [s["state"] for s in statuses][:2] == ["loading", "ready"], statuses
     assert statuses[1]["language"] == "python" and statuses[1]["device"] == "cpu"
     # the ranking weighs the function's parameters and the local variable against each other
-    # (engines/ranker.py); either way the buffer's made-up names lead the list
+    # (ranking/ranker.py); either way the buffer's made-up names lead the list
     ranked = [i.label for i in sorted(result.items, key=lambda i: i.sort_text or i.label)]
     assert set(ranked[:3]) >= {"zibble_total", "left_vhal"}, ranked[:5]
     local = next(i for i in result.items if i.label == "zibble_total")

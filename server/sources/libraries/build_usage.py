@@ -7,8 +7,8 @@ file's imports (``import os.path as p`` … ``p.join``; ``const fs = require('no
 per file. The sources: CPython's ``Lib`` (every Python installs it) and npm's package (``npm pack
 npm``, which bundles its dependencies: 1,135 files of Node code).
 
-    python -m treecomplete.libraries.build_usage --lang python   # this interpreter's standard library
-    python -m treecomplete.libraries.build_usage --lang javascript --from DIR   # npm-11.19.1.tgz extracted
+    python -m treecomplete.sources.libraries.build_usage --lang python   # this interpreter's standard library
+    python -m treecomplete.sources.libraries.build_usage --lang javascript --from DIR   # npm-11.19.1.tgz extracted
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import sysconfig
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .. import receivers
-from ..languages import JAVASCRIPT, PYTHON, LanguageSpec
+from ... import receivers
+from ...languages import JAVASCRIPT, PYTHON, LanguageSpec
 
 TOP = 60  # members kept per module
 MIN_FILES = 2  # a member used in fewer files is not kept

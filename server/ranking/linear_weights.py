@@ -1,6 +1,6 @@
-"""The neural engine's ranking weights per language (engines/ranker.py), written by
+"""The neural engine's ranking weights per language (ranking/ranker.py), written by
 ``python -m benchmarks.ranking --write``: per case, one weight per feature in the order of
-ranker.NAMES. A language missing here gets ranker.DEFAULT. HIDDEN: per language, the hidden
+features.NAMES. A language missing here gets ranker.DEFAULT. HIDDEN: per language, the hidden
 layer fitted with them (w: H x (features + cases), b and v: H), if any, or the name of the
 language whose layer its weights were fitted on top of (``--only``)."""
 

@@ -3,7 +3,7 @@ the words found there (the first tiers of engines/fallback.py's list): in code b
 cursor, in its comments and strings, further back, after it; then what a dot changes.
 
 A window is bounded in bytes whatever the file's size; ``Scores`` holds each word's score and
-its signals, which the neural engine's ranker reads as features (engines/ranker.py).
+its signals, which the neural engine's ranker reads as features (ranking/ranker.py).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..context import ATTRIBUTE, CompletionContext
+from ..engines.base import Kind
 from ..languages import DEFINES, LOCALS, PARAMETER_NAME
 from ..words import blank, member_pattern, member_words
-from .base import Kind
 
 # Bytes read around the cursor. Tree queries over a range cost more than linearly in its size
 # (2.7 ms for 96 KB, 0.55 ms for 32 KB here). 16 KB before the cursor (plus regex-only word
@@ -32,7 +32,7 @@ FAR = 256 * 1024  # before the window: words only (no tree query, comments not b
 # whether it followed the same receiver / any dot (after a dot), whether only ever after a dot
 # (elsewhere), whether it starts with the prefix in the case typed, then (whatever its tier)
 # ln(1+f), f the project's other files that use it, and whether a file the buffer imports does.
-# PROJECT (files of the project on disk, server/project.py) ranks between OTHER and BUILTIN; it
+# PROJECT (files of the project on disk, server/sources/project.py) ranks between OTHER and BUILTIN; it
 # is numbered last so that the ranker's tier columns of the others stay where they were.
 CODE, QUOTED, FAR_BACK, AFTER, OTHER, BUILTIN, KEYWORD, PROJECT = range(8)
 SAME, MEMBER, ONLY_MEMBER, CASE = 3, 4, 5, 6  # the signals' columns after the tier, d and c

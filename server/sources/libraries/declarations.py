@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
-from ..words import node_text
+from ...words import node_text
 
 FUNCTION, CLASS, VARIABLE, NAMESPACE = "f", "c", "v", "m"
 _DECLARES = {"function_signature": FUNCTION, "function_declaration": FUNCTION, "generator_function_declaration": FUNCTION,

@@ -1,8 +1,8 @@
-"""The receiver's known members (server/libraries/) in the fallback engine's list: their
+"""The receiver's known members (server/sources/libraries/) in the fallback engine's list: their
 scores, and the members the ranked list leaves out.
 
 Listed at KNOWN (+COMMON for the language's common members), +KNOWN_BONUS where found already,
-+USES ln(1+u) for a member that u files of real code use (server/libraries/*_usage.json); where
++USES ln(1+u) for a member that u files of real code use (server/sources/libraries/*_usage.json); where
 every member is known, the other words get -NOT_MEMBER: down, not out (dynamic code adds
 members no declaration shows).
 """
@@ -13,10 +13,10 @@ import math
 import re
 
 from ..context import NAME, CompletionContext
-from ..libraries.members import Members
+from ..engines.base import Candidate, Kind
 from ..receivers import OWN
-from .base import Candidate, Kind
-from .window import BUILTIN, KEYWORD, PROJECT, Scores
+from .buffer import BUILTIN, KEYWORD, PROJECT, Scores
+from .libraries.members import Members
 
 KNOWN, COMMON, KNOWN_BONUS, NOT_MEMBER, USES = 6.0, 1.0, 3.0, 6.0, 0.5
 WRONG_KIND = 10.0  # lowers a known member that what follows the cursor rules out (wrong_kind)

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import tree_sitter
 
-from ..engines.base import Kind
-from ..languages import JAVASCRIPT, TSX, TYPESCRIPT
-from ..receivers import Target, all_types, read_class
-from ..words import node_text, parse_in_pieces
+from ...engines.base import Kind
+from ...languages import JAVASCRIPT, TSX, TYPESCRIPT
+from ...receivers import Target, all_types, read_class
+from ...words import node_text, parse_in_pieces
 from .declarations import CLASS, FUNCTION, NAMESPACE, Reader, javascript_exports
 from .members import Members, class_members
 

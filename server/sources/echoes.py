@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from .context import ATTRIBUTE, NAME, CompletionContext
+from ..context import ATTRIBUTE, NAME, CompletionContext
 
 READ = 256  # bytes of the cursor's line read before it
 _KEYWORD = re.compile(rb"[(,][ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*\Z")  # `f(a, cookies=`

@@ -18,7 +18,7 @@ import os
 import sysconfig
 from pathlib import Path
 
-from ..engines.base import Kind
+from ...engines.base import Kind
 from .members import Members
 
 log = logging.getLogger(__name__)

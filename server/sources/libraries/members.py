@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engines.base import Kind
+from ...engines.base import Kind
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ the server ships (so that nothing is fetched or read at run time), from the decl
 ``@types/node`` (``fs``, ``path``, ``http``…, ``console``, ``process``, ``Buffer``):
 
     npm pack typescript@5.9.3 @types/node@22.20.5   # then extract both
-    python -m treecomplete.libraries.build_table --typescript DIR --node DIR
+    python -m treecomplete.sources.libraries.build_table --typescript DIR --node DIR
 
 The table: {"modules": {"fs": {"readFileSync": "f", ...}}, "globals": {"Math": {"abs": "f"}},
 "instances": {"String": {"split": "f", ...}}} (an instance's members: a global class's, INSTANCES),

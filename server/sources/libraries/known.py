@@ -13,10 +13,11 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from .. import imports, receivers
-from ..context import ATTRIBUTE, CompletionContext
-from ..document import Document
-from ..languages import LanguageSpec
+from ... import receivers
+from ...context import ATTRIBUTE, CompletionContext
+from ...document import Document
+from ...languages import LanguageSpec
+from .. import imports
 from . import javascript
 from .loader import Loader
 from .members import Members, class_members
@@ -81,7 +82,7 @@ class Libraries:
 
     def import_members(self, context: CompletionContext) -> Members | None:
         """Where the cursor names what ``from m import`` (``import { | } from 'm'``) takes, the
-        members of a library module ``m`` (not the project's: server/imports.py has those)."""
+        members of a library module ``m`` (not the project's: server/sources/imports.py has those)."""
         found = imports.from_import(context)
         if found is None or found[0] or not found[1] or found[1].startswith("."):
             return None

@@ -13,7 +13,7 @@ which modules the code before the cursor imports, and which files of the project
 
 Read from the syntax tree with the languages' imports queries (server/languages.py), and from
 the text where unfinished code parses as an error. The project's files come from its index
-(server/project.py); nothing here reads the disk.
+(server/sources/project.py); nothing here reads the disk.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from pathlib import PurePath, PurePosixPath
 
 import tree_sitter
 
-from .context import CompletionContext, aliased_at
-from .languages import LanguageSpec
+from ..context import CompletionContext, aliased_at
+from ..languages import LanguageSpec
 from .project import Snapshot, module_name
 
 # Python's builtins, with self and cls: never the module an import names.
