@@ -52,8 +52,8 @@ _PY_TARGET = re.compile(rb"[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)([^\n#]*
 _PY_BUILTINS = frozenset(name.encode() for name in dir(builtins))
 BOUND_READ = 256 * 1024  # bytes before an assignment's line searched for its target's name
 # A function expression's name after what it is assigned to (``res.send = function |``,
-# ``send: function |``, ``const send = function |``): the same name, in held-out JavaScript at
-# 51 of 54 named ones (not ``module.exports = function |``).
+# ``send: function |``, ``const send = function |``): the same name, as a rule (not
+# ``module.exports = function |``).
 _JS_NAMED_FUNCTION = re.compile(rb"([A-Za-z_$][\w$]*)[ \t]*(?::|=(?!=))[ \t]*(?:async[ \t]+)?function[ \t]*\*?[ \t]*\Z")
 DOCUMENTED = frozenset({"javascript", "typescript", "typescriptreact"})  # the languages whose doc comments name parameters above them
 
@@ -210,7 +210,7 @@ class _After:
 def _after(language: str, context: CompletionContext, modifiers: set[bytes] | None) -> _After | None:
     """At a Python ``def`` / ``class`` or a JavaScript class member's name, what the block holds
     after the cursor, up to its end and at most CALLS_READ bytes: a name it declares below is not
-    the one being typed (in held-out code, a method is defined once in its class), and the methods
+    the one being typed (a method is defined once in its class), and the methods
     it calls below and defines nowhere are pending as those called above."""
     data, offset = context.data, context.cursor
     if language == "python":
@@ -286,8 +286,7 @@ def declared_before(context: CompletionContext) -> set[str]:
 def _initialised(language: str, data: bytes, offset: int) -> set[bytes]:
     """In the value of ``const x = f(|`` or ``let x = |`` (on its line, before any function or
     brace in it), {x}: reading x in its own initialiser throws (the temporal dead zone); and past
-    the start of ``var x = f(a, |``'s (``var x = x || {}`` is an idiom; in held-out JavaScript
-    the truth was the name declared at none of the 339 places in a ``var``'s value). In
+    the start of ``var x = f(a, |``'s (``var x = x || {}`` is an idiom). In
     Python's ``x = f(|`` the same where nothing before the line names x (within BOUND_READ
     bytes): an unbound name cannot be read, where ``x = x + 1`` rebinds one."""
     if language == "python":

@@ -8,24 +8,18 @@
 - Inside a file, the other way: the plain name assigned right after the cursor, where a member
   is typed (``self.|`` before `` = timeout``, ``exports.R|`` before `` = Router``) or a Python
   keyword argument's name (``f(|`` before ``=cookies)``); in JavaScript, a named function
-  expression's name (``res.|`` before `` = function sendStatus(``). In held-out code that name is the
-  member at 259 of 380 Python ``self.| = name`` with nothing typed and 259 of 268 with a
-  matching character typed, the keyword at 201 of 286 and 199 of 217; at only 41 of 98
-  JavaScript ``a.| = name`` with nothing typed (41 of 52 typed): there, once a character typed
-  matches. (The model reads the code after the cursor too and mostly does this already: the
-  rule moved one identifier of 300 at Python's k=0 and none with a character typed.)
+  expression's name (``res.|`` before `` = function sendStatus(``); in JavaScript only once a
+  character typed matches (``a.| = name`` is often another member there).
 - A Python annotation: the type named after what it annotates, its letters in order (``env:
   E|`` -> ``Environment``, ``ctx: C|`` -> ``Context``): ``annotated`` and ``named_after``.
 - JavaScript, inside a file: the name a required or imported module binds, named after the
   module (``var | = require('./route')`` -> ``Route``): ``required_after``.
 
-In held-out code (the editing benchmark's packages), where the value's first character is
-typed and the name starts with it, the value is that name at 426 of 447 Python keyword
-arguments and 261 of 274 Python ``a.x = y``; at 25 of 29 JavaScript ``a.x = b.x``, but at only
-42 of 52 JavaScript and 30 of 40 TypeScript ``a.x = y`` (``url.pathname = path``), where the
-model does better alone: there a member's value only. With nothing typed the value is the name
-at only about half of them: the engines put it first (where they list it) only once a character
-typed matches.
+Each is one feature of the ranker (ranking/features.py), which weighs it against the model and
+the buffer: where a character is typed it holds only where the name starts with it, and in
+JavaScript and TypeScript it reads a member's value only (``a.x = b.x``). How often it is right,
+counted on lists of valid-split packages (``python -m benchmarks.rule_precision``), is in
+docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -82,8 +76,7 @@ def echoed(context: CompletionContext) -> str | None:
 def _function_after(context: CompletionContext) -> bytes | None:
     """Inside a JavaScript file, the name of the function expression assigned right after the
     cursor (``res.|`` before `` = function sendStatus(``, ``{ |`` before ``match: function
-    match(``): what it is assigned to is named as it, at 51 of 54 such named functions in
-    held-out JavaScript."""
+    match(``): what it is assigned to is named as it."""
     if context.language.name == "python":
         return None
     found = _FUNCTION_AFTER.match(context.data, context.cursor)
@@ -124,9 +117,8 @@ def _keyword_argument(context: CompletionContext) -> bytes | None:
 
 def _default(context: CompletionContext) -> bytes | None:
     """At a parameter's default value (``def f(limit: int = |``), by the tree, the parameter's
-    name: its default is the constant named as it in capitals at 26 of 28 held-out Python
-    defaults whose first character typed, a capital, starts that name (a parameter is no name
-    its own default can read)."""
+    name, where the first character typed, a capital, starts it: its default is often the constant
+    named as it in capitals (a parameter is no name its own default can read)."""
     target = context.target
     parent = target.parent if target is not None else None
     if parent is None or parent.type not in ("default_parameter", "typed_default_parameter"):
@@ -142,8 +134,7 @@ _ANNOTATED = re.compile(rb"(?:^|[(,]|\bself\.)[ \t]*([A-Za-z_]\w*)[ \t]*:[ \t]*(
 def annotated(context: CompletionContext) -> str | None:
     """At a Python annotation with a character typed that starts the name annotated, that name
     (lower-cased, without its underscores): the type is named after it, its letters in order
-    (``env: Environment``, ``ctx: Context``, ``headers: HeaderTypes``) at 644 of 748 such
-    held-out annotations with one character typed, 566 of 596 with two."""
+    (``env: Environment``, ``ctx: Context``, ``headers: HeaderTypes``)."""
     if not context.prefix or context.language.name != "python":
         return None
     data, start = context.data, context.prefix_start
@@ -169,8 +160,7 @@ def required_after(context: CompletionContext) -> frozenset[str]:
     """Inside a JavaScript file, at the name that ``const | = require('m')`` or ``import | from
     'm'`` binds, the names a module so named is bound to (lower-cased): its file's name in camel
     case (``./route`` -> route, ``on-finished`` -> onfinished, ``node:child_process`` ->
-    childprocess) and the last part of a dashed one (``array-flatten`` -> flatten). In held-out
-    JavaScript the first is the name at 79 of 106 requires."""
+    childprocess) and the last part of a dashed one (``array-flatten`` -> flatten)."""
     if context.language.name == "python" or context.category != NAME:
         return frozenset()
     found = _REQUIRED_AFTER.match(context.data, context.cursor)

@@ -115,8 +115,7 @@ class PositionFacts:
         the project's other files take from this module or write after its name (``from .nodes
         import Concat``, ``nodes.Concat``) and the buffer does not define at its top level: the
         name being written, more often than not, where the file's code after the cursor is in
-        the buffer (there they come first). Held-out Python, 1,000 identifiers: at 7 of 40
-        declarations the name is among them, with 16 such names on average at a buffer's end."""
+        the buffer (a feature of the ranker there)."""
         position = self._position(context)
         if position.wanted is None:
             position.wanted = frozenset()

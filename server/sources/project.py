@@ -11,10 +11,8 @@ of the files a buffer imports. sources/project_index.py reads the files.
 
 Each workspace folder is a project of its own: a document sees the files of the folder that
 holds it (the outermost root above it), not those of the other folders of a multi-root
-workspace, which are mostly other projects: with three unrelated packages open side by side
-(the editing benchmark's held-out TypeScript), the names of the other two crowded the lists
-(mobx's in rxjs's imports), and top-5 at k=1 at a buffer's end went from 79.5% to 82.9% once
-they did not (``benchmarks.editing --samples 300``). After a dot the engines read every
+workspace, which are mostly other projects whose names would crowd the lists (mobx's in
+rxjs's imports, with the two open side by side). After a dot the engines read every
 folder's files (``snapshot`` without a path): what is written after ``res.`` is the library's,
 not the project's (express and koa share it). A document in no indexed folder yet sees them
 all.
