@@ -20,7 +20,7 @@ from treecomplete.ranking import features, ranker
 
 def rows(count: int, lists: Path | None, seed: int = 0) -> list[list[float]]:
     rng = random.Random(seed)
-    width = features.SIZE + len(ranker.rules.NAMES)
+    width = features.ROW
     if lists is not None:
         from .rank_lists import load
 

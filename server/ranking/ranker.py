@@ -22,6 +22,8 @@ import logging
 import operator
 from pathlib import Path
 
+import numpy as np
+
 from . import linear_weights, trees
 from .features import CASE_INPUTS, CASES, INPUTS, ROW, RULE_LINEAR, SIZE, case_inputs
 
@@ -71,69 +73,72 @@ class Ranker:
         self.weights = tuple(weights)
         if len(self.weights) != SIZE * len(CASES):
             raise ValueError(f"ranking weights for {language}: {len(self.weights)} numbers, expected {SIZE * len(CASES)}")
-        self.blocks = [self.weights[i * SIZE:(i + 1) * SIZE] for i in range(len(CASES))]
+        self.matrix = np.asarray(self.weights, dtype=np.float64).reshape(len(CASES), SIZE)
+        self.rule_weights = np.asarray(RULE_LINEAR, dtype=np.float64)
         self.hidden = None
         if layer is not None:
-            import torch  # only once a model answers: the server starts without torch
-
-            w = torch.tensor(layer["w"], dtype=torch.float64)
-            if w.dim() != 2 or w.shape[1] != SIZE + len(CASES) or len(layer["b"]) != len(w) or len(layer["v"]) != len(w):
-                raise ValueError(f"ranking hidden layer for {language}: shape {tuple(w.shape)}, expected (H, {SIZE + len(CASES)})")
+            w = np.asarray(layer["w"], dtype=np.float64)
+            if w.ndim != 2 or w.shape[1] != SIZE + len(CASES) or len(layer["b"]) != len(w) or len(layer["v"]) != len(w):
+                raise ValueError(f"ranking hidden layer for {language}: shape {w.shape}, expected (H, {SIZE + len(CASES)})")
             # the case's one-hot input is a bias per case
-            bias = torch.tensor(layer["b"], dtype=torch.float64)[None, :] + w[:, SIZE:].T
-            self.hidden = (w[:, :SIZE].T.contiguous(), bias, torch.tensor(layer["v"], dtype=torch.float64),
-                           torch.tensor(self.weights, dtype=torch.float64).view(len(CASES), SIZE))
+            bias = np.asarray(layer["b"], dtype=np.float64)[None, :] + w[:, SIZE:].T
+            self.hidden = (np.ascontiguousarray(w[:, :SIZE].T), bias, np.asarray(layer["v"], dtype=np.float64))
 
     def score(self, x: list[float], block: int) -> float:
         return self.scores([x], block)[0]
 
     def linear(self, x: list[float], block: int) -> float:
         """The linear part of the score alone (the linear features, not the rules')."""
-        return sum(map(operator.mul, self.blocks[block], x))
+        return float(np.dot(self.matrix[block], np.asarray(x[:SIZE], dtype=np.float64)))
 
     def rules_part(self, x: list[float]) -> float:
         """What the rules add to the linear scorer's score (nothing apart under the trees)."""
         return 0.0 if self.trees is not None else sum(map(operator.mul, RULE_LINEAR, x[SIZE:]))
 
-    def tree_inputs(self, xs, block: int):
+    def base(self, x: np.ndarray, block: int) -> np.ndarray:
+        """The linear scorer's scores of the rows of ``x`` (candidates x the linear features), the
+        rules' left out: the weights of case ``block`` and the hidden layer."""
+        out = x @ self.matrix[block]
+        if self.hidden is not None:
+            w, bias, v = self.hidden
+            out = out + np.tanh(x @ w + bias[block]) @ v
+        return out
+
+    def tree_inputs(self, xs, block: int) -> np.ndarray:
         """The rows the learned ranking reads (INPUTS) for candidates ``xs`` (rows of the linear
         features and the rules') in case ``block``: the server's and benchmarks/rank_fit.py's."""
-        import numpy as np
-        import torch
-
         x = np.asarray(xs, dtype=np.float64).reshape(-1, ROW)
-        base = self.tensor_scores(torch.from_numpy(x[:, :SIZE]), block).numpy()
+        base = self.base(x[:, :SIZE], block)
         case = np.broadcast_to(np.asarray(case_inputs(block), dtype=np.float64), (len(x), len(CASE_INPUTS)))
         return np.hstack([x, case, base[:, None]])
 
     def tensor_scores(self, x, block: int):
-        """The scores of the rows of ``x`` (a float64 tensor, candidates x features) in case
-        ``block``: benchmarks/ranking.py scores many lists at once."""
+        """The scores of the rows of ``x`` (a float64 tensor, candidates x features, the rules'
+        after the linear ones or none) in case ``block``, as a tensor: benchmarks/ranking.py
+        scores many lists at once and fits with them."""
         import torch
 
         x, flags = x[:, :SIZE], x[:, SIZE:]
-        out = x @ torch.tensor(self.blocks[block], dtype=torch.float64)
+        out = x @ torch.from_numpy(self.matrix[block])
         if flags.shape[1]:
-            out = out + flags @ torch.tensor(RULE_LINEAR[:flags.shape[1]], dtype=torch.float64)
+            out = out + flags @ torch.from_numpy(self.rule_weights[:flags.shape[1]])
         if self.hidden is not None:
-            w, bias, v, _ = self.hidden
+            w, bias, v = (torch.from_numpy(a) for a in self.hidden)
             out = out + torch.tanh(x @ w + bias[block]) @ v
         return out
 
     def scores(self, xs: list[list[float]], block: int) -> list[float]:
         """The scores of candidates of one list (features ``xs``, the rules' after the linear
         ones) in case ``block``."""
+        if not len(xs):
+            return []
         if self.trees is not None:
-            return self.trees.scores(self.tree_inputs(xs, block)) if xs else []
-        if self.hidden is None or not xs:
-            return [self.linear(x, block) + self.rules_part(x) for x in xs]
-        import torch
-
-        w, bias, v, linear = self.hidden
-        x = torch.tensor([x[:SIZE] for x in xs], dtype=torch.float64)
-        extra = [self.rules_part(x) for x in xs]
-        out = (x @ linear[block] + torch.tanh(x @ w + bias[block]) @ v).tolist()
-        return [a + b for a, b in zip(out, extra)]
+            return self.trees.scores(self.tree_inputs(xs, block))
+        x = np.asarray(xs, dtype=np.float64)
+        out = self.base(x[:, :SIZE], block)
+        if x.shape[1] > SIZE:
+            out = out + x[:, SIZE:] @ self.rule_weights[:x.shape[1] - SIZE]
+        return out.tolist()
 
 
 def weights_of(language: str) -> tuple[tuple[float, ...], dict | None]:
