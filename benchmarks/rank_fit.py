@@ -33,6 +33,7 @@ from .rank_lists import KS, CompletionList
 
 # Logloss: each candidate scored as the truth or not (as IntelliJ's completion models are), six
 # times faster to fit here than QuerySoftMax's softmax over the list (docs/decisions.md).
+NEVER = 1e300  # a border no input passes
 PARAMS = {"loss_function": "Logloss", "depth": 6, "iterations": 150, "learning_rate": 0.2,
           "l2_leaf_reg": 3.0, "border_count": 64, "random_seed": 0}
 
@@ -61,21 +62,30 @@ def fit(lang: str, lists: list[CompletionList], params: dict, threads: int) -> d
     with tempfile.TemporaryDirectory() as tmp:
         model.save_model(f"{tmp}/m.json", format="json")
         raw = json.loads(Path(f"{tmp}/m.json").read_text())
-    depth = params["depth"]
+    exported = export(raw, params["depth"])
+    importance = dict(zip(features.INPUTS, model.get_feature_importance(pool)))
+    return {**exported, "baseline": features.LINEAR_SCORE if on_top else None,
+            "importance": {k: round(float(v), 3) for k, v in importance.items()}}
+
+
+def export(raw: dict, depth: int) -> dict:
+    """CatBoost's JSON model as trees.Trees reads it, every tree of ``depth`` levels."""
     feature, border, leaves = [], [], []
     for tree in raw["oblivious_trees"]:
-        splits = tree["splits"]
-        if len(splits) != depth:
-            sys.exit(f"a tree of depth {len(splits)}, not {depth}")
-        feature += [s["float_feature_index"] for s in splits]
-        border += [s["border"] for s in splits]
-        leaves += tree["leaf_values"]
+        splits, values = tree["splits"], tree["leaf_values"]
+        if len(splits) > depth or len(values) != 2 ** len(splits):
+            sys.exit(f"a tree of {len(splits)} splits and {len(values)} leaves, not of depth {depth}")
+        # A shallower tree (no split left worth making) gets splits that never pass at its
+        # missing levels: its leaves keep their indices, the ones added are never reached.
+        missing = depth - len(splits)
+        feature += [s["float_feature_index"] for s in splits] + [0] * missing
+        border += [s["border"] for s in splits] + [NEVER] * missing
+        leaves += values + [0.0] * (2 ** depth - len(values))
     scale, bias = raw.get("scale_and_bias", [1.0, [0.0]])
     bias = bias[0] if isinstance(bias, list) else bias
-    importance = dict(zip(features.INPUTS, model.get_feature_importance(pool)))
     return {"format": trees.FORMAT, "features": list(features.INPUTS), "depth": depth, "feature": feature,
-            "border": [round(b, 6) for b in border], "leaves": [round(v, 6) for v in leaves], "scale": scale,
-            "bias": bias, "baseline": features.LINEAR_SCORE if on_top else None, "importance": {k: round(float(v), 3) for k, v in importance.items()}}
+            "border": [b if b == NEVER else round(b, 6) for b in border], "leaves": [round(v, 6) for v in leaves],
+            "scale": scale, "bias": bias}
 
 
 class Ranks:
@@ -158,7 +168,7 @@ def card(lang: str, fitted: dict, lists: list[CompletionList], figures: list[str
         f"- Model: {len(fitted['feature']) // fitted['depth']} oblivious trees of depth {fitted['depth']} (CatBoost, "
         f"{params['loss_function']}, learning rate {params['learning_rate']}"
         f"{', on top of the linear scorer' if fitted.get('baseline') else ''}), read by ranking/trees.py.",
-        f"- Features: the {len(fitted['features'])} of ranking/ranker.py INPUTS.", "",
+        f"- Features: the {len(fitted['features'])} of ranking/features.py INPUTS.", "",
         "## Figures (two folds by package)", "", *figures, "",
         "## Importances (CatBoost's prediction-values change, the 15 largest)", "",
         *[f"- {name}: {value:.2f}" for name, value in top], ""])

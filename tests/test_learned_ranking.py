@@ -137,3 +137,22 @@ def test_the_fit_reports_ranks_per_mode_and_k_and_folds_by_package():
     ranks.add(lists[1], [0.3, 0.2])  # not among the candidates: a miss
     assert ranks.cell("prefix", 0) == (0.0, 1.0, 0.5, 1)
     assert ranks.cell("middle", 1) == (0.0, 0.0, 0.0, 1)
+
+
+def test_a_shallower_tree_is_exported_at_the_ranking_s_depth_with_the_same_scores():
+    from benchmarks.rank_fit import export
+
+    # CatBoost's JSON: a tree of one split (input 1 > 0.5) among trees of depth 2
+    raw = {"oblivious_trees": [
+        {"splits": [{"float_feature_index": 1, "border": 0.5}], "leaf_values": [-1.0, 3.0]},
+        {"splits": [{"float_feature_index": 0, "border": 0.0}, {"float_feature_index": 1, "border": 0.5}],
+         "leaf_values": [0.0, 1.0, 2.0, 4.0]},
+    ], "scale_and_bias": [1.0, [0.25]]}
+    exported = export(raw, 2)
+    model = trees.Trees(exported)
+    assert len(exported["leaves"]) == 8 and model.count == 2
+    width = len(features.INPUTS)
+    rows = [[0.0] * width, [0.0] * width, [0.0] * width]
+    rows[1][1] = 1.0  # passes the first tree's split and the second's level 1
+    rows[2][0], rows[2][1] = 1.0, 1.0
+    assert model.scores(rows) == pytest.approx([-1.0 + 0.0 + 0.25, 3.0 + 2.0 + 0.25, 3.0 + 4.0 + 0.25])
