@@ -21,8 +21,10 @@ import functools
 import logging
 import operator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from . import linear_weights, trees
 from .features import CASE_INPUTS, CASES, INPUTS, ROW, RULE_LINEAR, SIZE, case_inputs
@@ -59,6 +61,8 @@ class Ranker:
         """The language's fitted weights and layer (linear_weights), or the ``weights`` and
         ``layer`` given (benchmarks/ranking.py scores a fit with them); the learned ranking in
         ``ranking``, if given."""
+        import numpy as np  # with the model, on the loading thread: not at the server's start
+
         self.trees = None
         self.problem = ""
         if ranking is not None:
@@ -89,6 +93,8 @@ class Ranker:
 
     def linear(self, x: list[float], block: int) -> float:
         """The linear part of the score alone (the linear features, not the rules')."""
+        import numpy as np
+
         return float(np.dot(self.matrix[block], np.asarray(x[:SIZE], dtype=np.float64)))
 
     def rules_part(self, x: list[float]) -> float:
@@ -98,6 +104,8 @@ class Ranker:
     def base(self, x: np.ndarray, block: int) -> np.ndarray:
         """The linear scorer's scores of the rows of ``x`` (candidates x the linear features), the
         rules' left out: the weights of case ``block`` and the hidden layer."""
+        import numpy as np
+
         out = x @ self.matrix[block]
         if self.hidden is not None:
             w, bias, v = self.hidden
@@ -107,6 +115,8 @@ class Ranker:
     def tree_inputs(self, xs, block: int) -> np.ndarray:
         """The rows the learned ranking reads (INPUTS) for candidates ``xs`` (rows of the linear
         features and the rules') in case ``block``: the server's and benchmarks/rank_fit.py's."""
+        import numpy as np
+
         x = np.asarray(xs, dtype=np.float64).reshape(-1, ROW)
         base = self.base(x[:, :SIZE], block)
         case = np.broadcast_to(np.asarray(case_inputs(block), dtype=np.float64), (len(x), len(CASE_INPUTS)))
@@ -130,6 +140,8 @@ class Ranker:
     def scores(self, xs: list[list[float]], block: int) -> list[float]:
         """The scores of candidates of one list (features ``xs``, the rules' after the linear
         ones) in case ``block``."""
+        import numpy as np
+
         if not len(xs):
             return []
         if self.trees is not None:
