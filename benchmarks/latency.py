@@ -4,7 +4,8 @@ Open a large real file holding its first part, then type the next characters one
 incremental didChange edits, requesting completion after every identifier character, as an
 editor does. Prints p50/p95/p99/max request-to-response time, time to answer initialize and the
 server's peak RSS (with the Python and the JavaScript model loaded), for treecomplete and for
-jedi-language-server on the same trace.
+jedi-language-server on the same trace. Then ``--opens`` other files of the same folder are
+opened one at a time and a completion asked at once in each (the first list after an open).
 
     python -m benchmarks.latency            # the standard library's inspect.py (3,000+ lines)
     python -m benchmarks.latency --inside   # the same, with the rest of the file after the cursor
@@ -38,8 +39,31 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
+def opened_files(path: Path, count: int) -> list[Path]:
+    """Other files beside ``path`` with its suffix, for the first request after an open: the
+    ``count`` largest under 512 KB (a user opens the big ones too), in name order."""
+    found = [p for p in path.parent.glob(f"*{path.suffix}") if p != path and p.is_file() and p.stat().st_size < 512 * 1024]
+    return sorted(sorted(found, key=lambda p: -p.stat().st_size)[:count])
+
+
+async def first_requests(session: Session, files: list[Path], lang: str) -> list[float]:
+    """Each file opened holding its first half and a completion asked at once at its end, as a
+    client asks when the user types right after opening: milliseconds to each answer."""
+    out = []
+    for path in files:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        buffer = "".join(lines[: len(lines) // 2])
+        uri = path.as_uri()
+        session.open(uri, lang, buffer)
+        started = time.perf_counter()
+        await session.complete(uri, *end_position(buffer))
+        out.append((time.perf_counter() - started) * 1000)
+        session.close(uri)
+    return out
+
+
 async def run_trace(session: Session, text: str, split: int, chars: int, lang: str, neural: bool = False,
-                    both: bool = False, inside: bool = False) -> dict:
+                    both: bool = False, inside: bool = False, opened: list[Path] = ()) -> dict:
     await session.start()
     # from the start of initialize to the first answer that came from the model
     first_neural = session.initialize_seconds + await session.wait_for_model(lang) if neural else None
@@ -63,6 +87,7 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
                 await session.complete(uri, *position)
                 latencies.append((time.perf_counter() - started) * 1000)
         rss = peak_rss_mb(session.pid)
+        after_open = await first_requests(session, list(opened), lang)
     finally:
         await session.stop()
     return {
@@ -74,6 +99,7 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
         "initialize_ms": session.initialize_seconds * 1000,
         "peak_rss_mb": rss,
         "first_neural_s": first_neural,
+        "after_open_ms": after_open,
     }
 
 
@@ -84,17 +110,19 @@ async def main_async(args: argparse.Namespace) -> dict:
     split = len("".join(lines[: int(len(lines) * args.start)]))
     print(f"{path}: {len(lines)} lines; typing {args.chars} characters from line {int(len(lines) * args.start) + 1}")
     results = {}
+    opened = opened_files(path, args.opens)
     engines = [("treecomplete (fallback)", "fallback")]
     if has_model(args.lang, args.model):
         engines.append(("treecomplete (model)", args.model))
     for label, model in engines:
         session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model}})
         results[label] = await run_trace(session, text, split, args.chars, args.lang, neural=model != "fallback",
-                                         both=not args.one_model, inside=args.inside)
+                                         both=not args.one_model, inside=args.inside, opened=opened)
     peer = None if args.no_peer else peer_command(args.lang)
     if peer is not None:
         name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
-        results[name] = await run_trace(Session(name, peer[0], peer[1]), text, split, args.chars, args.lang, inside=args.inside)
+        results[name] = await run_trace(Session(name, peer[0], peer[1]), text, split, args.chars, args.lang, inside=args.inside,
+                                        opened=opened)
     print(f"{'server':<28}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}{'init ms':>9}{'RSS MB':>8}")
     for name, r in results.items():
         print(f"{name:<28}{r['requests']:>9}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['p99_ms']:>9.2f}"
@@ -102,6 +130,11 @@ async def main_async(args: argparse.Namespace) -> dict:
     if len(results) == 3:
         _, ours, theirs = results.values()
         print(f"ratio peer/treecomplete: p50 {theirs['p50_ms'] / ours['p50_ms']:.1f}x, p95 {theirs['p95_ms'] / ours['p95_ms']:.1f}x")
+    if opened:
+        print(f"the first request after an open ({len(opened)} files beside it, each half open, asked at once):")
+        for name, r in results.items():
+            print(f"  {name:<26} p50 {statistics.median(r['after_open_ms']):.2f} ms, p95 {percentile(r['after_open_ms'], 95):.2f} ms, "
+                  f"max {max(r['after_open_ms']):.1f} ms")
     if "treecomplete (model)" in results:
         first = results["treecomplete (model)"]["first_neural_s"]
         print(f"time to first neural completion (from initialize): {first:.2f} s")
@@ -120,6 +153,7 @@ def main() -> None:
     parser.add_argument("--no-peer", action="store_true")
     parser.add_argument("--one-model", action="store_true", help="load only the file's language model (default: both)")
     parser.add_argument("--model", default="", help="treecomplete.model for our server (default: the shipped one)")
+    parser.add_argument("--opens", type=int, default=20, help="files beside --file opened after the trace, each asked at once")
     parser.add_argument("--out", help="write the results as JSON here")
     run_benchmark(main_async, parser.parse_args())
 
