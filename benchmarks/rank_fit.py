@@ -162,7 +162,8 @@ def card(lang: str, fitted: dict, lists: list[CompletionList], figures: list[str
     top = sorted(fitted["importance"].items(), key=lambda kv: -kv[1])[:15]
     return "\n".join([
         f"# The learned ranking for {lang}", "",
-        f"Written by `python -m benchmarks.rank_fit --lang {lang} ... --write` on {datetime.date.today()}.", "",
+        f"Written by `python -m benchmarks.rank_fit --lang {lang} --loss {params['loss_function']}"
+        f"{' --baseline' if params.get('baseline') else ''} ...` on {datetime.date.today()}.", "",
         f"- Data: {len(lists)} completion lists at identifiers of {len({c.package for c in lists})} valid-split packages "
         "(benchmarks/rank_lists.py; no benchmark package), k = 0..3, at a buffer's end and inside a file.",
         f"- Model: {len(fitted['feature']) // fitted['depth']} oblivious trees of depth {fitted['depth']} (CatBoost, "
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baseline", action="store_true", help="fit the trees on top of the linear scorer's score")
     parser.add_argument("--max-lists", type=int, default=0, help="fit on the first this many lists (0: all)")
     parser.add_argument("--write", action="store_true", help="store the trees fitted on every list, and their card")
-    parser.add_argument("--out", type=Path, help="store the trees fitted on every list in this file instead")
+    parser.add_argument("--out", type=Path, help="store the trees fitted on every list (and their card) here instead")
     parser.add_argument("--no-report", action="store_true", help="fit on every list without the two folds' figures")
     args = parser.parse_args(argv)
     if args.samples:
@@ -210,8 +211,7 @@ def main(argv: list[str] | None = None) -> None:
         ranker.RANKINGS.mkdir(exist_ok=True)
         path = args.out or ranker.RANKINGS / f"{args.lang}.json"
         path.write_text(json.dumps({k: v for k, v in fitted.items() if k != "importance"}, separators=(",", ":")) + "\n")
-        if args.write:
-            path.with_suffix(".md").write_text(card(args.lang, fitted, lists, figures, params))
+        path.with_suffix(".md").write_text(card(args.lang, fitted, lists, figures, params))
         print(f"written to {path} ({path.stat().st_size} bytes)")
 
 

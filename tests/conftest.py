@@ -10,6 +10,22 @@ import pytest
 SERVER = [sys.executable, "-m", "treecomplete", "--stdio", "--log-level", "INFO"]
 
 
+@pytest.fixture(autouse=True)
+def linear_scorer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """In-process tests rank with the linear scorer, whose weights for the rules they check (a
+    rule's names first, what cannot be right last). A shipped learned ranking decides how much
+    each rule is worth by itself: tests/test_learned_ranking.py tests it, and the end-to-end
+    tests run the server with it. ``@pytest.mark.learned_rankings``: the rankings in
+    ranker.RANKINGS, as the server reads them."""
+    from treecomplete.ranking import ranker
+
+    if request.node.get_closest_marker("learned_rankings") is None:
+        monkeypatch.setattr(ranker, "ranking_path", lambda language: None)
+    ranker.for_language.cache_clear()
+    yield
+    ranker.for_language.cache_clear()
+
+
 @pytest.fixture(scope="session")
 def toy_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny pointer-mixture LSTM trained in seconds on the toy corpus (tests/toy.py)."""

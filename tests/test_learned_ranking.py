@@ -68,6 +68,7 @@ def rankings(tmp_path, monkeypatch):
 ECHOING = "cookies = 1\ncache = 2\nclear = 3\nf(cookies=c"
 
 
+@pytest.mark.learned_rankings
 def test_a_rule_is_a_feature_and_nothing_reorders_the_rankers_list(rankings):
     """`f(cookies=c|`: the linear scorer puts the name across the `=` first by the rule's weight;
     a ranking whose trees score that rule down is served as it ranks, the name not moved back."""
@@ -81,6 +82,7 @@ def test_a_rule_is_a_feature_and_nothing_reorders_the_rankers_list(rankings):
     assert [c.score for c in learned] == sorted((c.score for c in learned), reverse=True)
 
 
+@pytest.mark.learned_rankings
 def test_a_broken_shipped_ranking_is_reported_once_and_completion_goes_on(rankings):
     (rankings / "python.json").write_text("{broken")
     said = []
@@ -156,3 +158,16 @@ def test_a_shallower_tree_is_exported_at_the_ranking_s_depth_with_the_same_score
     rows[1][1] = 1.0  # passes the first tree's split and the second's level 1
     rows[2][0], rows[2][1] = 1.0, 1.0
     assert model.scores(rows) == pytest.approx([-1.0 + 0.0 + 0.25, 3.0 + 2.0 + 0.25, 3.0 + 4.0 + 0.25])
+
+
+@pytest.mark.learned_rankings
+def test_the_learned_rankings_load_for_their_languages_and_the_rest_rank_linearly():
+    shipped = sorted(path.stem for path in ranker.RANKINGS.glob("*.json"))
+    assert shipped, "no learned ranking is shipped"
+    for language in shipped:
+        found = ranker.for_language(language)
+        assert found.trees is not None and found.problem == "", language
+        assert found.trees.depth >= 1 and found.trees.count >= 1
+    for language in {"javascript", "typescript", "go"} - set(shipped):
+        if ranker.BORROWED.get(language) not in shipped:
+            assert ranker.for_language(language).trees is None
