@@ -158,16 +158,3 @@ def test_a_shallower_tree_is_exported_at_the_ranking_s_depth_with_the_same_score
     rows[1][1] = 1.0  # passes the first tree's split and the second's level 1
     rows[2][0], rows[2][1] = 1.0, 1.0
     assert model.scores(rows) == pytest.approx([-1.0 + 0.0 + 0.25, 3.0 + 2.0 + 0.25, 3.0 + 4.0 + 0.25])
-
-
-@pytest.mark.learned_rankings
-def test_the_learned_rankings_load_for_their_languages_and_the_rest_rank_linearly():
-    shipped = sorted(path.stem for path in ranker.RANKINGS.glob("*.json"))
-    assert shipped, "no learned ranking is shipped"
-    for language in shipped:
-        found = ranker.for_language(language)
-        assert found.trees is not None and found.problem == "", language
-        assert found.trees.depth >= 1 and found.trees.count >= 1
-    for language in {"javascript", "typescript", "go"} - set(shipped):
-        if ranker.BORROWED.get(language) not in shipped:
-            assert ranker.for_language(language).trees is None
