@@ -140,9 +140,18 @@ def show(label: str, ranks: Ranks) -> list[str]:
     return lines
 
 
+def by_case(lists: list[CompletionList]) -> dict[str, list[CompletionList]]:
+    """The lists after a dot and elsewhere (features.CASE_INPUTS' first): the rules and the
+    signals differ between them, and a ranking may win in one and lose in the other."""
+    dot = [c for c in lists if features.case_inputs(c.block)[0] == 1.0]
+    return {"after a dot": dot, "elsewhere": [c for c in lists if features.case_inputs(c.block)[0] != 1.0]}
+
+
 def report(lang: str, lists: list[CompletionList], params: dict, threads: int) -> list[str]:
-    """Two folds by package: each fold's lists ranked by trees fitted on the other's."""
+    """Two folds by package: each fold's lists ranked by trees fitted on the other's; all lists,
+    then after a dot and elsewhere apart."""
     linear, learned = Ranks(), Ranks()
+    cases = {name: (Ranks(), Ranks()) for name in by_case([])}
     for fold in (0, 1):
         train = [c for c in lists if c.fold != fold]
         test = [c for c in lists if c.fold == fold]
@@ -151,11 +160,17 @@ def report(lang: str, lists: list[CompletionList], params: dict, threads: int) -
         fitted = fit(lang, train, params, threads)
         linear.extend(linear_ranks(lang, test))
         learned.extend(tree_ranks(lang, fitted, test))
+        for name, part in by_case(test).items():
+            cases[name][0].extend(linear_ranks(lang, part))
+            cases[name][1].extend(tree_ranks(lang, fitted, part))
     counts = [linear.cell(mode, k)[3] for mode in (PREFIX, MIDDLE) for k in KS]
+    header = ["| top-1 / top-5 / MRR@10 | " + " | ".join(f"k={k}" for k in KS) + " |", "|---|" + "---|" * len(KS)]
     lines = [f"{len(lists)} lists of {len({c.package for c in lists})} packages ({sum(counts)} ranked; "
-             "each fold ranked by trees fitted on the other's packages)", "",
-             "| top-1 / top-5 / MRR@10 | " + " | ".join(f"k={k}" for k in KS) + " |", "|---|" + "---|" * len(KS)]
-    return lines + show("linear scorer", linear) + show("learned ranking", learned)
+             "each fold ranked by trees fitted on the other's packages)", "", *header]
+    lines += show("linear scorer", linear) + show("learned ranking", learned)
+    for name, (by_linear, by_trees) in cases.items():
+        lines += ["", *header, *show(f"linear scorer, {name}", by_linear), *show(f"learned ranking, {name}", by_trees)]
+    return lines
 
 
 def card(lang: str, fitted: dict, lists: list[CompletionList], figures: list[str], params: dict) -> str:

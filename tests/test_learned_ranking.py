@@ -139,6 +139,11 @@ def test_the_fit_reports_ranks_per_mode_and_k_and_folds_by_package():
     ranks.add(lists[1], [0.3, 0.2])  # not among the candidates: a miss
     assert ranks.cell("prefix", 0) == (0.0, 1.0, 0.5, 1)
     assert ranks.cell("middle", 1) == (0.0, 0.0, 0.0, 1)
+    from benchmarks.rank_fit import by_case
+
+    dot = CompletionList("gamma", 0, 4, "middle", lists[0].x, 0)  # case 4: after a dot, k=0, code after
+    split = by_case([*lists, dot])
+    assert split["after a dot"] == [dot] and split["elsewhere"] == lists  # cases 2 and 3 are elsewhere
 
 
 def test_a_shallower_tree_is_exported_at_the_ranking_s_depth_with_the_same_scores():
