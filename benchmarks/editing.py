@@ -63,6 +63,33 @@ def language_of(lang: str) -> tuple[LanguageSpec, tuple[str, ...]]:
     if language is None:
         sys.exit(f"no grammar for {lang}: pip install {WHEELS[lang].module.replace('_', '-')}")
     return language, WHEELS[lang].extensions
+
+def heldout(lang: str, folder: str) -> tuple[LanguageSpec, Path, list[Path], list[Path]]:
+    """The language, the held-out root, its workspace folders (one per package) and its source
+    files, never those of installed dependencies."""
+    language, suffixes = language_of(lang)
+    root = Path(folder).resolve()
+    folders = sorted(p for p in root.iterdir() if p.is_dir()) or [root]  # one workspace folder per package
+    files = sorted(p for p in root.rglob("*") if p.suffix in suffixes and p.is_file()
+                   and not {"node_modules", ".venv"} & set(p.relative_to(root).parts) and not p.name.endswith(".d.ts"))
+    if not files:
+        sys.exit(f"no {'/'.join(suffixes)} files under {folder}: run benchmarks/fetch_heldout.sh "
+                 "(or fetch_heldout_grammars.sh) first")
+    return language, root, folders, files
+
+
+def arguments(doc: str, samples: int) -> argparse.ArgumentParser:
+    """The options the benchmarks over held-out identifiers share."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--lang", choices=sorted(LANGUAGES) + GRAMMAR_ONLY, required=True)
+    parser.add_argument("--files", required=True, help="a directory of held-out source files")
+    parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio", help="our server's command line")
+    parser.add_argument("--model", default="", help="treecomplete.model for our server (default: the shipped one)")
+    parser.add_argument("--samples", type=int, default=samples)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-peer", action="store_true", help="skip the peer language servers")
+    return parser
+
 KS = (0, 1, 2)
 PREFIX, MIDDLE = "prefix", "middle"  # the buffer ends at the cursor; the file's text after the identifier follows it
 
@@ -231,14 +258,7 @@ def print_table(lang: str, results: dict[str, dict[str, dict[str, float]]], mode
 
 
 async def main_async(args: argparse.Namespace) -> dict:
-    language, suffixes = language_of(args.lang)
-    root = Path(args.files).resolve()
-    folders = sorted(p for p in root.iterdir() if p.is_dir()) or [root]  # one workspace folder per package
-    files = sorted(p for p in root.rglob("*") if p.suffix in suffixes and p.is_file()
-                   and not {"node_modules", ".venv"} & set(p.relative_to(root).parts) and not p.name.endswith(".d.ts"))
-    if not files:
-        sys.exit(f"no {'/'.join(suffixes)} files under {args.files}: run benchmarks/fetch_heldout.sh "
-                 "(or fetch_heldout_grammars.sh) first")
+    language, root, folders, files = heldout(args.lang, args.files)
     population = collect(files, language, args.lang, args.select)
     samples = random.Random(args.seed).sample(population, min(args.samples, len(population)))
     print(f"{args.lang}: {len(samples)} identifiers sampled (seed {args.seed}) from {len(population)} in {len(files)} files")
@@ -279,14 +299,7 @@ async def main_async(args: argparse.Namespace) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lang", choices=sorted(LANGUAGES) + GRAMMAR_ONLY, required=True)
-    parser.add_argument("--files", required=True, help="a directory of held-out source files")
-    parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio", help="our server's command line")
-    parser.add_argument("--model", default="", help="treecomplete.model for our server (default: the shipped one)")
-    parser.add_argument("--samples", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-peer", action="store_true", help="skip the peer language server")
+    parser = arguments(__doc__, samples=200)
     parser.add_argument("--no-project", action="store_true", help="treecomplete without its project index")
     parser.add_argument("--out", help="write the results as JSON here")
     parser.add_argument("--select", choices=["imported-member"], default="",

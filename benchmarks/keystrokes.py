@@ -24,12 +24,10 @@ import argparse
 import asyncio
 import random
 import shlex
-import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from .editing import MIDDLE, PREFIX, LANGUAGES, GRAMMAR_ONLY, Sample, buffer, collect, language_of, rank_of, recency_rank
+from .editing import MIDDLE, PREFIX, Sample, arguments, buffer, collect, heldout, language_of, rank_of, recency_rank
 from .lsp import Session, has_model, peers, run_benchmark
 
 
@@ -141,13 +139,7 @@ def print_table(results: dict[str, dict[str, dict[str, float]]], mode: str) -> N
 
 
 async def main_async(args: argparse.Namespace) -> dict:
-    language, suffixes = language_of(args.lang)
-    root = Path(args.files).resolve()
-    folders = sorted(p for p in root.iterdir() if p.is_dir()) or [root]
-    files = sorted(p for p in root.rglob("*") if p.suffix in suffixes and p.is_file()
-                   and not {"node_modules", ".venv"} & set(p.relative_to(root).parts) and not p.name.endswith(".d.ts"))
-    if not files:
-        sys.exit(f"no {'/'.join(suffixes)} files under {args.files}: run benchmarks/fetch_heldout.sh first")
+    language, root, folders, files = heldout(args.lang, args.files)
     population = collect(files, language, args.lang)
     samples = random.Random(args.seed).sample(population, min(args.samples, len(population)))
     print(f"{args.lang}: {len(samples)} identifiers sampled (seed {args.seed}), {sum(len(s.name) for s in samples)} characters")
@@ -169,14 +161,7 @@ async def main_async(args: argparse.Namespace) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lang", choices=sorted(LANGUAGES) + GRAMMAR_ONLY, required=True)
-    parser.add_argument("--files", required=True, help="a directory of held-out source files")
-    parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio", help="our server's command line")
-    parser.add_argument("--model", default="", help="treecomplete.model for our server (default: the shipped one)")
-    parser.add_argument("--samples", type=int, default=150)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-peer", action="store_true", help="skip the peer language servers")
+    parser = arguments(__doc__, samples=150)
     parser.add_argument("--middle", action="store_true", help="also with the file's text after the identifier kept")
     parser.add_argument("--out", help="write the results as JSON here")
     run_benchmark(main_async, parser.parse_args())
