@@ -35,7 +35,7 @@ from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec,
 from treecomplete.receivers import bindings, chain
 from treecomplete.words import node_text
 
-from .lsp import Session, has_model, peer_command, run_benchmark
+from .lsp import Session, has_model, peers, run_benchmark
 
 SAMPLED = {
     "python": {"identifier"},
@@ -213,11 +213,14 @@ def buffer(sample: Sample, k: int, mode: str) -> tuple[str, tuple[int, int]]:
 
 
 async def run_server(session: Session, samples: list[Sample], lang: str, neural: bool = False, ours: bool = False,
-                     modes: tuple[str, ...] = (PREFIX,)) -> dict[str, Scores]:
+                     modes: tuple[str, ...] = (PREFIX,), settle: float = 0.0) -> dict[str, Scores]:
     """The buffer is the sampled file, open under its own name, in a workspace of the held-out
     files: a server may read the project's other files (and must not read the open one's future
-    from disk). Scores per mode."""
+    from disk). The first position of each file is asked ``settle`` seconds after it opens (the
+    user opened the file a moment before typing), the others at once; 0: every one at once.
+    Scores per mode."""
     scores = {mode: Scores() for mode in modes}
+    opened: set[Path] = set()
     await session.start()
     if ours:
         await asyncio.wait_for(session.indexed.wait(), 60)
@@ -232,11 +235,10 @@ async def run_server(session: Session, samples: list[Sample], lang: str, neural:
                     text, position = buffer(sample, k, mode)
                     uri = sample.path.as_uri()
                     session.open(uri, lang, text)
-                    if ours:  # as in an editor, where the file was opened some seconds before the dot was typed
-                        read = await session.libraries_read()
+                    if settle and sample.path not in opened:
+                        await asyncio.sleep(settle)
+                    opened.add(sample.path)
                     items = await session.complete(uri, *position)
-                    if ours and await session.libraries_read() > read:  # the receiver itself was asked for
-                        items = await session.complete(uri, *position)
                     session.close(uri)
                     scores[mode].add(k, sample.category, rank_of(items, sample.name[:k], sample.name))
     finally:
@@ -276,18 +278,19 @@ async def main_async(args: argparse.Namespace) -> dict:
     for label, model in engines:
         session = Session(label, shlex.split(args.server), {"treecomplete": {"model": model, "projectIndex": not args.no_project}},
                           root=root, folders=folders)
-        keep(label, await run_server(session, samples, args.lang, neural=model != "fallback", ours=not args.no_project, modes=modes))
+        keep(label, await run_server(session, samples, args.lang, neural=model != "fallback", ours=not args.no_project, modes=modes,
+                                     settle=args.settle))
     baseline = Scores()  # the words before the cursor: the same in both modes
     for sample in samples:
         for k in KS:
             if len(sample.name) > k:
                 baseline.add(k, sample.category, recency_rank(sample, k, language))
     keep("recency baseline", {mode: baseline for mode in modes})
-    peer = None if args.no_peer else peer_command(args.lang)
-    if peer is not None:
-        name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
-        keep(name, await run_server(Session(name, peer[0], peer[1], root=root, folders=folders), samples, args.lang, modes=modes))
-    elif not args.no_peer and not language.grammar_only:
+    found = [] if args.no_peer else peers(args.lang)
+    for name, command, options in found:
+        keep(name, await run_server(Session(name, command, options, root=root, folders=folders), samples, args.lang, modes=modes,
+                                    settle=args.settle))
+    if not found and not args.no_peer and not language.grammar_only:
         print("peer not installed: pip install jedi-language-server / npm install in bench-out/node", file=sys.stderr)
     for mode in modes:
         print_table(args.lang, results[mode], mode)
@@ -306,6 +309,8 @@ def main() -> None:
                         help="only identifiers after a dot whose receiver the file's imports bind (os.path.join, t.Any)")
     parser.add_argument("--middle", action="store_true",
                         help="also with the file's text after the identifier kept in the buffer; both modes reported")
+    parser.add_argument("--settle", type=float, default=0.0,
+                        help="seconds between opening a file and asking at its first position (default 0: at once)")
     run_benchmark(main_async, parser.parse_args())
 
 

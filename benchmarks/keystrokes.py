@@ -26,6 +26,7 @@ import random
 import shlex
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .editing import MIDDLE, PREFIX, Sample, arguments, buffer, collect, heldout, language_of, rank_of, recency_rank
 from .lsp import Session, has_model, peers, run_benchmark
@@ -76,19 +77,19 @@ def keys_pressed(ranks: dict[int, int | None], length: int) -> tuple[int, int]:
     return first or length, top5 or length
 
 
-async def type_identifier(session: Session, sample: Sample, lang: str, mode: str, ours: bool) -> dict[int, int | None]:
-    """Type one identifier into its buffer; its rank after each count of typed characters."""
+async def type_identifier(session: Session, sample: Sample, lang: str, mode: str, settle: float = 0.0) -> dict[int, int | None]:
+    """Type one identifier into its buffer, ``settle`` seconds after it opens (0: at once); its
+    rank after each count of typed characters."""
     text, (line, character) = buffer(sample, 0, mode)
     uri = sample.path.as_uri()
     session.open(uri, lang, text)
     ranks: dict[int, int | None] = {}
     try:
-        read = await session.libraries_read() if ours else 0
+        if settle:
+            await asyncio.sleep(settle)
         for k, char in enumerate(sample.name):
             if k > 0 or shown_unasked(sample):
                 items = await session.complete(uri, line, character)
-                if ours and k == 0 and await session.libraries_read() > read:  # the receiver itself was asked for
-                    items = await session.complete(uri, line, character)
                 ranks[k] = rank_of(items, sample.name[:k], sample.name)
                 if ranks[k] == 1:
                     break
@@ -100,8 +101,9 @@ async def type_identifier(session: Session, sample: Sample, lang: str, mode: str
 
 
 async def run_server(session: Session, samples: list[Sample], lang: str, modes: tuple[str, ...],
-                     neural: bool = False, ours: bool = False) -> dict[str, Keys]:
+                     neural: bool = False, ours: bool = False, settle: float = 0.0) -> dict[str, Keys]:
     keys = {mode: Keys() for mode in modes}
+    opened: set[Path] = set()  # files whose first identifier was typed: the others are typed at once
     await session.start()
     try:
         if ours:
@@ -110,7 +112,8 @@ async def run_server(session: Session, samples: list[Sample], lang: str, modes: 
             await session.wait_for_model(lang)
         for sample in samples:
             for mode in modes:
-                ranks = await type_identifier(session, sample, lang, mode, ours)
+                ranks = await type_identifier(session, sample, lang, mode, settle if sample.path not in opened else 0.0)
+                opened.add(sample.path)
                 keys[mode].add(sample.category, len(sample.name), *keys_pressed(ranks, len(sample.name)))
     finally:
         await session.stop()
@@ -147,10 +150,12 @@ async def main_async(args: argparse.Namespace) -> dict:
     results: dict[str, dict[str, dict]] = {mode: {} for mode in modes}
     model = args.model or ("" if has_model(args.lang, "") else "fallback")
     session = Session("treecomplete", shlex.split(args.server), {"treecomplete": {"model": model}}, root=root, folders=folders)
-    for mode, keys in (await run_server(session, samples, args.lang, modes, neural=model != "fallback", ours=True)).items():
+    for mode, keys in (await run_server(session, samples, args.lang, modes, neural=model != "fallback", ours=True,
+                                                        settle=args.settle)).items():
         results[mode]["treecomplete"] = keys.summary()
     for name, command, options in ([] if args.no_peer else peers(args.lang)):
-        found = await run_server(Session(name, command, options, root=root, folders=folders), samples, args.lang, modes)
+        found = await run_server(Session(name, command, options, root=root, folders=folders), samples, args.lang, modes,
+                                 settle=args.settle)
         for mode, keys in found.items():
             results[mode][name] = keys.summary()
     baseline = recency(samples, args.lang).summary()
@@ -164,6 +169,8 @@ def main() -> None:
     parser = arguments(__doc__, samples=150)
     parser.add_argument("--middle", action="store_true", help="also with the file's text after the identifier kept")
     parser.add_argument("--out", help="write the results as JSON here")
+    parser.add_argument("--settle", type=float, default=0.0,
+                        help="seconds between opening a file and typing its first identifier (default 0)")
     run_benchmark(main_async, parser.parse_args())
 
 

@@ -56,7 +56,8 @@ def peer_command(language: str) -> tuple[list[str], dict | None] | None:
     return (found[0][1], found[0][2]) if found else None
 
 
-NEURAL_MARK = re.compile(r"\((model vocabulary|copied from line \d+|multi-token, model)\)")
+# a neural item's detail (and an older server's, to compare against it)
+NEURAL_MARK = re.compile(r"· model \d+(\.\d+)?%|\((model vocabulary|copied from line \d+|multi-token, model)\)")
 
 
 class Session:

@@ -19,6 +19,10 @@ ITEM_KINDS = {
     Kind.MODULE: types.CompletionItemKind.Module,
     Kind.KEYWORD: types.CompletionItemKind.Keyword,
     Kind.SNIPPET: types.CompletionItemKind.Snippet,
+    Kind.METHOD: types.CompletionItemKind.Method,
+    Kind.PROPERTY: types.CompletionItemKind.Property,
+    Kind.FIELD: types.CompletionItemKind.Field,
+    Kind.CONSTANT: types.CompletionItemKind.Constant,
 }
 
 
@@ -29,6 +33,7 @@ class ClientSupport:
     snippets: bool = False
     as_is: bool = False  # insertTextMode asIs: multi-line text is inserted without re-indenting
     markdown: bool = False
+    label_details: bool = False  # a signature and where a name comes from, shown in the list itself
 
     @classmethod
     def of(cls, capabilities: types.ClientCapabilities | None) -> ClientSupport:
@@ -39,11 +44,35 @@ class ClientSupport:
             return cls()
         modes = item.insert_text_mode_support.value_set if item.insert_text_mode_support else []
         formats = item.documentation_format or []
-        return cls(bool(item.snippet_support), types.InsertTextMode.AsIs in modes, types.MarkupKind.Markdown in formats)
+        return cls(bool(item.snippet_support), types.InsertTextMode.AsIs in modes, types.MarkupKind.Markdown in formats,
+                   bool(item.label_details_support))
+
+
+class Documentation:
+    """The last list's documentation, kept by the server for completionItem/resolve rather than
+    sent in the list (the docstrings of a module's hundreds of members would weigh more than
+    the list). An item of an older list resolves without it."""
+
+    def __init__(self) -> None:
+        self.list = 0
+        self.texts: list[str] = []
+
+    def keep(self, texts: list[str]) -> int:
+        self.list += 1
+        self.texts = texts
+        return self.list
+
+    def of(self, data: dict) -> str:
+        rank, number = data.get("rank"), data.get("list")
+        if number != self.list or not isinstance(rank, int) or not 0 <= rank < len(self.texts):
+            return ""
+        return self.texts[rank]
 
 
 def completion_list(doc: Document, completion: Completion | None, limit: int,
-                    client: ClientSupport = ClientSupport()) -> types.CompletionList:
+                    client: ClientSupport = ClientSupport(), documentation: Documentation | None = None) -> types.CompletionList:
+    """The LSP list; with ``documentation``, the items' documentation is kept there for resolve
+    instead of sent in each item's data."""
     if completion is None:
         return types.CompletionList(is_incomplete=False, items=[])
     context = completion.context
@@ -52,6 +81,7 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
     edit_range = types.Range(start=start, end=end)
     indent = None  # read from the buffer only when a snippet is listed: this runs on every keystroke
     items = []
+    number = documentation.keep([c.documentation for c in completion.candidates]) if documentation is not None else None
     for rank, candidate in enumerate(completion.candidates):
         text, text_format, mode = candidate.text, None, None
         if candidate.snippet is not None:
@@ -62,28 +92,34 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
             else:
                 text, text_format = snippets.plain(body), types.InsertTextFormat.PlainText
             mode = types.InsertTextMode.AsIs if client.as_is else None
+        shown = None
+        if client.label_details and (candidate.signature or candidate.origin):
+            shown = types.CompletionItemLabelDetails(detail=candidate.signature or None, description=candidate.origin or None)
         items.append(types.CompletionItem(
             label=candidate.text,
+            label_details=shown,
             kind=ITEM_KINDS[candidate.kind],
             sort_text=f"{rank:04d}",
             filter_text=candidate.text,
             insert_text_format=text_format,
             insert_text_mode=mode,
             text_edit=types.TextEdit(range=edit_range, new_text=text),
-            data={"detail": candidate.detail, "documentation": candidate.documentation, "markdown": client.markdown},
+            data={"detail": candidate.detail, "markdown": client.markdown,
+                  **({"list": number, "rank": rank} if number is not None else {"documentation": candidate.documentation})},
         ))
     # A list cut at the limit must be asked for again as the user types: the client cannot know
-    # what lies past the cut. A whole list the client filters itself.
-    return types.CompletionList(is_incomplete=len(items) >= limit, items=items)
+    # what lies past the cut; so must one that lacks a library still read. A whole list the
+    # client filters itself.
+    return types.CompletionList(is_incomplete=completion.incomplete or len(items) >= limit, items=items)
 
 
-def resolve(item: types.CompletionItem) -> types.CompletionItem:
-    """Adds what the list leaves out: the detail (the model's probability and where a copied
-    identifier comes from) and documentation."""
+def resolve(item: types.CompletionItem, documentation: Documentation | None = None) -> types.CompletionItem:
+    """Adds what the list leaves out: the detail (what the name is, where a copied identifier
+    comes from, the model's probability) and documentation."""
     data = item.data if isinstance(item.data, dict) else {}
     if isinstance(data.get("detail"), str):
         item.detail = data["detail"]
-    doc = data.get("documentation")
+    doc = data.get("documentation") or (documentation.of(data) if documentation is not None else "")
     if isinstance(doc, str) and doc:
         kind = types.MarkupKind.Markdown if data.get("markdown") else types.MarkupKind.PlainText
         item.documentation = types.MarkupContent(kind=kind, value=doc)

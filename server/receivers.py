@@ -50,6 +50,7 @@ class OwnClass:
     name: str
     members: dict[str, str] = field(default_factory=dict)  # name -> "method" | "attribute"
     bases: list[str] = field(default_factory=list)
+    signatures: dict[str, str] = field(default_factory=dict)  # a method's parameters, ``(x, y=…)``
     dynamic: bool = False  # it defines __getattr__ / __getattribute__: any name may be a member
 
 
@@ -281,7 +282,10 @@ def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) 
         if child.type == "method_definition" and any(c.type in ("get", "set") for c in child.children):
             read_as = "attribute"
         if child.type in ("function_definition", "method_definition"):
-            found.members.setdefault(node_text(child.child_by_field_name("name")), read_as)
+            name = node_text(child.child_by_field_name("name"))
+            found.members.setdefault(name, read_as)
+            if read_as == "method":
+                found.signatures.setdefault(name, parameters(child.child_by_field_name("parameters")))
         elif child.type == "expression_statement" and child.named_children and child.named_children[0].type == "assignment":
             left = child.named_children[0].child_by_field_name("left")
             if left is not None and left.type == "identifier":
@@ -308,6 +312,31 @@ def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) 
         found.bases = [node_text(b) for b in (heritage.named_children if heritage is not None else ())
                        if b.type in ("identifier", "member_expression")]
     return found
+
+
+_PARAMETER_NAMES = {"default_parameter": "name", "typed_default_parameter": "name", "assignment_pattern": "left",
+                    "required_parameter": "pattern", "optional_parameter": "pattern"}
+
+
+def parameters(node: tree_sitter.Node | None) -> str:
+    """A Python or JavaScript parameter list as its names (``(x, *rest, key=…)`` reads
+    ``(x, *rest, key)``), without ``self`` / ``cls``."""
+    names = []
+    for child in node.named_children if node is not None else ():
+        if child.type == "comment":
+            continue
+        inner = child.child_by_field_name(_PARAMETER_NAMES.get(child.type, "")) if child.type in _PARAMETER_NAMES else None
+        if child.type == "typed_parameter":
+            inner = child.named_children[0] if child.named_children else None
+        text = node_text(inner if inner is not None else child)
+        if child.type == "keyword_separator":
+            text = "*"
+        elif child.type in ("object_pattern", "array_pattern") or (inner is not None and inner.type == "object_pattern"):
+            text = "{…}"
+        text = text.split(":")[0].split("=")[0].strip()
+        if text and text not in ("self", "cls", "this", "/"):
+            names.append(text)
+    return f"({', '.join(names)})"
 
 
 def class_in_file(context: CompletionContext, name: str) -> OwnClass | None:

@@ -26,7 +26,7 @@ from pygls.uris import to_fs_path
 
 from . import __version__
 from .engines.registry import Registry
-from .items import ClientSupport, completion_list, resolve
+from .items import ClientSupport, Documentation, completion_list, resolve
 from .languages import BY_EXTENSION
 from .options import SECTION, Options, parse_options
 from .protocol import TreecompleteProtocol
@@ -59,12 +59,13 @@ class TreecompleteServer(LanguageServer):
         self.models = Registry(on_error=self._model_failed, on_status=self._send_status)
         self.project = ProjectIndex(on_ready=self._project_indexed)
         self.roots: list[Path] = []  # the workspace folders, indexed once settings allow
-        self.libraries = Libraries(gate=self.project.wait_for_quiet)
+        self.libraries = Libraries(gate=self.project.wait_for_quiet, quiet=self.project.quiet)
         self.service = CompletionService(max_file_size=self.options.max_file_size, models=self.models, libraries=self.libraries)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treecomplete-worker")
         self.versions: dict[str, int] = {}  # latest version received, per open URI (loop thread)
         self.event_loop: asyncio.AbstractEventLoop | None = None  # for messages from other threads
         self.client_support = ClientSupport()
+        self.documentation = Documentation()  # the last list's, for completionItem/resolve
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """pygls' stdio server, reading each message in one thread hop (server/stdio.py)."""
@@ -139,7 +140,7 @@ class TreecompleteServer(LanguageServer):
         if self.versions.get(uri) != version:
             raise Stale(uri)
         completion = self.service.complete(uri, line, character, limit)
-        return completion_list(self.service.get(uri), completion, limit, self.client_support)
+        return completion_list(self.service.get(uri), completion, limit, self.client_support, self.documentation)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # Errors are logged, not shown in a message box: the user cannot act on them, and a
@@ -253,7 +254,7 @@ def create_server() -> TreecompleteServer:
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     def completion_item_resolve(ls: TreecompleteServer, item: types.CompletionItem) -> types.CompletionItem:
-        return resolve(item)
+        return resolve(item, ls.documentation)
 
     @server.feature(LIBRARIES)
     async def libraries_read(ls: TreecompleteServer, params: Any) -> int:

@@ -31,11 +31,15 @@ class UnknownDocument(LookupError):
     pass
 
 
+MEMBER_WAIT = 0.05  # seconds a request waits for the receiver's library to be read
+
+
 @dataclass
 class Completion:
     context: CompletionContext
     candidates: list[Candidate]
     engine: str
+    incomplete: bool = False  # a library it needs is still read: the next keystroke asks again
 
 
 class CompletionService:
@@ -156,6 +160,19 @@ class CompletionService:
         context = context_at(doc, doc.offset_at(line, character))
         if context is None:
             return None
+        loader = self.libraries.loader if self.libraries is not None else None
+        if loader is None:
+            return self._complete(context, limit)
+        with loader.asked() as missed:
+            completion = self._complete(context, limit)
+        if missed:  # the receiver's library is read now (read first): wait for it a moment, then list its members
+            if loader.wait_for(missed, MEMBER_WAIT):
+                with loader.asked() as missed:
+                    completion = self._complete(context_at(doc, context.cursor) or context, limit)
+            completion.incomplete = bool(loader.pending(missed))
+        return completion
+
+    def _complete(self, context: CompletionContext, limit: int) -> Completion:
         engine = self.engine(context.language.name)
         candidates = engine.complete(context, limit)
         return Completion(context, candidates + self.fallback.members_left(context, candidates), engine.name)

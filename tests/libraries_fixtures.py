@@ -23,7 +23,7 @@ FAKEPKG = {
         "class Polygon(Shape):\n"
         "    corners = 0\n"
         "    def __init__(self, sides):\n        self.sides = sides\n        self._cache = None\n"
-        "    def perimeter(self):\n        return sum(self.sides)\n"
+        "    def perimeter(self, scale=1):\n        \"\"\"The sum of the sides,\n        scaled.\n\n        More.\"\"\"\n        return sum(self.sides)\n"
         "    @property\n    def regular(self):\n        return len(set(self.sides)) == 1\n"
         "def area_of(polygon):\n    return 0\n"
     ),

@@ -61,6 +61,94 @@ def test_a_failing_read_is_logged_and_answers_nothing():
     assert loader.get("x", broken) is None
 
 
+def test_a_read_a_request_waits_for_goes_first_past_the_gate():
+    """The server never quiet: queued reads wait, but the one a request waits for is read at
+    once, before those queued earlier."""
+    order = []
+
+    def reader(name):
+        def read():
+            order.append(name)
+            return Members(name), []
+        return read
+
+    loader = Loader(quiet=lambda: False)
+    for name in ("a", "b", "c"):
+        assert loader.get(name, reader(name)) is None
+    time.sleep(0.05)
+    assert order == []  # held back while the server works
+    with loader.asked() as missed:
+        assert loader.get("d", reader("d")) is None
+        assert loader.get("a", reader("a"), ask=False) is None  # a read ahead: not waited for
+    assert missed == {"d"}
+    assert loader.wait_for(missed, 2)
+    assert order == ["d"] and loader.get("d", reader("d")).where == "d"
+    assert loader.pending(["a", "b", "c", "d"]) == {"a", "b", "c"}
+
+
+def test_a_dot_waits_a_moment_for_its_module_and_else_says_the_list_is_incomplete(tmp_path: Path, monkeypatch):
+    from treecomplete import service as service_module
+    from treecomplete.items import completion_list
+    from treecomplete.sources.libraries.python import PythonLibraries
+
+    libraries = Libraries(quiet=lambda: False)  # a busy server: nothing is read ahead
+    service = CompletionService(libraries=libraries)
+    uri = (tmp_path / "a.py").as_uri()
+    service.open(uri, "python", 1, "import json\njson.")
+    completion = service.complete(uri, 1, 5, 50)  # the first request after the open
+    assert {"dumps", "loads"} <= {c.text for c in completion.candidates[:4]} and not completion.incomplete
+    assert not completion_list(service.get(uri), completion, 1000).is_incomplete  # a whole list
+
+    slow = PythonLibraries.read
+
+    def read(self, dotted):
+        time.sleep(0.3)
+        return slow(self, dotted)
+
+    monkeypatch.setattr(PythonLibraries, "read", read)
+    uri = (tmp_path / "b.py").as_uri()
+    service.open(uri, "python", 1, "import csv\ncsv.")
+    started = time.perf_counter()
+    completion = service.complete(uri, 1, 4, 50)
+    assert time.perf_counter() - started < 0.25  # bounded: MEMBER_WAIT, not the read's 0.3 s
+    assert "DictReader" not in [c.text for c in completion.candidates] and completion.incomplete
+    assert completion_list(service.get(uri), completion, 1000).is_incomplete  # the next keystroke asks again
+    time.sleep(0.4)
+    completion = service.complete(uri, 1, 4, 50)
+    assert "DictReader" in [c.text for c in completion.candidates[:8]] and not completion.incomplete
+    assert service_module.MEMBER_WAIT <= 0.05
+
+
+def test_the_projects_own_modules_as_python_finds_them(tmp_path: Path):
+    """A script's sibling module, a package under src/ imported from tests/, its submodule under
+    an alias, a class's attributes; a project file named as a standard module does not hide it."""
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "helpers.py").write_text("def shout(text):\n    return text\nLIMIT = 3\n")
+    (tmp_path / "app" / "json.py").write_text("def not_the_standard_one():\n    pass\n")
+    package = tmp_path / "src" / "kit"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "strings.py").write_text("def is_quoted(s):\n    pass\n")
+    (package / "screen.py").write_text("class Screen:\n    COLOUR_WHITE = 7\n    def draw(self, x):\n        pass\n")
+    (tmp_path / "tests").mkdir()
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+
+    def first(path: str, text: str) -> dict:
+        uri = (tmp_path / path).as_uri()
+        service.open(uri, "python", 1, text)
+        line, character = text.count("\n"), len(text.rsplit("\n", 1)[-1])
+        return {c.text: c for c in service.complete_read(uri, line, character, 20, timeout=10).candidates[:4]}
+
+    assert {"shout", "LIMIT"} <= set(first("app/main.py", "import helpers\nhelpers."))
+    assert "dumps" in first("app/main.py", "import json\njson.")  # the standard library's, as before
+    assert "is_quoted" in first("tests/test_a.py", "import kit.strings as su\nsu.")
+    screen = first("tests/test_a.py", "from kit.screen import Screen\nScreen.")
+    assert screen["COLOUR_WHITE"].kind == Kind.CONSTANT and screen["draw"].kind == Kind.METHOD
+    assert screen["draw"].signature == "(x)"
+
+
 def complete(service: CompletionService, libraries: Libraries, uri: str, text: str, language: str) -> list:
     service.open(uri, language, 1, text)
     lines = text.split("\n")
@@ -315,3 +403,21 @@ def test_a_module_s_variables_go_last_where_a_call_follows_but_its_functions_sta
     called = ranked("x = os.s", "(1)\n")
     assert "sep" not in called[:called.index("system") + 1]  # `os.s|(1)`: a call follows, the variables after
     assert ranked("x = sorted(names, key=os.path.b", ")\n")[0] == "basename"  # a module's function passed as a value
+
+
+def test_a_project_class_method_shows_its_parameters(tmp_path: Path):
+    (tmp_path / "screen.js").write_text("export class Screen {\n  static create(opts) {}\n  draw(x, { fill = 1 } = {}) {}\n}\n")
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+
+    def members(name: str, language: str, text: str) -> dict:
+        uri = (tmp_path / name).as_uri()
+        service.open(uri, language, 1, text)
+        line, character = text.count("\n"), len(text.rsplit("\n", 1)[-1])
+        return {c.text: c for c in service.complete_read(uri, line, character, 20, timeout=10).candidates}
+
+    drawn = members("app.js", "javascript", "import { Screen } from './screen';\nconst s = new Screen();\ns.")["draw"]
+    assert drawn.kind == Kind.METHOD and drawn.signature == "(x, {…})" and drawn.origin == "Screen"
+    text = "class Store:\n    def load(self, path, *, strict=False):\n        pass\n    def save(self):\n        self."
+    load = members("store.py", "python", text)["load"]
+    assert load.signature == "(path, *, strict)" and load.detail.startswith("load(path, *, strict) method of Store")

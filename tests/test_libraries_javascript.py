@@ -84,11 +84,14 @@ def test_bad_packages_are_skipped(project: Path):
 def test_declarations_reader():
     reader = Reader()
     scope = reader.read(b"declare module 'm' { export function f(): void; namespace n { const x: number } }\n"
-                        b"declare var Tool: ToolConstructor;\ninterface ToolConstructor { make(): void; VERSION: string }\n")
-    assert reader.modules["m"].members(reader.interfaces) == {"f": "f"}
+                        b"declare var Tool: ToolConstructor;\ninterface ToolConstructor { make(): void; VERSION: string }\n"
+                        b"declare module 'g' { export function read(path: string, options?: {a: 1}, ...rest: any[]): void;"
+                        b" export const pick = ({ a }, b = 2) => a; }\n")
+    assert reader.modules["m"].members(reader.interfaces) == {"f": "f()"}  # a function's kind, then its parameters
+    assert reader.modules["g"].members(reader.interfaces) == {"read": "f(path, options?, ...rest)", "pick": "f({…}, b?)"}
     assert scope.types["Tool"] == "ToolConstructor" and set(reader.interfaces["ToolConstructor"]) == {"make", "VERSION"}
     reader.read(b"declare class Url { constructor(s: string); href: string; toJSON(): string; static parse(s: string): Url }\n")
-    assert reader.classes["Url"] == {"href": "v", "toJSON": "f"}  # an instance's members: not the constructor, nor a static
+    assert reader.classes["Url"] == {"href": "v", "toJSON": "f()"}  # an instance's members: not the constructor, nor a static
     exported = javascript_exports(b"module.exports = { a, b: 1, c() {} };\nexports.d = function () {};\n"
                                   b"export class E {}\nObject.defineProperty(exports, 'g', { get() {} });\n")
     assert exported == {"a": "v", "b": "v", "c": "f", "d": "f", "E": "c", "g": "v"}

@@ -51,7 +51,24 @@ def test_a_class_with_its_bases_and_instance_attributes(libraries: PythonLibrari
     names = set(polygon.names)
     assert {"perimeter", "corners", "sides", "regular", "describe"} <= names  # describe: from the base Shape
     assert "_cache" not in names and "__init__" not in names
-    assert polygon.names["regular"].kind == Kind.VARIABLE  # a property
+    assert polygon.names["regular"].kind == Kind.PROPERTY and polygon.names["regular"].kind.base == Kind.VARIABLE
+    assert polygon.names["corners"].kind == Kind.FIELD and polygon.names["sides"].kind == Kind.FIELD
+    perimeter = polygon.names["perimeter"]
+    assert perimeter.kind == Kind.METHOD and perimeter.signature == "(scale)" and perimeter.origin == "fakepkg.shapes.Polygon"
+    assert perimeter.doc == "The sum of the sides, scaled."  # the docstring's first paragraph, its lines joined
+
+
+def test_what_a_member_is(libraries: PythonLibraries):
+    """Kinds, signatures and the standard library's docstrings (a stub has none: its source's)."""
+    package = libraries.members("fakepkg")
+    assert package.names["VERSION"].kind == Kind.CONSTANT and package.names["units"].kind == Kind.MODULE
+    assert package.names["make_polygon"].signature == "(sides, *, closed)"
+    assert package.names["Polygon"].signature == "(sides)"  # a class's: its __init__'s
+    join = libraries.members("os.path").names["join"]
+    assert join.kind == Kind.FUNCTION and join.signature == "(a, *paths)" and join.origin == "os.path"
+    assert join.doc.startswith("Join two or more pathname components")
+    dumps = libraries.members("json").names["dumps"]
+    assert dumps.signature.startswith("(obj, *, skipkeys") and dumps.doc.startswith("Serialize ``obj``")
 
 
 def test_a_stub_is_preferred_to_the_source(libraries: PythonLibraries):

@@ -20,6 +20,19 @@ class Kind(str, Enum):
     MODULE = "module"
     KEYWORD = "keyword"
     SNIPPET = "snippet"
+    # what a library or class member is, as the list shows it; ranked as its ``base``
+    METHOD = "method"
+    PROPERTY = "property"
+    FIELD = "field"
+    CONSTANT = "constant"
+
+    @property
+    def base(self) -> Kind:
+        """The kind it ranks as: a method as a function, a property, field or constant as a variable."""
+        return _BASE.get(self, self)
+
+
+_BASE = {Kind.METHOD: Kind.FUNCTION, Kind.PROPERTY: Kind.VARIABLE, Kind.FIELD: Kind.VARIABLE, Kind.CONSTANT: Kind.VARIABLE}
 
 
 @dataclass(frozen=True)
@@ -29,6 +42,8 @@ class Candidate:
     score: float = 0.0  # engine-specific; only the order of candidates matters
     detail: str = ""  # shown on completionItem/resolve
     documentation: str = ""  # markdown, shown on completionItem/resolve
+    signature: str = ""  # shown after the label: a function's parameters, ``(a, *paths)``
+    origin: str = ""  # shown beside it: the module or class it comes from, ``os.path``
     snippet: str | None = None  # a structure template's body (server/sources/snippets.py); ``text`` is its keyword
     # what an engine ranked it by, for the neural engine's ranker and the tool that fits it
     # (ranking/ranker.py): the fallback engine's Signals, the neural engine's feature vector

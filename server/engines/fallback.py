@@ -263,6 +263,9 @@ class FallbackEngine(PositionFacts):
                 kind=member.kind if member else Kind.KEYWORD if keyword else kinds.get(word.encode("utf-8", "surrogatepass"), Kind.VARIABLE),
                 score=score,
                 detail=member.detail if member else f"{'keyword' if keyword else 'identifier'} · fallback engine",
+                documentation=member.doc if member else "",
+                signature=member.signature if member else "",
+                origin=member.origin if member else "",
                 features=tuple(signals[word]),
             ))
         return candidates

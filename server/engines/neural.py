@@ -137,18 +137,19 @@ class NeuralEngine:
             if fallback is not None and score > best[0]:
                 best = (score, fallback, x)
             kind = fallback.kind if fallback else Kind.KEYWORD if text in keywords else Kind.VARIABLE
-            documentation = ""
-            if text in model:
+            documentation = fallback.documentation if fallback is not None else ""
+            detail = fallback.detail if fallback is not None else ""
+            if text in model:  # what the model says comes last: what the name is comes first
                 source = copied.get(text)
                 if source is not None and source.origin is not None:
                     line = context.data.count(b"\n", 0, source.origin) + 1
-                    detail = f"{model[text]:.1%} (copied from line {line})"
-                    documentation = _source_line(context, source.origin, line)
+                    said = f"copied from line {line}"
+                    documentation = documentation or _source_line(context, source.origin, line)
                 else:
-                    detail = f"{model[text]:.1%} (model vocabulary)"
-            else:
-                detail = fallback.detail
-            scored.append(Candidate(text, kind, score, detail, documentation, features=tuple(x)))
+                    said = "model vocabulary"
+                detail = f"{detail if fallback is not None and fallback.origin else said} · model {model[text]:.1%}"
+            scored.append(Candidate(text, kind, score, detail, documentation, fallback.signature if fallback else "",
+                                    fallback.origin if fallback else "", features=tuple(x)))
         for template, p in templates:
             rank, _ = listed.get(template.label, (ABSENT, None))
             x = features.of(p, False, rank, best[1], cache.log_probability(template.label)) + features.NO_RULES.flags("")
@@ -156,7 +157,7 @@ class NeuralEngine:
             # features differ from the best identifier's, under the linear weights alone.
             score = (best[0] - rank_by.rules_part(best[2]) + rank_by.linear(x, block) - rank_by.linear(best[2], block)
                      if best[1] else rank_by.score(x, block))
-            scored.append(Candidate(template.label, Kind.SNIPPET, score, f"{p:.1%} {template.node} (model)",
+            scored.append(Candidate(template.label, Kind.SNIPPET, score, f"{template.node} · model {p:.1%}",
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",
                                     snippet=template.body, features=tuple(x)))
         scored.sort(key=lambda c: (-c.score, c.text))  # the ranker's order, which nothing changes after
@@ -251,7 +252,7 @@ class NeuralEngine:
 
 def _chain_candidate(chain, score: float) -> Candidate:
     kind = Kind.FUNCTION if chain.text.endswith("(") else Kind.VARIABLE
-    detail = f"{chain.probability:.1%} (multi-token, model)"
+    detail = f"multi-token · model {chain.probability:.1%}"
     return Candidate(chain.text, kind, score, detail, f"Predicted continuation: `{chain.text}`")
 
 

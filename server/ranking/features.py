@@ -180,8 +180,8 @@ def of(p: float, copied: bool, rank: int, fallback: Candidate | None, cache_log_
         x[32:39] = (rest[4:11] + [0.0] * 7)[:7]  # a known member, ln(1+its uses) (sources/libraries/); the code after the cursor
         x[39] = rest[11] if len(rest) > 11 else 0.0  # ln(1+files importing it), at an import's name
         x[18] = fallback.score
-        if fallback.kind in KINDS:
-            x[KINDS[fallback.kind]] = 1.0
+        if fallback.kind.base in KINDS:
+            x[KINDS[fallback.kind.base]] = 1.0
     x[17] = cache_log_p
     x[22] = math.log(max(first, FLOOR))
     x[23] = 1.0 if parameter else 0.0

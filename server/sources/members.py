@@ -59,7 +59,7 @@ def wrong_kind(context: CompletionContext, known: Members | None) -> set[str]:
         wrong = Kind.FUNCTION
     else:
         return set()  # `map(path.basename, |`: a module's function may be passed as a value
-    return {name for name, member in known.names.items() if member.kind == wrong}
+    return {name for name, member in known.names.items() if member.kind.base == wrong}
 
 
 def left(known: Members, prefix: str, listed: list[Candidate]) -> list[Candidate]:
@@ -70,4 +70,4 @@ def left(known: Members, prefix: str, listed: list[Candidate]) -> list[Candidate
     prefix = prefix.lower()
     found = sorted((m for m in known.names.values() if m.name not in taken and m.name.lower().startswith(prefix)),
                    key=lambda m: (-m.uses, m.name.startswith("_"), m.name))
-    return [Candidate(m.name, m.kind, 0.0, m.detail) for m in found]
+    return [Candidate(m.name, m.kind, 0.0, m.detail, m.doc, m.signature, m.origin) for m in found]

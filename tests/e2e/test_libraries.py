@@ -23,10 +23,18 @@ def workspace(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def vscode_capabilities() -> types.ClientCapabilities:
+    """VS Code's, with labelDetailsSupport, as VS Code has sent since 1.61 (pytest-lsp's record
+    predates it)."""
+    capabilities = client_capabilities("visual-studio-code")
+    capabilities.text_document.completion.completion_item.label_details_support = True
+    return capabilities
+
+
 @pytest_lsp.fixture(config=CONFIG)
 async def lsp(lsp_client: LanguageClient, workspace: Path):
     await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=client_capabilities("visual-studio-code"), root_uri=workspace.as_uri(),
+        types.InitializeParams(capabilities=vscode_capabilities(), root_uri=workspace.as_uri(),
                                workspace_folders=[types.WorkspaceFolder(workspace.as_uri(), "w")],
                                initialization_options={"treecomplete": {"model": "fallback", "projectIndex": False}})
     )
@@ -181,3 +189,24 @@ async def test_typescript_members_of_the_written_type_and_no_keyword(lsp: Langua
     found = await members_at_end(lsp, workspace / "u.ts", text, "typescript")
     assert set(found[:2]) == {"name", "age"}, found[:5]
     assert "return" not in found and "function" not in found
+
+
+async def test_a_member_at_the_first_request_says_what_it_is(lsp: LanguageClient, workspace: Path):
+    """No librariesRead: the first request waits a moment for os.path, or says its list is
+    incomplete so that the next keystroke asks again; join comes with its signature, where it
+    comes from, and its docstring on resolve."""
+    uri = (workspace / "g.py").as_uri()
+    open_doc(lsp, uri, "import os\np = os.path.", "python")
+    result = await complete(lsp, uri, 1, 12)
+    for _ in range(50):
+        if any(item.label == "join" for item in result.items):
+            break
+        assert result.is_incomplete  # a list without the module's members says it is not whole
+        await asyncio.sleep(0.1)
+        result = await complete(lsp, uri, 1, 12)
+    join = next(item for item in result.items if item.label == "join")
+    assert join.kind == types.CompletionItemKind.Function
+    assert join.label_details == types.CompletionItemLabelDetails(detail="(a, *paths)", description="os.path")
+    resolved = await lsp.completion_item_resolve_async(join)
+    assert resolved.detail.startswith("def join(a, *paths)")
+    assert resolved.documentation.value.startswith("Join two or more pathname components")

@@ -108,6 +108,47 @@ def test_the_plugin_completes_a_copied_identifier(language: str, before: str, tm
     assert result.get("found"), f"{expected} was not offered as a copy from the context"
 
 
+SIGNATURE = r"""
+vim.opt.runtimepath:prepend(%(plugin)s)
+require('treecomplete').setup({ cmd = %(cmd)s, settings = { model = 'fallback' } })
+local function finish(result)
+  vim.fn.writefile({ vim.json.encode(result) }, %(out)s)
+  vim.cmd('qall!')
+end
+vim.api.nvim_create_autocmd('VimEnter', { nested = true, callback = function()
+vim.cmd.edit(%(file)s)
+local buf = vim.api.nvim_get_current_buf()
+if not vim.wait(20000, function() return #vim.lsp.get_clients({ bufnr = buf, name = 'treecomplete' }) > 0 end, 50) then
+  finish({ error = 'no client attached' }) return
+end
+local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 1, character = 8 } }
+for _ = 1, 100 do
+  for _, response in pairs(vim.lsp.buf_request_sync(buf, 'textDocument/completion', params, 5000) or {}) do
+    for _, item in ipairs(response.result and (response.result.items or response.result) or {}) do
+      if item.label == 'join' and item.labelDetails then
+        finish({ shown = require('treecomplete').convert(item), kind = item.kind }) return
+      end
+    end
+  end
+  vim.wait(100)
+end
+finish({ error = 'join was not offered with its signature' })
+end })
+"""
+
+
+def test_a_members_signature_is_shown_beside_its_name(tmp_path: Path):
+    (tmp_path / "paths.py").write_text("import os\nos.path.\n", encoding="utf-8")
+    cmd = "{ " + ", ".join(_lua(x) for x in (sys.executable, "-m", "treecomplete", "--stdio")) + " }"
+    out = tmp_path / "out.json"
+    _run_nvim(SIGNATURE % {"plugin": _lua(str(PLUGIN)), "cmd": cmd, "out": _lua(str(out)), "file": _lua(str(tmp_path / "paths.py"))},
+              tmp_path)
+    result = json.loads(out.read_text())
+    assert "error" not in result, result
+    assert result["shown"] == {"abbr": "join(a, *paths)", "menu": "os.path"}  # as the menu shows it
+    assert result["kind"] == 3  # Function
+
+
 def test_checkhealth_reports_the_server(tmp_path: Path):
     out = tmp_path / "health.txt"
     cmd = "{ " + ", ".join(_lua(x) for x in (sys.executable, "-m", "treecomplete", "--stdio")) + " }"

@@ -1,9 +1,24 @@
 // Drives code-server in Debian's chromium (playwright-core): opens a Python file, types at its
-// end, opens the suggest widget and waits for an item; saves a screenshot. Prints JSON.
-//   node drive.js URL FILE_NAME TYPED EXPECTED SCREENSHOT
+// end, opens the suggest widget and waits for an item; then, on a new line, types MEMBER_TYPED
+// and waits for a row that reads MEMBER_SHOWN (a member with its signature); saves a
+// screenshot of each. Prints JSON.
+//   node drive.js URL FILE_NAME TYPED EXPECTED SCREENSHOT [MEMBER_TYPED MEMBER_SHOWN]
 const { chromium } = require("playwright-core");
 
-const [url, fileName, typed, expected, screenshot] = process.argv.slice(2);
+const [url, fileName, typed, expected, screenshot, memberTyped, memberShown] = process.argv.slice(2);
+
+async function suggestUntil(page, done, timeout) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    await page.keyboard.press("Control+Space");
+    await page.waitForTimeout(1500);
+    const labels = await page.locator(".suggest-widget .monaco-list-row").allInnerTexts().catch(() => []);
+    if (done(labels)) return labels;
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(1000);
+  }
+  return null;
+}
 
 async function main() {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
@@ -39,6 +54,15 @@ async function main() {
       await page.waitForTimeout(2000);
     }
     await page.screenshot({ path: screenshot });
+    if (result.found && memberTyped) {
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("End");
+      await page.keyboard.press("Enter");
+      await page.keyboard.type(memberTyped, { delay: 80 });
+      const labels = await suggestUntil(page, (rows) => rows.some((r) => r.replace(/\s+/g, "").includes(memberShown.replace(/\s+/g, ""))), 60000);
+      result.member = labels ? labels.slice(0, 5) : null;
+      await page.screenshot({ path: screenshot.replace(/\.png$/, "-member.png") });
+    }
   } finally {
     await browser.close();
   }

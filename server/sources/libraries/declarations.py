@@ -18,12 +18,51 @@ import tree_sitter
 
 from ...words import node_text
 
+# A value's kind, as one letter; a function's or method's is followed by its parameters' names
+# (``f(path, options?)``): kind(entry) and signature(entry) read them apart.
 FUNCTION, CLASS, VARIABLE, NAMESPACE = "f", "c", "v", "m"
 _DECLARES = {"function_signature": FUNCTION, "function_declaration": FUNCTION, "generator_function_declaration": FUNCTION,
              "class_declaration": CLASS, "abstract_class_declaration": CLASS, "class": CLASS,
              "internal_module": NAMESPACE, "module": NAMESPACE, "enum_declaration": VARIABLE}
 _MEMBERS = {"method_signature": FUNCTION, "method_definition": FUNCTION, "abstract_method_signature": FUNCTION,
             "property_signature": VARIABLE, "public_field_definition": VARIABLE, "field_definition": VARIABLE}
+
+
+def kind(entry: str) -> str:
+    return entry[:1]
+
+
+def signature(entry: str) -> str:
+    return entry[1:]
+
+
+def _signed(node: tree_sitter.Node, entry: str) -> str:
+    """A function's entry with its parameters' names (``f(path, options?)``); others as they are."""
+    if entry != FUNCTION:
+        return entry
+    parameters = node.child_by_field_name("parameters")
+    if parameters is None:
+        value = node.child_by_field_name("value")  # `const f = (a, b) => ...`
+        parameters = value.child_by_field_name("parameters") if value is not None else None
+        if parameters is None and value is not None and value.child_by_field_name("parameter") is not None:
+            return f"{entry}({node_text(value.child_by_field_name('parameter'))})"  # `x => ...`
+    if parameters is None:
+        return entry
+    names = []
+    for parameter in parameters.named_children:
+        pattern = parameter.child_by_field_name("pattern") if parameter.type in ("required_parameter", "optional_parameter") else parameter
+        if pattern is None or pattern.type == "comment":
+            continue
+        if pattern.type == "assignment_pattern":
+            pattern = pattern.child_by_field_name("left") or pattern
+        text = node_text(pattern)
+        if pattern.type in ("object_pattern", "array_pattern"):
+            text = "{…}" if pattern.type == "object_pattern" else "[…]"
+        elif pattern.type == "this":
+            continue
+        optional = parameter.type == "optional_parameter" or parameter.child_by_field_name("value") is not None
+        names.append(text + ("?" if optional else ""))
+    return f"{entry}({', '.join(names)})"
 
 
 @dataclass
@@ -136,7 +175,7 @@ class Reader:
             body = node.child_by_field_name("body")
             for member in body.named_children if body is not None else ():
                 if member.type in _MEMBERS and _identifier(name := node_text(member.child_by_field_name("name"))):
-                    members.setdefault(name, _MEMBERS[member.type])
+                    members.setdefault(name, _signed(member, _MEMBERS[member.type]))
         elif kind in ("class_declaration", "abstract_class_declaration"):
             name = node_text(node.child_by_field_name("name"))
             self._value(scope, name, CLASS, exported)
@@ -146,9 +185,9 @@ class Reader:
             for member in body.named_children if body is not None else ():
                 if member.type in _MEMBERS and _identifier(member_name := node_text(member.child_by_field_name("name"))):
                     into = statics if any(c.type == "static" for c in member.children) else instances
-                    into.setdefault(member_name, _MEMBERS[member.type])
+                    into.setdefault(member_name, _signed(member, _MEMBERS[member.type]))
         elif kind in _DECLARES:
-            self._value(scope, node_text(node.child_by_field_name("name")), _DECLARES[kind], exported)
+            self._value(scope, node_text(node.child_by_field_name("name")), _signed(node, _DECLARES[kind]), exported)
         elif kind in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 if declarator.type == "variable_declarator":
@@ -157,7 +196,8 @@ class Reader:
                     if annotation is not None and annotation.named_children:
                         scope.types[name] = node_text(annotation.named_children[0])
                     value = declarator.child_by_field_name("value")
-                    self._value(scope, name, FUNCTION if value is not None and "function" in value.type else VARIABLE, exported)
+                    function = value is not None and ("function" in value.type or value.type == "arrow_function")
+                    self._value(scope, name, _signed(declarator, FUNCTION) if function else VARIABLE, exported)
 
     def _value(self, scope: Scope, name: str, kind: str, exported: bool) -> None:
         if _identifier(name):

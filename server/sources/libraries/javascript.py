@@ -21,6 +21,7 @@ from ...engines.base import Kind
 from ...languages import JAVASCRIPT, TSX, TYPESCRIPT
 from ...receivers import Target, all_types, read_class
 from ...words import node_text, parse_in_pieces
+from . import declarations
 from .declarations import CLASS, FUNCTION, NAMESPACE, Reader, javascript_exports
 from .members import Members, class_members
 
@@ -62,10 +63,10 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     spec = target.module.removeprefix("node:")
     if not spec and target.names[1:] == ("prototype",):  # an instance of a global class (`'a'.`, `new URL(s).`)
         found = table().get("instances", {}).get(target.names[0])
-        return (_members(target.names[0], found, "global", f"{target.names[0]}.prototype") if found else None), []
+        return (_members(target.names[0], found, "global", f"{target.names[0]}.prototype", True) if found else None), []
     if not spec:
         found = table()["globals"].get(target.names[0]) if len(target.names) == 1 else None
-        return (_members(target.names[0], found, "global", target.names[0]) if found else None), []
+        return (_members(target.names[0], found, "global", target.names[0], True) if found else None), []
     builtin = table()["modules"]
     if spec in builtin or spec.split("/")[0] in builtin:
         name = ".".join((spec,) + target.names)  # `fs`, `util.inspect` (a namespace of util)
@@ -102,7 +103,7 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
         own = _typescript_types(typed.name, data, pause).get(names[0])
         if own is not None:
-            return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}")
+            return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}", own.signatures)
         return None
     root = JAVASCRIPT.parser().parse(data).root_node
     classes: dict[str, tree_sitter.Node] = {}
@@ -123,7 +124,7 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     if found is None:
         return None
     own = read_class(found, data, "javascript", "")
-    return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}")
+    return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}", own.signatures)
 
 
 _TYPES: dict[tuple[str, bytes], dict] = {}  # (language, a digest of a file's bytes) -> its types; the loader's thread only
@@ -143,11 +144,19 @@ def _typescript_types(language: str, data: bytes, pause: Callable[[], object]) -
     return _TYPES[key]
 
 
-def _members(where: str, names: dict[str, str], source: str, key: str) -> Members:
+def _members(where: str, names: dict[str, str], source: str, key: str, of_object: bool = False) -> Members:
+    """Members from declarations' entries (declarations.py); ``of_object``: an object's (a global's,
+    an instance's), whose functions are methods and whose values properties."""
     out = Members(where)
     uses = usage().get(key, {})
-    for name, kind in names.items():
-        out.add(name, KINDS.get(kind, Kind.VARIABLE), f"from {source}", uses.get(name, 0))
+    for name, entry in names.items():
+        kind, parameters = KINDS.get(declarations.kind(entry), Kind.VARIABLE), declarations.signature(entry)
+        if kind == Kind.VARIABLE and len(name) > 1 and name.isupper():
+            kind = Kind.CONSTANT
+        elif of_object and kind in (Kind.FUNCTION, Kind.VARIABLE):
+            kind = Kind.METHOD if kind == Kind.FUNCTION else Kind.PROPERTY
+        shown = f"function {name}{parameters} " if parameters else ""
+        out.add(name, kind, f"{shown}from {source}", uses.get(name, 0), parameters, where)
     return out
 
 

@@ -21,7 +21,7 @@ from .. import imports
 from . import javascript
 from .loader import Loader
 from .members import Members, class_members
-from .python import PythonLibraries, environment, project_module
+from .python import PythonLibraries, environment, import_root, project_module
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +29,8 @@ BASES = 3  # classes of the file followed this deep
 
 
 class Libraries:
-    def __init__(self, gate=lambda: None):
-        self.loader = Loader(gate)
+    def __init__(self, gate=lambda: None, quiet=None):
+        self.loader = Loader(gate, quiet)
         self.python_path = ""  # the pythonPath setting
         self.roots: list[Path] = []  # the workspace folders
         self._python: dict[tuple[Path, ...], PythonLibraries] = {}  # by environment (the loader's thread)
@@ -103,7 +103,7 @@ class Libraries:
             if doc.language.name in receivers.TYPED:
                 folder = _folder(doc.uri)
                 for target in {t for t in bound.values() if t.names and t.module.startswith(".")}:
-                    self._read(doc.language.name, folder, target)
+                    self._read(doc.language.name, folder, target, ask=False)
 
     def _bound(self, uri: str, tree, language: LanguageSpec, data: bytes, ranges: list[tuple[int, int]]) -> dict[str, receivers.Target]:
         """Cached while the bytes they are read from stay the same; the modules they name are
@@ -116,7 +116,7 @@ class Libraries:
         self._bindings[uri] = (key, bound)
         folder = _folder(uri)
         for target in {receivers.Target(t.module) for t in bound.values()}:
-            self._read(language.name, folder, target)
+            self._read(language.name, folder, target, ask=False)
         return bound
 
     def forget(self, uri: str) -> None:
@@ -125,12 +125,13 @@ class Libraries:
     def _target(self, context: CompletionContext, target: receivers.Target) -> Members | None:
         return self._read(context.language.name, _folder(context.uri), target)
 
-    def _read(self, language: str, folder: Path | None, target: receivers.Target) -> Members | None:
+    def _read(self, language: str, folder: Path | None, target: receivers.Target, ask: bool = True) -> Members | None:
+        """What ``target`` names, where it is read; ``ask``: a request needs it (it may wait for it)."""
         if language == "python":  # per folder (its environment is found on the loader's thread); read once per environment
             python_path = self.python_path
             return self.loader.get(("python", folder, python_path, target),
-                                   lambda: self._read_python(folder, python_path, target))
-        return self.loader.get(("javascript", folder, target), lambda: javascript.read(folder, target, self.loader.gate))
+                                   lambda: self._read_python(folder, python_path, target), ask)
+        return self.loader.get(("javascript", folder, target), lambda: javascript.read(folder, target, self.loader.gate), ask)
 
     def _read_python(self, folder: Path | None, python_path: str, target: receivers.Target) -> tuple[Members | None, list[str]]:
         """A Python target read in the environment of ``folder``, and with the project's own
@@ -143,14 +144,19 @@ class Libraries:
             env = env if root in env else (*env, root)
         elif module.startswith("."):
             return None, []
+        elif folder is not None and self._libraries(env).find(module.split(".")[0]) is None:
+            root = import_root(folder, module.split(".")[0], self._workspace(folder))
+            env = env if root is None or root in env else (*env, root)
         return self._libraries(env).read(".".join((module,) + target.names))
+
+    def _workspace(self, folder: Path) -> Path | None:
+        return next((r for r in self.roots if folder == r or r in folder.parents), None)
 
     def _environment(self, folder: Path | None, python_path: str) -> tuple[Path, ...]:
         """The environment of a document's folder (on the loader's thread: it looks at the disk)."""
         key = (folder, python_path)
         if key not in self._environments:
-            workspace = next((r for r in self.roots if folder is not None and (folder == r or r in folder.parents)), None)
-            self._environments[key] = environment(folder, workspace, python_path)
+            self._environments[key] = environment(folder, self._workspace(folder) if folder is not None else None, python_path)
         return self._environments[key]
 
     def _libraries(self, env: tuple[Path, ...]) -> PythonLibraries:
@@ -160,7 +166,7 @@ class Libraries:
 
     def _class(self, context: CompletionContext, own: receivers.OwnClass, bound: dict, depth: int) -> Members:
         """The class's own members, then its bases': in the file, or imported."""
-        out = class_members(own.name, own.members, not own.dynamic)
+        out = class_members(own.name, own.members, not own.dynamic, signatures=own.signatures)
         for base in own.bases:
             head, _, rest = base.partition(".")
             found: Members | None = None
@@ -177,7 +183,7 @@ class Libraries:
                 continue
             out.complete = out.complete and found.complete
             for member in found.names.values():
-                out.add(member.name, member.kind, member.detail)
+                out.take(member)
         return out
 
 

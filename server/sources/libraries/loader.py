@@ -1,6 +1,7 @@
 """Reads libraries on a daemon thread of its own: a request asks for a receiver's members and
-gets them if they are read, or None at once while they are read for the next request. A
-request never waits for the disk.
+gets them if they are read, or None while they are read. A request may wait for what it asked
+for, bounded (``wait_for``): those reads go first, past the gate that otherwise keeps the thread
+off the CPU while the server works; everything else is read while the user pauses.
 
 Entries are kept by key (bounded, least recently used dropped); each remembers the files it
 was read from with their modification times, and is checked again (in the background) when
@@ -9,13 +10,13 @@ used REFRESH seconds after its reading: a file changed on disk is read again.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
-import queue
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -26,20 +27,27 @@ Read = Callable[[], "tuple[Any, list[str]]"]  # what was read (Members, an envir
 
 
 class Loader:
-    def __init__(self, gate: Callable[[], None] = lambda: None):
-        self.gate = gate  # waits while the server works (the project index's quiet gate)
+    def __init__(self, gate: Callable[[], None] = lambda: None, quiet: Callable[[], bool] | None = None):
+        """``gate`` waits while the server works (the project index's quiet gate); ``quiet``, where
+        given, says so without waiting, so that a read a request waits for is let through at once."""
+        self._gate = gate
+        self._quiet = quiet
         self._entries: OrderedDict[Hashable, tuple[Any, dict[str, float], float]] = OrderedDict()
-        self._queued: set[Hashable] = set()
-        self._tasks: queue.Queue[tuple[Hashable, Read, bool]] = queue.Queue()
-        self._lock = threading.Lock()
+        self._pending: OrderedDict[Hashable, tuple[Read, bool]] = OrderedDict()  # queued, in order
+        self._reading: Hashable | None = None
+        self._urgent: set[Hashable] = set()  # what a request waits for: read first, past the gate
+        self._asked = threading.local()  # the keys the current thread asked for and did not get
+        self._changed = threading.Condition()
         self._idle = threading.Event()
         self._idle.set()
         self._thread: threading.Thread | None = None
         self.reads = 0  # reads done so far
 
-    def get(self, key: Hashable, read: Read) -> Any:
-        """What was read for ``key``; None while it is read (or where there is nothing)."""
-        with self._lock:
+    def get(self, key: Hashable, read: Read, ask: bool = True) -> Any:
+        """What was read for ``key``; None while it is read (or where there is nothing). A key
+        not read yet is recorded where the thread records (``asked``), unless ``ask`` is False
+        (a read ahead, which nothing waits for)."""
+        with self._changed:
             entry = self._entries.get(key)
             if entry is not None:
                 self._entries.move_to_end(key)
@@ -47,26 +55,90 @@ class Loader:
                     self._queue(key, read, check=True)
                 return entry[0]
             self._queue(key, read, check=False)
+        missed = getattr(self._asked, "keys", None)
+        if ask and missed is not None:
+            missed.add(key)
         return None
+
+    @contextlib.contextmanager
+    def asked(self) -> Iterator[set[Hashable]]:
+        """Records, on this thread, the keys asked for and not read yet: the set yielded fills
+        as ``get`` misses (a request's, to wait for them)."""
+        self._asked.keys = set()
+        try:
+            yield self._asked.keys
+        finally:
+            self._asked.keys = None
+
+    def pending(self, keys: Iterable[Hashable]) -> set[Hashable]:
+        """Those of ``keys`` still queued or being read."""
+        with self._changed:
+            return {key for key in keys if key in self._pending or key == self._reading}
+
+    def wait_for(self, keys: Iterable[Hashable], timeout: float) -> bool:
+        """Until the reads of ``keys`` are done, at most ``timeout`` seconds; they are read before
+        anything else and without waiting for the server to be quiet. True: all done."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            waiting = {key for key in keys if key in self._pending or key == self._reading}
+            self._urgent |= waiting
+            self._changed.notify_all()
+            try:
+                while waiting:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    self._changed.wait(left)
+                    waiting = {key for key in waiting if key in self._pending or key == self._reading}
+                return True
+            finally:
+                self._urgent -= set(keys)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Until every queued read is done (tests, the benchmarks)."""
         return self._idle.wait(timeout)
 
-    def _queue(self, key: Hashable, read: Read, check: bool) -> None:
-        if key in self._queued:
+    def gate(self) -> None:
+        """Between the files of a long read (and before each read): wait while the server works,
+        unless a request waits for a read."""
+        if self._quiet is None:
+            if not self._urgent:
+                self._gate()
             return
-        self._queued.add(key)
+        with self._changed:  # polled: the server's quiet is not signalled
+            while not self._urgent and not self._quiet():
+                self._changed.wait(0.01)
+
+    def _queue(self, key: Hashable, read: Read, check: bool) -> None:
+        if key in self._pending or key == self._reading:
+            return
+        self._pending[key] = (read, check)
         self._idle.clear()
-        self._tasks.put((key, read, check))
+        self._changed.notify_all()
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="treecomplete-libraries", daemon=True)
             self._thread.start()
 
+    def _next(self) -> tuple[Hashable, Read, bool]:
+        """The next read: one a request waits for, else the oldest once the server is quiet."""
+        while True:
+            with self._changed:
+                while not self._pending:
+                    self._changed.wait()
+                key = next((k for k in self._pending if k in self._urgent), None)
+                if key is None and (self._quiet is None or self._quiet()):
+                    key = next(iter(self._pending))
+                if key is not None:
+                    read, check = self._pending.pop(key)
+                    self._reading = key
+                    return key, read, check
+                self._changed.wait(0.01)
+
     def _run(self) -> None:
         while True:
-            key, read, check = self._tasks.get()
-            self.gate()
+            key, read, check = self._next()
+            if self._quiet is None and key not in self._urgent:
+                self._gate()
             try:
                 entry = self._entries.get(key)
                 if check and entry is not None and _unchanged(entry[1]):
@@ -77,15 +149,16 @@ class Loader:
             except Exception:  # a library that breaks the reader: logged, answered without it
                 log.exception("library %s not read", key)
                 result = (None, {}, time.monotonic())
-            with self._lock:
+            with self._changed:
                 self._entries[key] = result
                 self._entries.move_to_end(key)
                 while len(self._entries) > ENTRIES:
                     self._entries.popitem(last=False)
-                self._queued.discard(key)
+                self._reading = None
                 self.reads += 1
-                if self._tasks.empty():
+                if not self._pending:
                     self._idle.set()
+                self._changed.notify_all()
 
 
 def _stamp(path: str) -> float:

@@ -14,6 +14,9 @@ class Member:
     kind: Kind
     detail: str = ""
     uses: int = 0  # files of real code using it (python_usage.json)
+    signature: str = ""  # a function's or class's parameters, ``(a, *paths)``
+    origin: str = ""  # the module or class that defines it, ``os.path``
+    doc: str = ""  # the first paragraph of its docstring or JSDoc
 
 
 @dataclass
@@ -26,15 +29,26 @@ class Members:
     complete: bool = True
     declared: bool = False  # the receiver's type is written in the file (``user: User``): these come first
 
-    def add(self, name: str, kind: Kind, detail: str = "", uses: int = 0) -> None:
+    def add(self, name: str, kind: Kind, detail: str = "", uses: int = 0, signature: str = "", origin: str = "",
+            doc: str = "") -> None:
         if name not in self.names:
-            self.names[name] = Member(name, kind, detail, uses)
+            self.names[name] = Member(name, kind, detail, uses, signature, origin, doc)
+
+    def take(self, member: Member) -> None:
+        """A member of a base class, as it is."""
+        self.names.setdefault(member.name, member)
 
 
-def class_members(name: str, members: dict[str, str], complete: bool, source: str = "") -> Members:
+def class_members(name: str, members: dict[str, str], complete: bool, source: str = "",
+                  signatures: dict[str, str] | None = None) -> Members:
     """A class's members as read from its body (server/receivers.py: name -> "method" or
-    "attribute"), each detailed as what it is of the class (and ``source``, where it comes from)."""
+    "attribute"), each detailed as what it is of the class (and ``source``, where it comes
+    from), a method with its ``signatures``."""
     out = Members(f"class {name}", complete=complete)
+    signatures = signatures or {}
     for member, what in members.items():
-        out.add(member, Kind.FUNCTION if what == "method" else Kind.VARIABLE, f"{what} of {name}{source}")
+        signature = signatures.get(member, "")
+        shown = f"{member}{signature} " if signature else ""
+        kind = Kind.METHOD if what == "method" else Kind.CONSTANT if member.isupper() and len(member) > 1 else Kind.FIELD
+        out.add(member, kind, f"{shown}{what} of {name}{source}", signature=signature, origin=name)
     return out

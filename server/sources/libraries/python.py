@@ -19,6 +19,7 @@ import sysconfig
 from pathlib import Path
 
 from ...engines.base import Kind
+from . import python_docs
 from .members import Members
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,25 @@ def project_module(folder: Path, module: str) -> tuple[Path, str] | None:
         return None
     dotted = ".".join(parts + ([rest] if rest else []))
     return (base, dotted) if dotted else None
+
+
+UP = 8  # folders climbed looking for a project's top-level module outside every workspace
+
+
+def import_root(folder: Path, name: str, workspace: Path | None) -> Path | None:
+    """Where the project's own top-level module or package ``name`` is imported from by a
+    document in ``folder``, as Python and pytest find it: the document's folder (a script's
+    sibling ``helpers.py``), then each folder above it up to the workspace's (``mypkg/`` at
+    the root, imported from ``tests/``), each with its ``src/`` (the src layout)."""
+    here = folder
+    for _ in range(64 if workspace is not None else UP):
+        for base in (here, here / "src"):
+            if (base / name / "__init__.py").is_file() or (base / f"{name}.py").is_file() or (base / f"{name}.pyi").is_file():
+                return base
+        if here == workspace or here.parent == here or (workspace is not None and workspace not in here.parents):
+            return None
+        here = here.parent
+    return None
 
 
 def site_packages(env: Path) -> list[Path]:
@@ -138,6 +158,10 @@ class PythonLibraries:
                 return self._module_members(target)
         return None
 
+    def find(self, dotted: str) -> Path | None:
+        """The file of module ``dotted`` in this environment (the standard library's stubs too)."""
+        return self._module(dotted)
+
     def _module(self, dotted: str) -> Path | None:
         if dotted not in self._paths:
             self._paths[dotted] = self._find(dotted)
@@ -207,36 +231,51 @@ class PythonLibraries:
                     continue
                 if not stub and listed is None and (name.startswith("_") or source[:1] not in ((package,), ("",), ())):
                     continue  # `import os`, `from typing import Any` in a package's .py: not what it offers
-                kind, detail = self._imported_kind(node)
+                kind, detail, signature, doc = self._imported_kind(node)
             else:
                 if name.startswith("_") and listed is None:
                     continue
-                kind, detail = _kind(name, node)
-                if kind == Kind.VARIABLE and isinstance(node, ast.Assign) and self._module(f"{dotted}.{name}") is not None:
+                kind, detail, signature = _kind(name, node)
+                doc = self._doc(dotted, name, node)
+                if kind.base == Kind.VARIABLE and isinstance(node, ast.Assign) and self._module(f"{dotted}.{name}") is not None:
                     kind, detail = Kind.MODULE, ""  # `path = _path` in os
-            out.add(name, kind, f"{detail}from {dotted}", usage().get(dotted, {}).get(name, 0))
+            out.add(name, kind, f"{detail}from {dotted}", usage().get(dotted, {}).get(name, 0), signature, dotted, doc)
         if path is not None and path.name.startswith("__init__."):
             for sub in _submodules(path.parent):
-                out.add(sub, Kind.MODULE, f"module {dotted}.{sub}", usage().get(dotted, {}).get(sub, 0))
+                out.add(sub, Kind.MODULE, f"module {dotted}.{sub}", usage().get(dotted, {}).get(sub, 0), origin=dotted)
         return out
 
-    def _imported_kind(self, node) -> tuple[Kind, str]:
+    def _imported_kind(self, node) -> tuple[Kind, str, str, str]:
+        """What a name a module imports and offers is: kind, detail, signature, documentation."""
         target = ".".join(node.module_name + ((node.name,) if node.name else ()))
         if node.name is None or self._module(target) is not None:
-            return Kind.MODULE, ""
+            return Kind.MODULE, "", "", ""
         found = self._resolve(target)
-        return _kind(node.name, found[1].ast) if found is not None else (Kind.VARIABLE, "")
+        if found is None:
+            return Kind.VARIABLE, "", "", ""
+        return (*_kind(node.name, found[1].ast), self._doc(found[0], node.name, found[1].ast))
+
+    def _doc(self, module: str, qualname: str, node) -> str:
+        """The first paragraph of a definition's docstring: its own, else the standard library's
+        source's (a stub's)."""
+        definitions = getattr(node, "definitions", None)
+        found = python_docs.docstring(definitions[0] if definitions else node)
+        if found or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not definitions:
+            return found
+        return python_docs.stdlib_docs(module).get(qualname, "")
 
     def _class_members(self, module: str, info, dotted: str, depth: int = 0, out: Members | None = None) -> Members:
         out = out if out is not None else Members(dotted)
         if {"__getattr__", "__getattribute__"} & set(info.child_nodes or {}):
             out.complete = False  # any name may be a member
+        where = f"{module}.{info.name}"
         for name, child in (info.child_nodes or {}).items():
             if not name.startswith("_"):
-                kind, detail = _kind(name, child.ast, method=True)
-                out.add(name, kind, f"{detail}from {module}.{info.name}")
+                kind, detail, signature = _kind(name, child.ast, method=True)
+                doc = self._doc(module, f"{info.name}.{name}", child.ast)
+                out.add(name, kind, f"{detail}from {where}", signature=signature, origin=where, doc=doc)
         for name in _self_attributes(info.ast):
-            out.add(name, Kind.VARIABLE, f"from {module}.{info.name}")
+            out.add(name, Kind.FIELD, f"from {where}", origin=where)
         for base in info.ast.bases:
             written = ast.unparse(base).split("[")[0]
             if written.split(".")[-1] in IGNORED_BASES:
@@ -293,19 +332,26 @@ def _all(names: dict) -> set[str] | None:
     return None
 
 
-def _kind(name: str, node, method: bool = False) -> tuple[Kind, str]:
-    """A definition's kind and the start of its detail (``def join(a, *paths) ``)."""
+def _kind(name: str, node, method: bool = False) -> tuple[Kind, str, str]:
+    """A definition's kind, the start of its detail (``def join(a, *paths) ``) and its signature
+    (``(a, *paths)``). ``method``: defined in a class body."""
     definitions = getattr(node, "definitions", None)  # typeshed_client's OverloadedName
     if definitions:
         node = definitions[0]
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         decorators = {ast.unparse(d) for d in node.decorator_list}
         if "property" in decorators or any(d.endswith(".setter") or "cached_property" in d for d in decorators):
-            return Kind.VARIABLE, "property "
-        return Kind.FUNCTION, f"def {name}({_parameters(node.args, method)}) "
+            return Kind.PROPERTY, "property ", ""
+        signature = f"({_parameters(node.args, method)})"
+        return Kind.METHOD if method else Kind.FUNCTION, f"def {name}{signature} ", signature
     if isinstance(node, ast.ClassDef):
-        return Kind.CLASS, f"class {name} "
-    return Kind.VARIABLE, ""
+        init = next((item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and item.name == "__init__"), None)
+        signature = f"({_parameters(init.args, True)})" if init is not None else ""
+        return Kind.CLASS, f"class {name}{signature} ", signature
+    if name.isupper() and len(name) > 1:
+        return Kind.CONSTANT, "", ""  # `METRE = 1`, an enum's `RED = 1`
+    return (Kind.FIELD if method else Kind.VARIABLE), "", ""
 
 
 def _parameters(args: ast.arguments, method: bool) -> str:

@@ -26,18 +26,29 @@ function M.command(config)
   return { 'treecomplete-ls', '--stdio' }
 end
 
+-- A completion item as the built-in menu shows it: the label with its signature
+-- (labelDetails.detail, `join(a, *paths)`), and where it comes from (`os.path`) in the menu column.
+function M.convert(item)
+  local details = item.labelDetails or {}
+  return {
+    abbr = item.label .. (details.detail or ''),
+    menu = details.description or item.detail or '',
+  }
+end
+
 local function on_attach(client, bufnr)
   if M.config.autocomplete and vim.lsp.completion and vim.lsp.completion.enable then
-    vim.lsp.completion.enable(true, client.id, bufnr, { autotrigger = M.config.autotrigger })
+    vim.lsp.completion.enable(true, client.id, bufnr, { autotrigger = M.config.autotrigger, convert = M.convert })
   end
 end
 
 local function capabilities()
   local ok, cmp = pcall(require, 'cmp_nvim_lsp') -- nvim-cmp's LSP source, when installed
-  if ok then
-    return cmp.default_capabilities()
-  end
-  return vim.lsp.protocol.make_client_capabilities()
+  local found = ok and cmp.default_capabilities() or vim.lsp.protocol.make_client_capabilities()
+  -- signatures beside the labels: nvim-cmp shows labelDetails, and so does M.convert
+  return vim.tbl_deep_extend('force', found, {
+    textDocument = { completion = { completionItem = { labelDetailsSupport = true } } },
+  })
 end
 
 function M.client_config()
