@@ -11,6 +11,7 @@ from .document import Document
 from .engines.base import Kind
 from .service import Completion
 from .sources import snippets
+from .sources.libraries import python_docs
 
 ITEM_KINDS = {
     Kind.VARIABLE: types.CompletionItemKind.Variable,
@@ -55,9 +56,9 @@ class Documentation:
 
     def __init__(self) -> None:
         self.list = 0
-        self.texts: list[str] = []
+        self.texts: list[str | tuple[str, str] | None] = []  # the text, or where it is read (python_docs.lookup)
 
-    def keep(self, texts: list[str]) -> int:
+    def keep(self, texts: list[str | tuple[str, str] | None]) -> int:
         self.list += 1
         self.texts = texts
         return self.list
@@ -66,7 +67,8 @@ class Documentation:
         rank, number = data.get("rank"), data.get("list")
         if number != self.list or not isinstance(rank, int) or not 0 <= rank < len(self.texts):
             return ""
-        return self.texts[rank]
+        found = self.texts[rank]
+        return found if isinstance(found, str) else python_docs.lookup(found)
 
 
 def completion_list(doc: Document, completion: Completion | None, limit: int,
@@ -81,7 +83,7 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
     edit_range = types.Range(start=start, end=end)
     indent = None  # read from the buffer only when a snippet is listed: this runs on every keystroke
     items = []
-    number = documentation.keep([c.documentation for c in completion.candidates]) if documentation is not None else None
+    number = documentation.keep([c.documentation or c.doc_of for c in completion.candidates]) if documentation is not None else None
     for rank, candidate in enumerate(completion.candidates):
         text, text_format, mode = candidate.text, None, None
         if candidate.snippet is not None:
@@ -105,7 +107,8 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
             insert_text_mode=mode,
             text_edit=types.TextEdit(range=edit_range, new_text=text),
             data={"detail": candidate.detail, "markdown": client.markdown,
-                  **({"list": number, "rank": rank} if number is not None else {"documentation": candidate.documentation})},
+                  **({"list": number, "rank": rank} if number is not None
+                     else {"documentation": candidate.documentation or python_docs.lookup(candidate.doc_of)})},
         ))
     # A list cut at the limit must be asked for again as the user types: the client cannot know
     # what lies past the cut; so must one that lacks a library still read. A whole list the

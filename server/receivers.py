@@ -135,10 +135,15 @@ def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | 
     if not names:
         return None
     head = bound.get(names[0])
-    if head is None and len(names) == 1:
-        assigned = _assigned_class(context, names[0])
-        if assigned is not None and (found := bound.get(assigned[0])) is not None:
+    if head is None and (len(names) == 1 or (len(names) == 2 and names[0] in OWN.get(context.language.name, ()))):
+        assigned = _assigned_class(context, ".".join(names))  # `p = Path(...)`, `self.root: Path`, `log = logging.getLogger()`
+        found = bound.get(assigned[0].removesuffix("()")) if assigned is not None else None
+        if found is not None and len(assigned) == 1 and assigned[0].endswith("()"):  # `from m import f` … `x = f()`
+            return Target(found.module, found.names[:-1] + (found.names[-1] + "()",)) if found.names else None
+        if found is not None:
             head, names = found, assigned
+        elif assigned is not None and len(assigned) == 1 and context.language.name == "python":
+            return Target("builtins", tuple(assigned))  # `with open(p) as fh`: a builtin's result
     if head is None:
         return None
     return Target(head.module, head.names + tuple(names[1:]))
@@ -198,22 +203,37 @@ def _python_class(obj: tree_sitter.Node) -> str | None:
 
 
 def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
-    """The class whose instance ``name`` was last assigned before the cursor: ``x = a.B(`` ->
-    ["a", "B"], ``const x = new B(`` -> ["B"]."""
-    found = _assigned(context.data, context.prefix_start, name)
+    """What ``name`` was last given before the cursor: the class of an instance (``x = a.B(`` ->
+    ["a", "B"], ``const x = new B(`` -> ["B"]), a call's result, its function marked ``()``
+    (``log = logging.getLogger(`` -> ["logging", "getLogger()"], ``with open(p) as fh`` ->
+    ["open()"]: the libraries read what it returns), or, in Python, the type written for it
+    (``self.root: Path`` -> ["Path"])."""
+    found = _assigned(context.data, context.prefix_start, name, context.language.name == "python")
     return list(found) if found is not None else None
 
 
+_DOTTED = rb"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)"
+
+
 @functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
-def _assigned(data: bytes, offset: int, name: str) -> tuple[str, ...] | None:
+def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tuple[str, ...] | None:
     before = data[max(0, offset - ASSIGNMENT_READ):offset]
     word = re.escape(name.encode())
-    pattern = re.compile(rb"(?<![\w$.])" + word + rb"\s*(?::[^=\n]*)?=\s*(?:new\s+|await\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\(")
-    found = _last(pattern, before, 0, len(before))
-    if found is None:
+    forms = [rb"(?<![\w$.])" + word + rb"\s*(?::[^=\n]*)?=\s*(?:new\s+|await\s+)?" + _DOTTED + rb"\s*\("]
+    if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter)
+        forms += [rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b",
+                  rb"(?<![\w.])" + word + rb"\s*:\s*" + _DOTTED + rb"\s*(?:\n|#|=|,|\))"]
+    best = None
+    for number, form in enumerate(forms):
+        found = _last(re.compile(form), before, 0, len(before))
+        if found is not None and (best is None or found.start() >= best[1].start()):  # the type written wins a tie
+            best = (number, found)
+    if best is None:
         return None
-    names = tuple(found.group(1).decode().split("."))
-    return names if names[-1][:1].isupper() else None  # a class, by convention: not a factory's result
+    names = tuple(best[1].group(1).decode().split("."))
+    if best[0] == 2 or names[-1][:1].isupper():
+        return names  # a class, by convention, or the type written
+    return names[:-1] + (names[-1] + "()",) if python else None  # a function's result: what it is declared to return
 
 
 def _last(pattern: re.Pattern[bytes], data: bytes, lo: int, hi: int) -> re.Match[bytes] | None:

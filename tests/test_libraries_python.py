@@ -10,6 +10,7 @@ import pytest
 
 from treecomplete.engines.base import Kind
 from treecomplete.sources.libraries.python import PythonLibraries, environment
+from treecomplete.sources.libraries.python_docs import lookup
 
 from .libraries_fixtures import make_venv
 
@@ -66,9 +67,9 @@ def test_what_a_member_is(libraries: PythonLibraries):
     assert package.names["Polygon"].signature == "(sides)"  # a class's: its __init__'s
     join = libraries.members("os.path").names["join"]
     assert join.kind == Kind.FUNCTION and join.signature == "(a, *paths)" and join.origin == "os.path"
-    assert join.doc.startswith("Join two or more pathname components")
+    assert not join.doc and lookup(join.doc_of).startswith("Join two or more pathname components")  # read on resolve
     dumps = libraries.members("json").names["dumps"]
-    assert dumps.signature.startswith("(obj, *, skipkeys") and dumps.doc.startswith("Serialize ``obj``")
+    assert dumps.signature.startswith("(obj, *, skipkeys") and lookup(dumps.doc_of).startswith("Serialize ``obj``")
 
 
 def test_a_stub_is_preferred_to_the_source(libraries: PythonLibraries):

@@ -42,7 +42,11 @@ def test_javascript_bindings():
 def test_receivers_through_imports_and_assignments():
     cases = {
         PY + "os.path.": Target("os", ("path",)), PY + "t.": Target("typing"), PY + "p2.": Target("os", ("path",)),
-        PY + "x = Path('a')\nx.": Target("pathlib", ("Path",)), PY + "y = os.getcwd()\ny.": None,
+        PY + "x = Path('a')\nx.": Target("pathlib", ("Path",)),
+        PY + "y = os.getcwd()\ny.": Target("os", ("getcwd()",)),  # a call's result: what getcwd returns
+        PY + "with open(p) as fh:\n    fh.": Target("builtins", ("open()",)),
+        PY + "def f(self, root: Path, n: int):\n    root.": Target("pathlib", ("Path",)),  # the type written
+        PY + "class A:\n    def g(self):\n        self.base: Path = make()\n        self.base.": Target("pathlib", ("Path",)),
         PY + "unknown.": None, PY + "call().": None,
         JS + "fs.": Target("fs"), JS + "const a = new R();\na.": Target("express", ("Router",)),
     }

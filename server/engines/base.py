@@ -44,6 +44,7 @@ class Candidate:
     documentation: str = ""  # markdown, shown on completionItem/resolve
     signature: str = ""  # shown after the label: a function's parameters, ``(a, *paths)``
     origin: str = ""  # shown beside it: the module or class it comes from, ``os.path``
+    doc_of: tuple[str, str] | None = None  # where the documentation is read on resolve (sources/libraries/python_docs.py)
     snippet: str | None = None  # a structure template's body (server/sources/snippets.py); ``text`` is its keyword
     # what an engine ranked it by, for the neural engine's ranker and the tool that fits it
     # (ranking/ranker.py): the fallback engine's Signals, the neural engine's feature vector

@@ -266,6 +266,7 @@ class FallbackEngine(PositionFacts):
                 documentation=member.doc if member else "",
                 signature=member.signature if member else "",
                 origin=member.origin if member else "",
+                doc_of=member.doc_of if member else None,
                 features=tuple(signals[word]),
             ))
         return candidates

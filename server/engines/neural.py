@@ -149,7 +149,8 @@ class NeuralEngine:
                     said = "model vocabulary"
                 detail = f"{detail if fallback is not None and fallback.origin else said} · model {model[text]:.1%}"
             scored.append(Candidate(text, kind, score, detail, documentation, fallback.signature if fallback else "",
-                                    fallback.origin if fallback else "", features=tuple(x)))
+                                    fallback.origin if fallback else "", fallback.doc_of if fallback else None,
+                                    features=tuple(x)))
         for template, p in templates:
             rank, _ = listed.get(template.label, (ABSENT, None))
             x = features.of(p, False, rank, best[1], cache.log_probability(template.label)) + features.NO_RULES.flags("")

@@ -70,4 +70,4 @@ def left(known: Members, prefix: str, listed: list[Candidate]) -> list[Candidate
     prefix = prefix.lower()
     found = sorted((m for m in known.names.values() if m.name not in taken and m.name.lower().startswith(prefix)),
                    key=lambda m: (-m.uses, m.name.startswith("_"), m.name))
-    return [Candidate(m.name, m.kind, 0.0, m.detail, m.doc, m.signature, m.origin) for m in found]
+    return [Candidate(m.name, m.kind, 0.0, m.detail, m.doc, m.signature, m.origin, m.doc_of) for m in found]

@@ -17,6 +17,7 @@ class Member:
     signature: str = ""  # a function's or class's parameters, ``(a, *paths)``
     origin: str = ""  # the module or class that defines it, ``os.path``
     doc: str = ""  # the first paragraph of its docstring or JSDoc
+    doc_of: tuple[str, str] | None = None  # else where to read it on resolve: a standard module's source, a name
 
 
 @dataclass
@@ -30,9 +31,11 @@ class Members:
     declared: bool = False  # the receiver's type is written in the file (``user: User``): these come first
 
     def add(self, name: str, kind: Kind, detail: str = "", uses: int = 0, signature: str = "", origin: str = "",
-            doc: str = "") -> None:
+            doc: str | tuple[str, str] = "") -> None:
+        """``doc``: the text, or (module, name) where a standard module's source has it (read on resolve)."""
         if name not in self.names:
-            self.names[name] = Member(name, kind, detail, uses, signature, origin, doc)
+            text, where = (doc, None) if isinstance(doc, str) else ("", doc)
+            self.names[name] = Member(name, kind, detail, uses, signature, origin, text, where)
 
     def take(self, member: Member) -> None:
         """A member of a base class, as it is."""

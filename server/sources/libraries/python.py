@@ -146,7 +146,10 @@ class PythonLibraries:
         return members, files
 
     def members(self, dotted: str) -> Members | None:
-        """The members of module or class ``dotted``; None where it names neither."""
+        """The members of module or class ``dotted``; None where it names neither. A last name
+        marked ``()`` (``logging.getLogger()``) is called: the members of the class it returns."""
+        if dotted.endswith("()"):
+            return self._returned(dotted[:-2])
         if self._module(dotted) is not None:
             return self._module_members(dotted)
         found = self._resolve(dotted)
@@ -161,6 +164,24 @@ class PythonLibraries:
     def find(self, dotted: str) -> Path | None:
         """The file of module ``dotted`` in this environment (the standard library's stubs too)."""
         return self._module(dotted)
+
+    def _returned(self, dotted: str) -> Members | None:
+        """The members of what calling ``dotted`` gives: a class's instance, or the class a
+        function is declared to return (its first overload's; ``Optional``, ``| None`` and type
+        arguments dropped)."""
+        found = self._resolve(dotted)
+        if found is None:
+            return None
+        node = found[1].ast
+        definitions = getattr(node, "definitions", None)
+        node = definitions[0] if definitions else node
+        if isinstance(node, ast.ClassDef):
+            return self._class_members(found[0], found[1], dotted)
+        written = _returned_name(node.returns) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        if written is None:
+            return None
+        returned = self._base(found[0], written)
+        return self._class_members(returned[0], returned[1], f"{dotted}()") if returned is not None else None
 
     def _module(self, dotted: str) -> Path | None:
         if dotted not in self._paths:
@@ -245,7 +266,7 @@ class PythonLibraries:
                 out.add(sub, Kind.MODULE, f"module {dotted}.{sub}", usage().get(dotted, {}).get(sub, 0), origin=dotted)
         return out
 
-    def _imported_kind(self, node) -> tuple[Kind, str, str, str]:
+    def _imported_kind(self, node) -> tuple[Kind, str, str, str | tuple[str, str]]:
         """What a name a module imports and offers is: kind, detail, signature, documentation."""
         target = ".".join(node.module_name + ((node.name,) if node.name else ()))
         if node.name is None or self._module(target) is not None:
@@ -255,14 +276,14 @@ class PythonLibraries:
             return Kind.VARIABLE, "", "", ""
         return (*_kind(node.name, found[1].ast), self._doc(found[0], node.name, found[1].ast))
 
-    def _doc(self, module: str, qualname: str, node) -> str:
-        """The first paragraph of a definition's docstring: its own, else the standard library's
-        source's (a stub's)."""
+    def _doc(self, module: str, qualname: str, node) -> str | tuple[str, str]:
+        """The first paragraph of a definition's docstring: its own, else where the standard
+        library's source has it (a stub's: read on resolve, not here)."""
         definitions = getattr(node, "definitions", None)
         found = python_docs.docstring(definitions[0] if definitions else node)
         if found or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not definitions:
             return found
-        return python_docs.stdlib_docs(module).get(qualname, "")
+        return (module, qualname)
 
     def _class_members(self, module: str, info, dotted: str, depth: int = 0, out: Members | None = None) -> Members:
         out = out if out is not None else Members(dotted)
@@ -352,6 +373,26 @@ def _kind(name: str, node, method: bool = False) -> tuple[Kind, str, str]:
     if name.isupper() and len(name) > 1:
         return Kind.CONSTANT, "", ""  # `METRE = 1`, an enum's `RED = 1`
     return (Kind.FIELD if method else Kind.VARIABLE), "", ""
+
+
+def _returned_name(annotation: ast.expr | None) -> str | None:
+    """The class a return annotation names: ``Logger``, ``re.Match`` of ``Match[str] | None``,
+    ``Path`` of ``Optional[Path]`` or ``"Path"``; None for ``None`` and what is not one name."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        left, right = annotation.left, annotation.right
+        annotation = right if isinstance(left, ast.Constant) and left.value is None else left
+    if isinstance(annotation, ast.Subscript):
+        written = ast.unparse(annotation.value)
+        annotation = annotation.slice if written.split(".")[-1] == "Optional" else annotation.value
+    if isinstance(annotation, (ast.Name, ast.Attribute)):
+        written = ast.unparse(annotation)
+        return None if written.split(".")[-1] in ("None", "Any", "Self", "NoReturn", "Never") else written
+    return None
 
 
 def _parameters(args: ast.arguments, method: bool) -> str:

@@ -56,6 +56,11 @@ def stdlib_docs(module: str) -> dict[str, str]:
     return {name: doc for name, doc in out.items() if doc}
 
 
+def lookup(where: tuple[str, str] | None) -> str:
+    """A stub member's documentation, where Member.doc_of says it is."""
+    return stdlib_docs(where[0]).get(where[1], "") if where else ""
+
+
 def _stdlib_source(module: str) -> Path | None:
     if not module or not all(part.isidentifier() for part in module.split(".")):
         return None
