@@ -121,9 +121,12 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
         cursor = tree.walk()
         while True:
             node = cursor.node
-            access = member_access(node) if select and sampled(lang, node) else None
+            access = member_access(node) if select == "imported-member" and sampled(lang, node) else None
             if select == "imported-member" and (access is None or not imported_receiver(access, tree, language)):
                 pass
+            elif select == "keyword-argument":
+                if keyword_name(node):
+                    samples.append(Sample(path, data, node.start_byte, node.text.decode(), "keyword"))
             elif sampled(lang, node) and node.text and language.identifier.fullmatch(node.text.decode("utf-8", "replace")):
                 category = ("attribute" if member_access(node) is not None or after_member_operator(language, data, node.start_byte)
                             else "declaration" if declares(lang, data, node.start_byte)
@@ -139,6 +142,14 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
                 continue
             break
     return samples
+
+
+def keyword_name(node) -> bool:
+    """The name of a Python call's keyword argument (``indent`` of ``dumps(x, indent=2)``)."""
+    parent = node.parent
+    return (node.type == "identifier" and parent is not None and parent.type == "keyword_argument"
+            and parent.child_by_field_name("name") == node and parent.parent is not None
+            and parent.parent.parent is not None and parent.parent.parent.type == "call")
 
 
 def after_member_operator(language: LanguageSpec, data: bytes, offset: int) -> bool:
@@ -165,7 +176,7 @@ def rank_of(items: list[types.CompletionItem], prefix: str, truth: str) -> int |
             text = item.text_edit.new_text
         else:
             text = item.insert_text or item.label
-        if re.split(r"[($]", text, maxsplit=1)[0] == truth:
+        if re.split(r"[($=]", text, maxsplit=1)[0] == truth:  # `join(`, `indent=`: the name
             return rank
     return None
 
@@ -305,8 +316,9 @@ def main() -> None:
     parser = arguments(__doc__, samples=200)
     parser.add_argument("--no-project", action="store_true", help="treecomplete without its project index")
     parser.add_argument("--out", help="write the results as JSON here")
-    parser.add_argument("--select", choices=["imported-member"], default="",
-                        help="only identifiers after a dot whose receiver the file's imports bind (os.path.join, t.Any)")
+    parser.add_argument("--select", choices=["imported-member", "keyword-argument"], default="",
+                        help="only identifiers after a dot whose receiver the file's imports bind (os.path.join, t.Any); "
+                             "only the names of a call's keyword arguments (Python: indent of dumps(x, indent=2))")
     parser.add_argument("--middle", action="store_true",
                         help="also with the file's text after the identifier kept in the buffer; both modes reported")
     parser.add_argument("--settle", type=float, default=0.0,

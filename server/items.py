@@ -24,6 +24,7 @@ ITEM_KINDS = {
     Kind.PROPERTY: types.CompletionItemKind.Property,
     Kind.FIELD: types.CompletionItemKind.Field,
     Kind.CONSTANT: types.CompletionItemKind.Constant,
+    Kind.ARGUMENT: types.CompletionItemKind.Variable,
 }
 
 
@@ -84,8 +85,15 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
     indent = None  # read from the buffer only when a snippet is listed: this runs on every keystroke
     items = []
     number = documentation.keep([c.documentation or c.doc_of for c in completion.candidates]) if documentation is not None else None
+    assigned = None  # whether `=` follows the cursor: read only where a keyword argument is listed
     for rank, candidate in enumerate(completion.candidates):
         text, text_format, mode = candidate.text, None, None
+        label = candidate.text
+        if candidate.kind == Kind.ARGUMENT:  # `indent=`, unless the `=` is there already
+            if assigned is None:
+                assigned = context.data[context.cursor:].lstrip(b" \t").startswith(b"=")
+            label = f"{candidate.text}="
+            text = candidate.text if assigned else label
         if candidate.snippet is not None:
             indent = indent or snippets.indentation(context.data, context.prefix_start)
             body = snippets.expand(candidate.snippet, *indent, absolute=client.as_is)
@@ -98,7 +106,7 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
         if client.label_details and (candidate.signature or candidate.origin):
             shown = types.CompletionItemLabelDetails(detail=candidate.signature or None, description=candidate.origin or None)
         items.append(types.CompletionItem(
-            label=candidate.text,
+            label=label,
             label_details=shown,
             kind=ITEM_KINDS[candidate.kind],
             sort_text=f"{rank:04d}",

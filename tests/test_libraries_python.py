@@ -29,7 +29,7 @@ def test_the_standard_library_comes_from_its_stubs(libraries: PythonLibraries):
     path = libraries.members("os.path")
     assert path is not None and path.complete
     assert path.names["join"].kind == Kind.FUNCTION
-    assert "join(a, *paths)" in path.names["join"].detail and "os.path" in path.names["join"].detail
+    assert "join(a, /, *paths)" in path.names["join"].detail and "os.path" in path.names["join"].detail
     assert path.names["join"].uses > path.names.get("altsep", path.names["join"]).uses or "altsep" not in path.names
     assert {"dumps", "loads"} <= set(libraries.members("json").names)
     assert libraries.members("os").names["path"].kind == Kind.MODULE
@@ -66,7 +66,7 @@ def test_what_a_member_is(libraries: PythonLibraries):
     assert package.names["make_polygon"].signature == "(sides, *, closed)"
     assert package.names["Polygon"].signature == "(sides)"  # a class's: its __init__'s
     join = libraries.members("os.path").names["join"]
-    assert join.kind == Kind.FUNCTION and join.signature == "(a, *paths)" and join.origin == "os.path"
+    assert join.kind == Kind.FUNCTION and join.signature == "(a, /, *paths)" and join.origin == "os.path"
     assert not join.doc and lookup(join.doc_of).startswith("Join two or more pathname components")  # read on resolve
     dumps = libraries.members("json").names["dumps"]
     assert dumps.signature.startswith("(obj, *, skipkeys") and lookup(dumps.doc_of).startswith("Serialize ``obj``")
@@ -133,3 +133,20 @@ def test_a_module_changed_on_disk_is_read_afresh(tmp_path: Path):
     os.utime(units, (units.stat().st_mtime + 5, units.stat().st_mtime + 5))
     names = set(libraries.read("fakepkg.units")[0].names)
     assert "renamed" in names and "convert" not in names
+
+
+def test_hostile_modules_are_harmless(site: Path):
+    """Import cycles (star re-exports, bases, a return type naming itself), a 50 MB module: each
+    answers None or what it can, never raises, and the rest is still read."""
+    (site / "ping.py").write_text("from pong import *\nclass Ping(Pong):\n    def again(self) -> 'Ping':\n        pass\n"
+                                  "def ping() -> 'Ping':\n    pass\n")
+    (site / "pong.py").write_text("from ping import *\nclass Pong(Ping):\n    def back(self):\n        pass\n")
+    with open(site / "vast.py", "w") as out:
+        out.write("def f():\n    pass\n" * (50 * 1024 * 1024 // 18))
+    libraries = PythonLibraries((site,))
+    for dotted in ("ping", "pong", "ping.Ping", "pong.Pong", "ping.ping()", "ping.Ping.again()", "vast", "vast.f()"):
+        members = libraries.members(dotted)
+        assert members is None or isinstance(members.names, dict)
+    assert "again" in libraries.members("ping.ping()").names  # what it can read, it reads
+    assert libraries.members("vast") is None  # over MAX_FILE: not read
+    assert "join" in libraries.members("os.path").names

@@ -25,6 +25,7 @@ class Kind(str, Enum):
     PROPERTY = "property"
     FIELD = "field"
     CONSTANT = "constant"
+    ARGUMENT = "argument"  # a parameter's name in a call, offered as ``name=``
 
     @property
     def base(self) -> Kind:
@@ -32,7 +33,8 @@ class Kind(str, Enum):
         return _BASE.get(self, self)
 
 
-_BASE = {Kind.METHOD: Kind.FUNCTION, Kind.PROPERTY: Kind.VARIABLE, Kind.FIELD: Kind.VARIABLE, Kind.CONSTANT: Kind.VARIABLE}
+_BASE = {Kind.METHOD: Kind.FUNCTION, Kind.PROPERTY: Kind.VARIABLE, Kind.FIELD: Kind.VARIABLE, Kind.CONSTANT: Kind.VARIABLE,
+         Kind.ARGUMENT: Kind.VARIABLE}
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ class Candidate:
     score: float = 0.0  # engine-specific; only the order of candidates matters
     detail: str = ""  # shown on completionItem/resolve
     documentation: str = ""  # markdown, shown on completionItem/resolve
-    signature: str = ""  # shown after the label: a function's parameters, ``(a, *paths)``
+    signature: str = ""  # shown after the label: a function's parameters, ``(a, /, *paths)``
     origin: str = ""  # shown beside it: the module or class it comes from, ``os.path``
     doc_of: tuple[str, str] | None = None  # where the documentation is read on resolve (sources/libraries/python_docs.py)
     snippet: str | None = None  # a structure template's body (server/sources/snippets.py); ``text`` is its keyword

@@ -206,7 +206,17 @@ async def test_a_member_at_the_first_request_says_what_it_is(lsp: LanguageClient
         result = await complete(lsp, uri, 1, 12)
     join = next(item for item in result.items if item.label == "join")
     assert join.kind == types.CompletionItemKind.Function
-    assert join.label_details == types.CompletionItemLabelDetails(detail="(a, *paths)", description="os.path")
+    assert join.label_details == types.CompletionItemLabelDetails(detail="(a, /, *paths)", description="os.path")
     resolved = await lsp.completion_item_resolve_async(join)
-    assert resolved.detail.startswith("def join(a, *paths)")
+    assert resolved.detail.startswith("def join(a, /, *paths)")
     assert resolved.documentation.value.startswith("Join two or more pathname components")
+
+
+async def test_keyword_arguments_of_a_library_call(lsp: LanguageClient, workspace: Path):
+    uri = (workspace / "k.py").as_uri()
+    open_doc(lsp, uri, "import json\ndata = {}\ntext = json.dumps(data, ind", "python")
+    await lsp.protocol.send_request_async("treecomplete/librariesRead", None)
+    items = (await complete(lsp, uri, 2, 27)).items
+    first = min(items, key=lambda i: i.sort_text or i.label)
+    assert first.label == "indent=" and first.text_edit.new_text == "indent="
+    assert first.kind == types.CompletionItemKind.Variable

@@ -145,7 +145,7 @@ def test_a_members_signature_is_shown_beside_its_name(tmp_path: Path):
               tmp_path)
     result = json.loads(out.read_text())
     assert "error" not in result, result
-    assert result["shown"] == {"abbr": "join(a, *paths)", "menu": "os.path"}  # as the menu shows it
+    assert result["shown"] == {"abbr": "join(a, /, *paths)", "menu": "os.path"}  # as the menu shows it
     assert result["kind"] == 3  # Function
 
 

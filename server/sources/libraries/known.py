@@ -122,6 +122,10 @@ class Libraries:
     def forget(self, uri: str) -> None:
         self._bindings.pop(uri, None)
 
+    def read_target(self, context: CompletionContext, target: receivers.Target) -> Members | None:
+        """The members of ``target`` as a document at ``context`` finds it, where they are read."""
+        return self._target(context, target)
+
     def _target(self, context: CompletionContext, target: receivers.Target) -> Members | None:
         return self._read(context.language.name, _folder(context.uri), target)
 

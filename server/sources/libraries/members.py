@@ -14,7 +14,7 @@ class Member:
     kind: Kind
     detail: str = ""
     uses: int = 0  # files of real code using it (python_usage.json)
-    signature: str = ""  # a function's or class's parameters, ``(a, *paths)``
+    signature: str = ""  # a function's or class's parameters, ``(a, /, *paths)``
     origin: str = ""  # the module or class that defines it, ``os.path``
     doc: str = ""  # the first paragraph of its docstring or JSDoc
     doc_of: tuple[str, str] | None = None  # else where to read it on resolve: a standard module's source, a name

@@ -354,8 +354,8 @@ def _all(names: dict) -> set[str] | None:
 
 
 def _kind(name: str, node, method: bool = False) -> tuple[Kind, str, str]:
-    """A definition's kind, the start of its detail (``def join(a, *paths) ``) and its signature
-    (``(a, *paths)``). ``method``: defined in a class body."""
+    """A definition's kind, the start of its detail (``def join(a, /, *paths) ``) and its signature
+    (``(a, /, *paths)``). ``method``: defined in a class body."""
     definitions = getattr(node, "definitions", None)  # typeshed_client's OverloadedName
     if definitions:
         node = definitions[0]
@@ -369,6 +369,9 @@ def _kind(name: str, node, method: bool = False) -> tuple[Kind, str, str]:
         init = next((item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
                      and item.name == "__init__"), None)
         signature = f"({_parameters(init.args, True)})" if init is not None else ""
+        if init is None and any("dataclass" in ast.unparse(d) for d in node.decorator_list):  # its fields
+            signature = "(" + ", ".join(item.target.id for item in node.body if isinstance(item, ast.AnnAssign)
+                                        and isinstance(item.target, ast.Name) and "ClassVar" not in ast.unparse(item.annotation)) + ")"
         return Kind.CLASS, f"class {name}{signature} ", signature
     if name.isupper() and len(name) > 1:
         return Kind.CONSTANT, "", ""  # `METRE = 1`, an enum's `RED = 1`
@@ -396,8 +399,11 @@ def _returned_name(annotation: ast.expr | None) -> str | None:
 
 
 def _parameters(args: ast.arguments, method: bool) -> str:
-    names = [a.arg for a in args.posonlyargs + args.args]
+    """``a, /, b, *rest, key, **options``: the names, a ``/`` after the positional-only ones."""
+    names = [a.arg for a in args.posonlyargs] + (["/"] if args.posonlyargs else []) + [a.arg for a in args.args]
     if method and names and names[0] in ("self", "cls"):
+        names = names[1:]
+    if names and names[0] == "/":
         names = names[1:]
     if args.vararg:
         names.append(f"*{args.vararg.arg}")

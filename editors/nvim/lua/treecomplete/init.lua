@@ -27,7 +27,7 @@ function M.command(config)
 end
 
 -- A completion item as the built-in menu shows it: the label with its signature
--- (labelDetails.detail, `join(a, *paths)`), and where it comes from (`os.path`) in the menu column.
+-- (labelDetails.detail, `join(a, /, *paths)`), and where it comes from (`os.path`) in the menu column.
 function M.convert(item)
   local details = item.labelDetails or {}
   return {
