@@ -147,11 +147,14 @@ def by_case(lists: list[CompletionList]) -> dict[str, list[CompletionList]]:
     return {"after a dot": dot, "elsewhere": [c for c in lists if features.case_inputs(c.block)[0] != 1.0]}
 
 
-def report(lang: str, lists: list[CompletionList], params: dict, threads: int) -> list[str]:
+def report(lang: str, lists: list[CompletionList], params: dict, threads: int) -> tuple[list[str], list[int]]:
     """Two folds by package: each fold's lists ranked by trees fitted on the other's; all lists,
-    then after a dot and elsewhere apart."""
+    then after a dot and elsewhere apart; and per case (features.CASES), the lists whose truth
+    each ranks first. Also the cases where the trees rank first at least as many as the linear
+    scorer: those the written trees serve."""
     linear, learned = Ranks(), Ranks()
     cases = {name: (Ranks(), Ranks()) for name in by_case([])}
+    firsts = {block: [0, 0, 0] for block in range(len(features.CASES))}  # lists; first by the linear scorer; by the trees
     for fold in (0, 1):
         train = [c for c in lists if c.fold != fold]
         test = [c for c in lists if c.fold == fold]
@@ -163,6 +166,8 @@ def report(lang: str, lists: list[CompletionList], params: dict, threads: int) -
         for name, part in by_case(test).items():
             cases[name][0].extend(linear_ranks(lang, part))
             cases[name][1].extend(tree_ranks(lang, fitted, part))
+        for block, counts in first_counts(lang, fitted, test).items():
+            firsts[block] = [a + b for a, b in zip(firsts[block], counts)]
     counts = [linear.cell(mode, k)[3] for mode in (PREFIX, MIDDLE) for k in KS]
     header = ["| top-1 / top-5 / MRR@10 | " + " | ".join(f"k={k}" for k in KS) + " |", "|---|" + "---|" * len(KS)]
     lines = [f"{len(lists)} lists of {len({c.package for c in lists})} packages ({sum(counts)} ranked; "
@@ -170,7 +175,30 @@ def report(lang: str, lists: list[CompletionList], params: dict, threads: int) -
     lines += show("linear scorer", linear) + show("learned ranking", learned)
     for name, (by_linear, by_trees) in cases.items():
         lines += ["", *header, *show(f"linear scorer, {name}", by_linear), *show(f"learned ranking, {name}", by_trees)]
-    return lines
+    served = [block for block, (n, by_linear, by_trees) in firsts.items() if n and by_trees >= by_linear]
+    lines += ["", "| case | lists | first by the linear scorer | first by the trees | served by the trees |",
+              "|---|---|---|---|---|"]
+    lines += [f"| {features.CASES[block]} | {n} | {by_linear} | {by_trees} | {'yes' if block in served else 'no'} |"
+              for block, (n, by_linear, by_trees) in firsts.items() if n]
+    return lines, served
+
+
+def first_counts(lang: str, fitted: dict, lists: list[CompletionList]) -> dict[int, tuple[int, int, int]]:
+    """Per case: the lists whose truth is listed, and how many of them the linear scorer and the
+    trees rank first."""
+    scorer = ranker.Ranker(lang)
+    model = trees.Trees(fitted)
+    out: dict[int, list[int]] = {}
+    for c in lists:
+        if c.truth < 0:
+            continue
+        row = out.setdefault(c.block, [0, 0, 0])
+        row[0] += 1
+        by_linear = scorer.tensor_scores(torch.from_numpy(c.x.astype(np.float64)), c.block).numpy()
+        by_trees = np.asarray(model.scores(scorer.tree_inputs(c.x, c.block)))
+        row[1] += int((by_linear > by_linear[c.truth]).sum() == 0)
+        row[2] += int((by_trees > by_trees[c.truth]).sum() == 0)
+    return {block: tuple(row) for block, row in out.items()}
 
 
 def card(lang: str, fitted: dict, lists: list[CompletionList], figures: list[str], params: dict) -> str:
@@ -217,9 +245,11 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"no lists in {args.lists}")
     params = {**PARAMS, "iterations": args.iterations, "depth": args.depth, "loss_function": args.loss,
               "baseline": args.baseline}
-    figures = [] if args.no_report else report(args.lang, lists, params, args.threads)
+    figures, served = ([], None) if args.no_report else report(args.lang, lists, params, args.threads)
     print("\n".join(figures))
     fitted = fit(args.lang, lists, params, args.threads)
+    if served is not None:
+        fitted["cases"] = served  # the other cases stay with the linear scorer
     for name, value in sorted(fitted["importance"].items(), key=lambda kv: -kv[1]):
         print(f"{value:8.2f}  {name}")
     if args.write or args.out:

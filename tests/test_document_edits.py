@@ -12,6 +12,7 @@ from treecomplete.positions import UTF8, UTF16, UTF32, LineIndex, encode, units
 
 ALPHABET = st.sampled_from(list("ab_(): =.\n\r\t\f'\"#é€😀") + ["\r\n", "def ", "if x:\n  ", "//", "{", "}"])
 TEXT = st.lists(ALPHABET, max_size=30).map("".join)
+EDITS = st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 12), TEXT), min_size=1, max_size=8)
 
 
 def _position(text: str, index: int, encoding: str) -> tuple[int, int]:
@@ -45,7 +46,7 @@ def _tree_shape(tree) -> list[tuple]:
     st.sampled_from([PYTHON, JAVASCRIPT]),
     st.sampled_from([UTF8, UTF16, UTF32]),
     TEXT,
-    st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 12), TEXT), min_size=1, max_size=8),
+    EDITS,
     st.booleans(),
 )
 def test_edits_match_reference_and_fresh_parse(language, encoding, text, edits, parse_between):

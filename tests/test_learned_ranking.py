@@ -163,3 +163,18 @@ def test_a_shallower_tree_is_exported_at_the_ranking_s_depth_with_the_same_score
     rows[1][1] = 1.0  # passes the first tree's split and the second's level 1
     rows[2][0], rows[2][1] = 1.0, 1.0
     assert model.scores(rows) == pytest.approx([-1.0 + 0.0 + 0.25, 3.0 + 2.0 + 0.25, 3.0 + 4.0 + 0.25])
+
+
+def test_trees_rank_only_the_cases_they_serve(tmp_path):
+    """A ranking that serves some cases (those where its folds had it ahead): the linear scorer
+    ranks the others, rules and all."""
+    path = tmp_path / "python.json"
+    path.write_text(json.dumps(ranking([[(0, 0.5)]], [[5.0, 7.0]], cases=[2, 3])))
+    served, linear = ranker.Ranker("python", ranking=path), ranker.Ranker("python")
+    x = features.of(0.3, False, 2, None, -1.0) + features.NO_RULES.flags("")
+    assert served.trees.serves(2) and not served.trees.serves(0)
+    assert served.scores([x], 2) != linear.scores([x], 2)  # the trees' score
+    assert served.scores([x], 0) == linear.scores([x], 0)  # after a dot, k=0: the linear scorer's
+    path.write_text(json.dumps(ranking([[(0, 0.5)]], [[5.0, 7.0]], cases="all")))
+    with pytest.raises(ValueError, match="cases"):
+        trees.load(path, features.INPUTS)

@@ -156,7 +156,7 @@ class NeuralEngine:
             x = features.of(p, False, rank, best[1], cache.log_probability(template.label)) + features.NO_RULES.flags("")
             # No snippet is among the lists the weights were fitted on: it is placed by how its
             # features differ from the best identifier's, under the linear weights alone.
-            score = (best[0] - rank_by.rules_part(best[2]) + rank_by.linear(x, block) - rank_by.linear(best[2], block)
+            score = (best[0] - rank_by.rules_part(best[2], block) + rank_by.linear(x, block) - rank_by.linear(best[2], block)
                      if best[1] else rank_by.score(x, block))
             scored.append(Candidate(template.label, Kind.SNIPPET, score, f"{template.node} · model {p:.1%}",
                                     f"```{context.language.name}\n{snippets.plain(template.body)}\n```",

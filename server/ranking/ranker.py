@@ -97,9 +97,10 @@ class Ranker:
 
         return float(np.dot(self.matrix[block], np.asarray(x[:SIZE], dtype=np.float64)))
 
-    def rules_part(self, x: list[float]) -> float:
-        """What the rules add to the linear scorer's score (nothing apart under the trees)."""
-        return 0.0 if self.trees is not None else sum(map(operator.mul, RULE_LINEAR, x[SIZE:]))
+    def rules_part(self, x: list[float], block: int | None = None) -> float:
+        """What the rules add to the linear scorer's score (nothing apart where trees rank)."""
+        trees_rank = self.trees is not None and (block is None or self.trees.serves(block))
+        return 0.0 if trees_rank else sum(map(operator.mul, RULE_LINEAR, x[SIZE:]))
 
     def base(self, x: np.ndarray, block: int) -> np.ndarray:
         """The linear scorer's scores of the rows of ``x`` (candidates x the linear features), the
@@ -144,7 +145,7 @@ class Ranker:
 
         if not len(xs):
             return []
-        if self.trees is not None:
+        if self.trees is not None and self.trees.serves(block):
             return self.trees.scores(self.tree_inputs(xs, block))
         x = np.asarray(xs, dtype=np.float64)
         out = self.base(x[:, :SIZE], block)

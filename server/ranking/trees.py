@@ -8,7 +8,9 @@ A file holds: ``format``; ``features``, the names of the inputs in order (what t
 computes must be what the trees were fitted on); ``depth``; per tree, D feature indices and D
 borders (``feature``, ``border``, level 0 first: bit 0 of the leaf's index) and 2^D ``leaves``;
 ``scale`` and ``bias``; ``baseline``, where the trees were fitted on top of one input's values
-(the linear scorer's score), that input's name: it is added to their score.
+(the linear scorer's score), that input's name: it is added to their score; ``cases``, where
+present, the cases (features.CASES' blocks) the trees rank, the others left to the linear
+scorer (those where they were behind it on the fit's folds).
 """
 
 from __future__ import annotations
@@ -48,6 +50,14 @@ class Trees:
         if baseline is not None and baseline not in self.features:
             raise ValueError(f"the baseline {baseline!r} is not among the features")
         self.baseline = self.features.index(baseline) if baseline is not None else None
+        cases = data.get("cases")
+        if cases is not None and (not isinstance(cases, list) or not all(isinstance(c, int) and c >= 0 for c in cases)):
+            raise ValueError("cases: not a list of case blocks")
+        self.cases = frozenset(cases) if cases is not None else None
+
+    def serves(self, block: int) -> bool:
+        """Whether the trees rank case ``block`` (else the linear scorer does)."""
+        return self.cases is None or block in self.cases
 
     def scores(self, x) -> list[float]:
         """The scores of the rows of ``x`` (candidates x features, in ``self.features``' order)."""
