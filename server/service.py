@@ -86,6 +86,7 @@ class CompletionService:
     def open(self, uri: str, language_id: str | None, version: int, text: str) -> Document:
         language = language_for(language_id, uri)
         doc = Document(uri, text, version, language, self.encoding, self.max_file_size)
+        self.documents.pop(uri, None)  # reopened: the most recently used
         self.documents[uri] = doc
         doc.tree  # noqa: B018 - parse now, while the user reads, not at the first keystroke
         if language is not None and self.models is not None:
@@ -109,9 +110,15 @@ class CompletionService:
         except KeyError:
             raise UnknownDocument(f"{uri} is not open (no didOpen was received for it)") from None
 
+    def _touch(self, uri: str) -> None:
+        """``uri`` was just used: the documents stay in the order of their last use (the fallback
+        engine reads the most recently used others)."""
+        self.documents[uri] = self.documents.pop(uri)
+
     def change(self, uri: str, version: int, changes: list[tuple[tuple[tuple[int, int], tuple[int, int]] | None, str]]) -> None:
         """Apply content changes in order; a change without a range replaces the whole text."""
         doc = self.get(uri)
+        self._touch(uri)
         if version <= doc.version:
             log.warning("%s: version %d after %d; applying the change anyway", uri, version, doc.version)
         for span, text in changes:
@@ -154,6 +161,7 @@ class CompletionService:
         """Ranked candidates at a position, or None where nothing can be offered (unsupported
         language, oversized document, a position past the end of the document)."""
         doc = self.get(uri)
+        self._touch(uri)
         if line >= doc.lines.line_count:
             log.warning("%s: completion at line %d, past the last line (%d)", uri, line, doc.lines.line_count - 1)
             return None

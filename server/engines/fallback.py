@@ -71,8 +71,8 @@ above ``open(path)``); +3 where a statement starts.
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Reversible
 from dataclasses import dataclass
 
 from ..context import ATTRIBUTE, NAME, CompletionContext, aliased_at, assigned_at, statement_at
@@ -98,6 +98,7 @@ WANTED = 6  # lifts a name the project takes from this module, at a name its top
 PENDING = 20  # above any other score: a method the class calls and has not defined, at a member's name
 PENDING_BELOW = 10  # next: one only the code after the cursor calls (it may be inherited)
 OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
+OTHER_DOCUMENTS = 32  # the other open documents read: the most recently used of the language
 PROJECT_WORDS = 30  # project words considered per request, most files first (and as many from imported files)
 
 
@@ -138,12 +139,12 @@ class _Project:
 class FallbackEngine(PositionFacts):
     name = "fallback"
 
-    def __init__(self, open_documents: Callable[[], Iterable[Document]] = lambda: (), project: ProjectIndex | None = None,
+    def __init__(self, open_documents: Callable[[], Reversible[Document]] = lambda: (), project: ProjectIndex | None = None,
                  libraries: Libraries | None = None):
         self._open_documents = open_documents
         self.project = project
         self.libraries = libraries
-        self._counts: dict[str, tuple[int, Counter[str]]] = {}  # uri -> (version, counts)
+        self._counts: OrderedDict[str, tuple[int, Counter[str]]] = OrderedDict()  # uri -> (version, counts), bounded
         self._heads: dict[str, tuple[bytes, tuple]] = {}  # uri -> (head bytes, its scan)
         self._far: dict[str, tuple[bytes, Counter[bytes]]] = {}  # uri -> (far bytes, word counts)
         self._imports: dict[str, tuple] = {}  # uri -> (project snapshot, bytes read, imported modules, their files' words)
@@ -427,8 +428,13 @@ class FallbackEngine(PositionFacts):
         return cached[1]
 
     def _others(self, context: CompletionContext) -> Iterable[Counter[str]]:
-        """Identifier counts of the other open documents of the same language (cached by version)."""
-        for doc in self._open_documents():
+        """Identifier counts of the other open documents of the same language, the most recently
+        used first and OTHER_DOCUMENTS of them at most: a request's cost does not grow with the
+        documents a day of use leaves open (cached by version, for as many documents)."""
+        read = 0
+        for doc in reversed(self._open_documents()):
+            if read >= OTHER_DOCUMENTS:
+                break
             if doc.uri == context.uri or doc.language is not context.language or doc.too_large:
                 continue
             cached = self._counts.get(doc.uri)
@@ -441,6 +447,10 @@ class FallbackEngine(PositionFacts):
                 words = context.language.identifier_pattern.findall(text)
                 cached = (doc.version, Counter(w.decode("utf-8", "replace") for w in words))
                 self._counts[doc.uri] = cached
+                while len(self._counts) > 2 * OTHER_DOCUMENTS:
+                    self._counts.popitem(last=False)
+            self._counts.move_to_end(doc.uri)
+            read += 1
             yield cached[1]
 
     def forget(self, uri: str) -> None:
