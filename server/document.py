@@ -89,6 +89,15 @@ class Document:
             self._stale = False
         return self._tree
 
+    def drop_tree(self) -> None:
+        """Forget the syntax tree (memory); the next use parses the text afresh."""
+        self._tree = None
+        self._stale = True
+
+    @property
+    def parsed(self) -> bool:
+        return self._tree is not None
+
     def offset_at(self, line: int, character: int) -> int:
         return self.lines.offset(self.data, line, character, self.encoding)
 

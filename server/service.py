@@ -7,6 +7,7 @@ call them directly.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,8 @@ class UnknownDocument(LookupError):
 
 
 MEMBER_WAIT = 0.05  # seconds a request waits for the receiver's library to be read
+TREES_KEPT = 64  # open documents that keep their syntax tree: the most recently used
+SWEEP_EVERY = 32  # edits and requests between two sweeps of the trees
 
 
 @dataclass
@@ -47,7 +50,8 @@ class CompletionService:
                  wait_for_models: bool = False, project: ProjectIndex | None = None, libraries: Libraries | None = None):
         self.encoding = encoding
         self.max_file_size = max_file_size
-        self.documents: dict[str, Document] = {}
+        self.documents: dict[str, Document] = {}  # in the order of their last use
+        self._touches = 0
         self.fallback = FallbackEngine(lambda: self.documents.values(), project, libraries)
         self.models = models
         self.wait_for_models = wait_for_models  # the CLI waits; the server answers while loading
@@ -88,6 +92,7 @@ class CompletionService:
         doc = Document(uri, text, version, language, self.encoding, self.max_file_size)
         self.documents.pop(uri, None)  # reopened: the most recently used
         self.documents[uri] = doc
+        self.drop_old_trees()
         doc.tree  # noqa: B018 - parse now, while the user reads, not at the first keystroke
         if language is not None and self.models is not None:
             self.models.get(served_as(language.name))  # start loading its model
@@ -114,6 +119,17 @@ class CompletionService:
         """``uri`` was just used: the documents stay in the order of their last use (the fallback
         engine reads the most recently used others)."""
         self.documents[uri] = self.documents.pop(uri)
+        self._touches += 1
+        if self._touches % SWEEP_EVERY == 0:
+            self.drop_old_trees()
+
+    def drop_old_trees(self) -> None:
+        """Documents not used for a while keep their text only: past the TREES_KEPT most
+        recently used, their trees are dropped, parsed again when next used (at each open, and
+        every SWEEP_EVERY edits and requests)."""
+        for doc in itertools.islice(self.documents.values(), max(0, len(self.documents) - TREES_KEPT)):
+            if doc.parsed:
+                doc.drop_tree()
 
     def change(self, uri: str, version: int, changes: list[tuple[tuple[tuple[int, int], tuple[int, int]] | None, str]]) -> None:
         """Apply content changes in order; a change without a range replaces the whole text."""

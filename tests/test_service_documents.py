@@ -20,3 +20,31 @@ def test_a_request_reads_the_most_recently_used_other_documents(monkeypatch):
     texts = {c.text for c in service.complete("file:///here.py", 1, 6, 50).candidates}
     assert "unique_word_0" in texts and "unique_word_7" not in texts
     assert len(service.fallback._counts) <= 2 * fallback.OTHER_DOCUMENTS  # the cache stays bounded
+
+
+def test_completions_are_the_same_when_every_tree_and_cache_is_dropped(monkeypatch):
+    """Documents past the most recently used keep their text only; used again, they are parsed
+    afresh and answer exactly as before."""
+    from treecomplete import service as service_module
+    from treecomplete.recent import Recent
+
+    texts = [f"import os\n\ndef handler_{i}(request, limit=3):\n    total_{i} = os.path.join('a', 'b')\n"
+             f"    return total_{i}\n\nhand" for i in range(6)]
+
+    def lists(service: CompletionService) -> list[list[tuple]]:
+        for i, text in enumerate(texts):
+            service.open(f"file:///m{i}.py", "python", 1, text)
+        out = []
+        for i, text in enumerate(texts):  # each used again after the others
+            service.change(f"file:///m{i}.py", 2, [(((6, 4), (6, 4)), "l")])
+            out.append([(c.text, c.kind, round(c.score, 6)) for c in service.complete(f"file:///m{i}.py", 6, 5, 50).candidates])
+        return out
+
+    kept = lists(CompletionService())
+    monkeypatch.setattr(service_module, "TREES_KEPT", 1)
+    dropping = CompletionService()
+    for name in ("_heads", "_far", "_imports"):
+        setattr(dropping.fallback, name, Recent(1))
+    assert lists(dropping) == kept
+    dropping.drop_old_trees()
+    assert [doc.parsed for doc in dropping.documents.values()] == [False] * 5 + [True]  # the last used keeps its tree

@@ -90,6 +90,7 @@ from ..sources.libraries.members import Members
 from ..sources.position import PositionFacts
 from ..sources.project import DEFINED, MEMBERS, TAKEN, WORDS, FileWords, Snapshot, path_of
 from ..sources.project_index import ProjectIndex
+from ..recent import Recent
 from ..words import blank, receiver_word, scan
 from .base import Candidate, Kind
 
@@ -99,6 +100,7 @@ PENDING = 20  # above any other score: a method the class calls and has not defi
 PENDING_BELOW = 10  # next: one only the code after the cursor calls (it may be inherited)
 OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
 OTHER_DOCUMENTS = 32  # the other open documents read: the most recently used of the language
+DOCUMENTS_CACHED = 64  # documents whose scans are kept between requests
 PROJECT_WORDS = 30  # project words considered per request, most files first (and as many from imported files)
 
 
@@ -145,9 +147,10 @@ class FallbackEngine(PositionFacts):
         self.project = project
         self.libraries = libraries
         self._counts: OrderedDict[str, tuple[int, Counter[str]]] = OrderedDict()  # uri -> (version, counts), bounded
-        self._heads: dict[str, tuple[bytes, tuple]] = {}  # uri -> (head bytes, its scan)
-        self._far: dict[str, tuple[bytes, Counter[bytes]]] = {}  # uri -> (far bytes, word counts)
-        self._imports: dict[str, tuple] = {}  # uri -> (project snapshot, bytes read, imported modules, their files' words)
+        # per document, for the DOCUMENTS_CACHED most recently used: what a keystroke reuses
+        self._heads: Recent[str, tuple[bytes, tuple]] = Recent(DOCUMENTS_CACHED)  # uri -> (head bytes, its scan)
+        self._far: Recent[str, tuple[bytes, Counter[bytes]]] = Recent(DOCUMENTS_CACHED)  # uri -> (far bytes, word counts)
+        self._imports: Recent[str, tuple] = Recent(DOCUMENTS_CACHED)  # uri -> (project snapshot, bytes read, imported modules, their files' words)
         self._last = _Position(None)  # what complete() read of its context's position, for the neural engine
 
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:

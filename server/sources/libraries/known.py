@@ -19,6 +19,7 @@ from ...document import Document
 from ...languages import LanguageSpec
 from .. import imports
 from . import javascript
+from ...recent import Recent
 from .loader import Loader
 from .members import Members, class_members
 from .python import PythonLibraries, environment, import_root, project_module
@@ -35,7 +36,7 @@ class Libraries:
         self.roots: list[Path] = []  # the workspace folders
         self._python: dict[tuple[Path, ...], PythonLibraries] = {}  # by environment (the loader's thread)
         self._environments: dict[tuple[Path | None, str], tuple[Path, ...]] = {}  # by folder and pythonPath (ditto)
-        self._bindings: dict[str, tuple[bytes, dict[str, receivers.Target]]] = {}  # uri -> (bytes read, bindings)
+        self._bindings: Recent[str, tuple[bytes, dict[str, receivers.Target]]] = Recent(256)  # uri -> (bytes read, bindings)
 
     def members(self, context: CompletionContext) -> Members | None:
         """After a dot, the receiver's members where they are known (and read)."""
