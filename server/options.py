@@ -49,6 +49,11 @@ class Options:
         metadata={"help": "the Python interpreter whose site-packages the imports come from; empty: a .venv or venv "
                           "folder of the workspace, else VIRTUAL_ENV / CONDA_PREFIX, else the server's own"},
     )
+    memory_limit: int = field(
+        default=1024,
+        metadata={"min": 64, "max": 1 << 20, "help": "MB of resident memory the server holds itself to: above it, it "
+                                                     "drops what it can rebuild (syntax trees, caches, model states)"},
+    )
     device: str = field(
         default="auto",
         metadata={"choices": ("auto", "cpu", "cuda"), "help": "where the model runs; auto: CUDA when present"},

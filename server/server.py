@@ -128,6 +128,7 @@ class TreecompleteServer(LanguageServer):
                 project.add_root(root)  # once: a root already read is skipped
         self.models.configure(options.model, None if options.device == "auto" else options.device)
         self.service.max_file_size = options.max_file_size
+        self.service.memory_limit = options.memory_limit
         self.service.libraries = self.libraries if options.libraries else None
         self.libraries.python_path = options.python_path
         if self.service.neural is not None:

@@ -20,6 +20,7 @@ from .engines.neural import NeuralEngine
 from .engines.registry import Registry
 from .erasure import served_as
 from .languages import language_for
+from . import memory
 from .positions import UTF16
 from .sources.libraries.known import Libraries
 from .sources.project import path_of
@@ -35,6 +36,7 @@ class UnknownDocument(LookupError):
 MEMBER_WAIT = 0.05  # seconds a request waits for the receiver's library to be read
 TREES_KEPT = 64  # open documents that keep their syntax tree: the most recently used
 SWEEP_EVERY = 32  # edits and requests between two sweeps of the trees
+DROP_EVERY = 64  # opens, edits and requests at least between two drops for the memory limit
 
 
 @dataclass
@@ -52,6 +54,8 @@ class CompletionService:
         self.max_file_size = max_file_size
         self.documents: dict[str, Document] = {}  # in the order of their last use
         self._touches = 0
+        self._last_drop = -DROP_EVERY
+        self.memory_limit = 1024  # MB (the memoryLimit setting)
         self.fallback = FallbackEngine(lambda: self.documents.values(), project, libraries)
         self.models = models
         self.wait_for_models = wait_for_models  # the CLI waits; the server answers while loading
@@ -92,6 +96,7 @@ class CompletionService:
         doc = Document(uri, text, version, language, self.encoding, self.max_file_size)
         self.documents.pop(uri, None)  # reopened: the most recently used
         self.documents[uri] = doc
+        self._touches += 1
         self.drop_old_trees()
         doc.tree  # noqa: B018 - parse now, while the user reads, not at the first keystroke
         if language is not None and self.models is not None:
@@ -126,10 +131,36 @@ class CompletionService:
     def drop_old_trees(self) -> None:
         """Documents not used for a while keep their text only: past the TREES_KEPT most
         recently used, their trees are dropped, parsed again when next used (at each open, and
-        every SWEEP_EVERY edits and requests)."""
+        every SWEEP_EVERY edits and requests). Then the memory limit is held."""
         for doc in itertools.islice(self.documents.values(), max(0, len(self.documents) - TREES_KEPT)):
             if doc.parsed:
                 doc.drop_tree()
+        self.hold_memory()
+
+    def hold_memory(self) -> bool:
+        """Over ``memory_limit`` MB of resident memory: drop what can be rebuilt (every tree but
+        the last used document's, the engines' caches, the models' document states, the
+        libraries read), and say so in the log. True where it dropped."""
+        used = memory.resident_mb()
+        if used is None or used <= self.memory_limit or self._touches - self._last_drop < DROP_EVERY:
+            return False
+        self._last_drop = self._touches
+        last = next(reversed(self.documents), None)
+        trees = 0
+        for uri, doc in self.documents.items():
+            if uri != last and doc.parsed:
+                doc.drop_tree()
+                trees += 1
+        self.fallback.drop_caches()
+        if self.models is not None:
+            self.models.forget_all(keep=last)
+        if self.libraries is not None:
+            self.libraries.clear()
+        after = memory.release()
+        log.warning("memoryLimit: %.0f MB resident, over %d MB: dropped %d syntax trees, the caches, the models' "
+                    "document states and the libraries read (rebuilt as they are used); %s", used,
+                    self.memory_limit, trees, f"now {after:.0f} MB" if after is not None else "")
+        return True
 
     def change(self, uri: str, version: int, changes: list[tuple[tuple[tuple[int, int], tuple[int, int]] | None, str]]) -> None:
         """Apply content changes in order; a change without a range replaces the whole text."""

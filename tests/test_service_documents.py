@@ -48,3 +48,26 @@ def test_completions_are_the_same_when_every_tree_and_cache_is_dropped(monkeypat
     assert lists(dropping) == kept
     dropping.drop_old_trees()
     assert [doc.parsed for doc in dropping.documents.values()] == [False] * 5 + [True]  # the last used keeps its tree
+
+
+def test_over_the_memory_limit_the_server_drops_what_it_can_rebuild_and_says_so(caplog):
+    from treecomplete import memory
+    from treecomplete.sources.libraries.known import Libraries
+
+    service = CompletionService(libraries=Libraries())
+    for i in range(4):
+        service.open(f"file:///m{i}.py", "python", 1, f"import os\nvalue_{i} = os.path.join('a')\nval")
+        service.complete(f"file:///m{i}.py", 2, 3, 50)
+    assert all(doc.parsed for doc in service.documents.values()) and service.fallback._heads
+    service.memory_limit = max(1, int(memory.resident_mb()) - 1)  # already over it
+    with caplog.at_level("WARNING"):
+        service.open("file:///last.py", "python", 1, "x = 1\nval")
+    assert "memoryLimit" in caplog.text and "dropped 4 syntax trees" in caplog.text
+    assert [doc.parsed for doc in service.documents.values()] == [False] * 4 + [True]
+    assert not service.fallback._heads and not service.libraries.loader._entries
+    texts = [c.text for c in service.complete("file:///m0.py", 2, 3, 50).candidates]  # rebuilt as used
+    assert "value_0" in texts
+    caplog.clear()
+    with caplog.at_level("WARNING"):
+        service.open("file:///again.py", "python", 1, "y = 2\n")
+    assert "memoryLimit" not in caplog.text  # not at every open: DROP_EVERY apart

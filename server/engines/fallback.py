@@ -456,6 +456,11 @@ class FallbackEngine(PositionFacts):
             read += 1
             yield cached[1]
 
+    def drop_caches(self) -> None:
+        """Memory: forget every document's cached scans and counts (rebuilt as they are used)."""
+        for cache in (self._counts, self._heads, self._far, self._imports):
+            cache.clear()
+
     def forget(self, uri: str) -> None:
         if self.libraries is not None:
             self.libraries.forget(uri)

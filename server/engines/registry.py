@@ -135,6 +135,15 @@ class Registry:
         for predictor in list(self._models.values()):
             predictor.forget(uri)
 
+    def forget_all(self, keep: str | None = None) -> None:
+        """Memory: every loaded model drops its state of every document but ``keep``, and the
+        answers it remembers."""
+        for predictor in list(self._models.values()):
+            for uri in predictor.sessions.uris():
+                if uri != keep:
+                    predictor.forget(uri)
+            predictor.forget_answers()
+
     def _load_ranking(self, language: str) -> None:
         """Load the learned ranking the language's lists are ranked with (ranking/ranker.py), so
         that a broken one is reported now: the linear scorer ranks instead."""

@@ -65,6 +65,7 @@ function settings(): object {
     projectIndex: config.get("projectIndex", true),
     libraries: config.get("libraries", true),
     pythonPath: config.get("pythonPath", ""),
+    memoryLimit: config.get("memoryLimit", 1024),
   };
 }
 

@@ -35,6 +35,7 @@ class Libraries:
         self.python_path = ""  # the pythonPath setting
         self.roots: list[Path] = []  # the workspace folders
         self._python: dict[tuple[Path, ...], PythonLibraries] = {}  # by environment (the loader's thread)
+        self._cleared = False  # clear() asked the loader's thread to drop _python
         self._environments: dict[tuple[Path | None, str], tuple[Path, ...]] = {}  # by folder and pythonPath (ditto)
         self._bindings: Recent[str, tuple[bytes, dict[str, receivers.Target]]] = Recent(256)  # uri -> (bytes read, bindings)
 
@@ -164,7 +165,16 @@ class Libraries:
             self._environments[key] = environment(folder, self._workspace(folder) if folder is not None else None, python_path)
         return self._environments[key]
 
+    def clear(self) -> None:
+        """Memory: forget what was read (the loader's entries now, the environments' parsed
+        modules on the loader's thread, before its next read)."""
+        self.loader.clear()
+        self._cleared = True
+
     def _libraries(self, env: tuple[Path, ...]) -> PythonLibraries:
+        if self._cleared:
+            self._python.clear()
+            self._cleared = False
         if env not in self._python:
             self._python[env] = PythonLibraries(env)
         return self._python[env]

@@ -94,6 +94,11 @@ class Loader:
             finally:
                 self._urgent -= set(keys)
 
+    def clear(self) -> None:
+        """Forget what was read (memory); it is read again when asked for."""
+        with self._changed:
+            self._entries.clear()
+
     def wait(self, timeout: float | None = None) -> bool:
         """Until every queued read is done (tests, the benchmarks)."""
         return self._idle.wait(timeout)
