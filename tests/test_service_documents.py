@@ -3,12 +3,12 @@ grow with the documents a day of use leaves open."""
 
 from __future__ import annotations
 
-from treecomplete.engines import fallback
 from treecomplete.service import CompletionService
+from treecomplete.sources import open_documents
 
 
 def test_a_request_reads_the_most_recently_used_other_documents(monkeypatch):
-    monkeypatch.setattr(fallback, "OTHER_DOCUMENTS", 3)
+    monkeypatch.setattr(open_documents, "OTHER_DOCUMENTS", 3)
     service = CompletionService()
     for i in range(10):
         service.open(f"file:///d{i}.py", "python", 1, f"unique_word_{i} = {i}\n")
@@ -19,7 +19,7 @@ def test_a_request_reads_the_most_recently_used_other_documents(monkeypatch):
     service.change("file:///d0.py", 2, [(((0, 0), (0, 0)), "# edited\n")])  # used again: among the recent
     texts = {c.text for c in service.complete("file:///here.py", 1, 6, 50).candidates}
     assert "unique_word_0" in texts and "unique_word_7" not in texts
-    assert len(service.fallback._counts) <= 2 * fallback.OTHER_DOCUMENTS  # the cache stays bounded
+    assert len(service.fallback.open_documents._counts) <= 2 * open_documents.OTHER_DOCUMENTS  # the cache stays bounded
 
 
 def test_completions_are_the_same_when_every_tree_and_cache_is_dropped(monkeypatch):
@@ -71,3 +71,26 @@ def test_over_the_memory_limit_the_server_drops_what_it_can_rebuild_and_says_so(
     with caplog.at_level("WARNING"):
         service.open("file:///again.py", "python", 1, "y = 2\n")
     assert "memoryLimit" not in caplog.text  # not at every open: DROP_EVERY apart
+
+
+def test_the_other_documents_words_are_merged_once_and_the_most_frequent_scored():
+    service = CompletionService()
+    words = " ".join(f"word_{n}" for n in range(400))
+    service.open("file:///big.py", "python", 1, f"{words}\nfrequent_one = frequent_one + frequent_one\n")
+    service.open("file:///here.py", "python", 1, "x = 1\n")
+    context = _context(service)
+    others = service.fallback.open_documents
+    merged = others.words(context)
+    assert merged[0] == ("frequent_one", 3) and len(merged) == 401
+    assert others.words(context) is merged  # the same documents at the same versions: not merged again
+    listed = [c.text for c in service.fallback.complete(context, 20)]
+    assert "frequent_one" in listed and len([w for w in listed if w.startswith("word_")]) < 20
+    service.change("file:///big.py", 2, [(((0, 0), (0, 0)), "late_word ")])
+    assert ("late_word", 1) in others.words(_context(service))
+
+
+def _context(service: CompletionService):
+    from treecomplete.context import context_at
+
+    doc = service.get("file:///here.py")
+    return context_at(doc, len(doc.data))

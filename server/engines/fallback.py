@@ -71,7 +71,7 @@ above ``open(path)``); +3 where a statement starts.
 from __future__ import annotations
 
 import math
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Iterable, Reversible
 from dataclasses import dataclass
 
@@ -89,6 +89,7 @@ from ..sources.libraries.known import Libraries
 from ..sources.libraries.members import Members
 from ..sources.position import PositionFacts
 from ..sources.project import DEFINED, MEMBERS, TAKEN, WORDS, FileWords, Snapshot, path_of
+from ..sources.open_documents import OpenDocuments
 from ..sources.project_index import ProjectIndex
 from ..recent import Recent
 from ..words import blank, receiver_word, scan
@@ -98,8 +99,7 @@ DECLARED_BELOW, STARTS_BELOW = 8, 3  # lifts a name read below and nowhere above
 WANTED = 6  # lifts a name the project takes from this module, at a name its top level defines (wanted_here)
 PENDING = 20  # above any other score: a method the class calls and has not defined, at a member's name
 PENDING_BELOW = 10  # next: one only the code after the cursor calls (it may be inherited)
-OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
-OTHER_DOCUMENTS = 32  # the other open documents read: the most recently used of the language
+OTHER_SPARE = 64  # words of other documents scored beyond a list's length (their tier ranks by count)
 DOCUMENTS_CACHED = 64  # documents whose scans are kept between requests
 PROJECT_WORDS = 30  # project words considered per request, most files first (and as many from imported files)
 
@@ -143,10 +143,9 @@ class FallbackEngine(PositionFacts):
 
     def __init__(self, open_documents: Callable[[], Reversible[Document]] = lambda: (), project: ProjectIndex | None = None,
                  libraries: Libraries | None = None):
-        self._open_documents = open_documents
+        self.open_documents = OpenDocuments(open_documents)
         self.project = project
         self.libraries = libraries
-        self._counts: OrderedDict[str, tuple[int, Counter[str]]] = OrderedDict()  # uri -> (version, counts), bounded
         # per document, for the DOCUMENTS_CACHED most recently used: what a keystroke reuses
         self._heads: Recent[str, tuple[bytes, tuple]] = Recent(DOCUMENTS_CACHED)  # uri -> (head bytes, its scan)
         self._far: Recent[str, tuple[bytes, Counter[bytes]]] = Recent(DOCUMENTS_CACHED)  # uri -> (far bytes, word counts)
@@ -178,10 +177,13 @@ class FallbackEngine(PositionFacts):
             reads -= defined_in(context.language.name, after)
         for word in reads:
             scores[word] += DECLARED_BELOW if declared else STARTS_BELOW
-        for other in self._others(context):
-            for word, c in other.items():
-                if word not in scores and scores.wanted(word):
-                    scores.add(word, 2 + 0.3 * math.log1p(c), OTHER, c=math.log1p(c))
+        taken = 0
+        for word, c in self.open_documents.words(context):  # the most frequent first: the tier's best, a list's worth
+            if taken >= limit + OTHER_SPARE:
+                break
+            if word not in scores and scores.wanted(word):
+                scores.add(word, 2 + 0.3 * math.log1p(c), OTHER, c=math.log1p(c))
+                taken += 1
         drop_reserved(context, before, after, scores)
         receiver = receiver_word(context.receiver, context.language) if context.category == ATTRIBUTE else None
         project = self._project(context)
@@ -430,41 +432,16 @@ class FallbackEngine(PositionFacts):
             self._far[context.uri] = cached
         return cached[1]
 
-    def _others(self, context: CompletionContext) -> Iterable[Counter[str]]:
-        """Identifier counts of the other open documents of the same language, the most recently
-        used first and OTHER_DOCUMENTS of them at most: a request's cost does not grow with the
-        documents a day of use leaves open (cached by version, for as many documents)."""
-        read = 0
-        for doc in reversed(self._open_documents()):
-            if read >= OTHER_DOCUMENTS:
-                break
-            if doc.uri == context.uri or doc.language is not context.language or doc.too_large:
-                continue
-            cached = self._counts.get(doc.uri)
-            if cached is None or cached[0] != doc.version:
-                tree = doc.tree
-                if tree is None:
-                    continue
-                end = min(len(doc.data), OTHER_DOCUMENT)
-                text = blank(doc.data, scan(tree, doc.language, 0, end)[0], 0, end)
-                words = context.language.identifier_pattern.findall(text)
-                cached = (doc.version, Counter(w.decode("utf-8", "replace") for w in words))
-                self._counts[doc.uri] = cached
-                while len(self._counts) > 2 * OTHER_DOCUMENTS:
-                    self._counts.popitem(last=False)
-            self._counts.move_to_end(doc.uri)
-            read += 1
-            yield cached[1]
-
     def drop_caches(self) -> None:
         """Memory: forget every document's cached scans and counts (rebuilt as they are used)."""
-        for cache in (self._counts, self._heads, self._far, self._imports):
+        for cache in (self._heads, self._far, self._imports):
             cache.clear()
+        self.open_documents.clear()
 
     def forget(self, uri: str) -> None:
         if self.libraries is not None:
             self.libraries.forget(uri)
-        self._counts.pop(uri, None)
+        self.open_documents.forget(uri)
         self._heads.pop(uri, None)
         self._far.pop(uri, None)
         self._imports.pop(uri, None)
