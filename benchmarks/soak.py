@@ -7,8 +7,9 @@ after each phase and over time, the latency percentiles over time, and the error
 
 Default folders: the held-out packages (bench-out/heldout/LANG/*, their environments too) and,
 for Python, the standard library. Each file is opened whole and a completion asked at once at
-the end of its middle line (as a client asks when the user types right after opening); the
-edit inserts a character there. A request that fails or times out is an error. The PNG (with
+the end of its middle line (as a client asks when the user types right after opening); in a
+sample, a character is typed there (the first use of a document opened a while ago: "edit")
+and then another ("typing", the next keystroke). A request that fails or times out is an error. The PNG (with
 matplotlib installed) plots RSS and the p95 of each window of requests over the run.
 """
 
@@ -98,8 +99,9 @@ async def soak(session: Session, files: list[Path], lang: str, edits: int, seed:
     run = Run(session)
     await session.start()
     try:
-        if ours:  # its models loaded first: what it holds before any document
+        if ours:  # its models loaded and the workspace indexed first: what it holds before any document
             await session.wait_for_model(lang)
+            await asyncio.wait_for(session.indexed.wait(), 600)
         started_rss = rss_mb(session.pid)
         positions = {}
         for path in files:
@@ -108,11 +110,14 @@ async def soak(session: Session, files: list[Path], lang: str, edits: int, seed:
             session.open(path.as_uri(), lang, text)
             await run.ask("open", path.as_uri(), *positions[path])
         report = {"started_rss_mb": started_rss, "open": run.phase("open")}
-        for version, path in enumerate(random.Random(seed).sample(files, min(edits, len(files))), 2):
+        for path in random.Random(seed).sample(files, min(edits, len(files))):
             line, character = positions[path]
-            session.change(path.as_uri(), version, line, character, "x")
+            session.change(path.as_uri(), 2, line, character, "x")  # back to a document opened a while ago
             await run.ask("edit", path.as_uri(), line, character + 1)
+            session.change(path.as_uri(), 3, line, character + 1, "y")  # and the next keystroke
+            await run.ask("typing", path.as_uri(), line, character + 2)
         report["edit"] = run.phase("edit")
+        report["typing"] = run.phase("typing")
         for path in files:
             session.close(path.as_uri())
         await asyncio.sleep(5)
@@ -168,7 +173,7 @@ async def main_async(args: argparse.Namespace) -> dict:
     for session in sessions:
         results[session.name] = report = await soak(session, files, lang, args.edits, args.seed, not args.peer)
         print(f"{session.name}: started {report['started_rss_mb']:.0f} MB; errors {report['errors']}")
-        for phase in ("open", "edit"):
+        for phase in ("open", "edit", "typing"):
             r = report[phase]
             print(f"  {phase:<5} {r['requests']:>5} requests  p50 {r['p50_ms']:7.2f} ms  p95 {r['p95_ms']:7.2f} ms"
                   f"  max {r['max_ms']:8.1f} ms  RSS after {r['rss_mb']:.0f} MB")

@@ -184,6 +184,8 @@ class CompletionService:
         self.fallback.forget(uri)
         if self.models is not None:
             self.models.forget(uri)
+        if not self.documents:  # the last one: what the documents held goes back to the system
+            memory.release()
 
     def saved(self, uri: str) -> None:
         """The document's file may have changed on disk: the project index reads it again."""

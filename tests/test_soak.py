@@ -27,5 +27,5 @@ def test_a_small_soak_reports_every_phase_without_errors(tmp_path: Path):
                       {"treecomplete": {"model": "fallback"}}, root=tmp_path, folders=[tmp_path])
     report = asyncio.run(soak(session, files_of([tmp_path], "python", 10), "python", 2, 0, ours=False))
     assert report["errors"] == 0
-    assert report["open"]["requests"] == 4 and report["edit"]["requests"] == 2
+    assert report["open"]["requests"] == 4 and report["edit"]["requests"] == 2 and report["typing"]["requests"] == 2
     assert report["open"]["rss_mb"] > 0 and report["closed_rss_mb"] > 0
