@@ -28,6 +28,7 @@ USAGE = Path(__file__).with_name("python_usage.json")
 MAX_FILE = 2 * 1024 * 1024  # a larger module file is not read
 MAX_NAMES = 2000  # names listed per module or class
 MAX_READ = 4096  # names whose members are kept per environment
+MAX_MODULES = 160  # modules whose parsed stubs or sources are kept per environment (a third of a MB each)
 BASES = 4  # base classes followed this deep
 IGNORED_BASES = frozenset({"object", "Generic", "Protocol", "NamedTuple", "TypedDict", "Enum"})
 
@@ -137,7 +138,7 @@ class PythonLibraries:
             if all(_mtime(path) == mtime for path, mtime in cached[1].items()):
                 return cached[0], list(cached[1])
             self._reset()  # a file changed: nothing read before can be trusted
-        if len(self._read) >= MAX_READ:
+        if len(self._read) >= MAX_READ or len(getattr(self.resolver, "_module_cache", ())) >= MAX_MODULES:
             self._reset()
         members = self.members(dotted)
         parts = dotted.split(".")
@@ -207,10 +208,15 @@ class PythonLibraries:
         return self._parsed[dotted]
 
     def _parse(self, dotted: str) -> dict | None:
+        """A module's names: the resolver's parse of it (one parse for both), else, for a module of
+        one file the resolver does not find, a parse of its own."""
+        from typeshed_client.finder import ModulePath
+
         try:
-            names = self._tc.get_stub_names(dotted, search_context=self.context)
+            module = self.resolver.get_module(ModulePath(tuple(dotted.split("."))))
+            names = module.names if module.exists else None
             if names is None and "." not in dotted and (path := self._module(dotted)) is not None:
-                from typeshed_client.finder import ModulePath, parse_stub_file
+                from typeshed_client.finder import parse_stub_file
                 from typeshed_client.parser import parse_ast
 
                 names = parse_ast(parse_stub_file(path), self.context, ModulePath((dotted,)), file_path=path)
