@@ -184,7 +184,10 @@ class CompletionService:
         self.fallback.forget(uri)
         if self.models is not None:
             self.models.forget(uri)
-        if not self.documents:  # the last one: what the documents held goes back to the system
+        if not self.documents:  # the last one: what was read for the documents goes, and back to the system
+            self.fallback.drop_caches()
+            if self.libraries is not None:
+                self.libraries.clear()
             memory.release()
 
     def saved(self, uri: str) -> None:

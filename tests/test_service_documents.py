@@ -94,3 +94,16 @@ def _context(service: CompletionService):
 
     doc = service.get("file:///here.py")
     return context_at(doc, len(doc.data))
+
+
+def test_when_the_last_document_closes_what_was_read_for_the_documents_goes():
+    from treecomplete.sources.libraries.known import Libraries
+
+    service = CompletionService(libraries=Libraries())
+    service.open("file:///a.py", "python", 1, "import json\njson.")
+    service.complete_read("file:///a.py", 1, 5, 50, timeout=10)
+    assert service.libraries.loader._entries and service.libraries._python
+    service.close("file:///a.py")
+    assert not service.libraries.loader._entries and not service.libraries._python
+    service.open("file:///b.py", "python", 1, "import json\njson.")  # read again when asked for
+    assert "dumps" in [c.text for c in service.complete_read("file:///b.py", 1, 5, 50, timeout=10).candidates]

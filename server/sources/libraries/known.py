@@ -166,10 +166,10 @@ class Libraries:
         return self._environments[key]
 
     def clear(self) -> None:
-        """Memory: forget what was read (the loader's entries now, the environments' parsed
-        modules on the loader's thread, before its next read)."""
-        self.loader.clear()
-        self._cleared = True
+        """Memory: forget what was read (the loader's entries, the environments' parsed modules:
+        now where no read is under way, else on the loader's thread before its next read)."""
+        if not self.loader.clear(self._python.clear):
+            self._cleared = True
 
     def _libraries(self, env: tuple[Path, ...]) -> PythonLibraries:
         if self._cleared:

@@ -94,10 +94,15 @@ class Loader:
             finally:
                 self._urgent -= set(keys)
 
-    def clear(self) -> None:
-        """Forget what was read (memory); it is read again when asked for."""
+    def clear(self, also: Callable[[], None] = lambda: None) -> bool:
+        """Forget what was read (memory); it is read again when asked for. ``also`` runs too,
+        where no read is under way (it may then touch what the loader's thread owns): True."""
         with self._changed:
             self._entries.clear()
+            if self._reading is None:
+                also()
+                return True
+        return False
 
     def wait(self, timeout: float | None = None) -> bool:
         """Until every queued read is done (tests, the benchmarks)."""
