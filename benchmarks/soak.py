@@ -4,6 +4,7 @@ after each phase and over time, the latency percentiles over time, and the error
 
     python -m benchmarks.soak [--lang python] [--documents 4000] [--edits 200] [--folders DIR ...]
                               [--server CMD | --peer NAME] [--plot soak.png] [--out FILE]
+    python -m benchmarks.soak --plot soak.png --from NAME=FILE ...   # runs' --out files in one plot
 
 Default folders: the held-out packages (bench-out/heldout/LANG/*, their environments too) and,
 for Python, the standard library. Each file is opened whole and a completion asked at once at
@@ -183,6 +184,19 @@ async def main_async(args: argparse.Namespace) -> dict:
     return {"lang": lang, "documents": len(files), "edits": args.edits, "results": results}
 
 
+def plot_from(pairs: list[str], path: Path) -> None:
+    """One plot of several runs' --out files, each named: NAME=FILE."""
+    import json
+
+    results = {}
+    for pair in pairs:
+        name, _, file = pair.partition("=")
+        report = json.loads(Path(file).read_text())
+        for server, result in report["results"].items():
+            results[name or server] = result
+    plot(results, path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="python")
@@ -195,7 +209,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plot", help="write a PNG of RSS and p95 over the run here")
     parser.add_argument("--out", help="write the results as JSON here")
-    run_benchmark(main_async, parser.parse_args())
+    parser.add_argument("--from", dest="runs", nargs="*", help="NAME=FILE: plot these runs' --out files, run nothing")
+    args = parser.parse_args()
+    if args.runs:
+        if not args.plot:
+            parser.error("--from needs --plot")
+        plot_from(args.runs, Path(args.plot))
+        return
+    run_benchmark(main_async, args)
 
 
 if __name__ == "__main__":
