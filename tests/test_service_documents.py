@@ -73,20 +73,20 @@ def test_over_the_memory_limit_the_server_drops_what_it_can_rebuild_and_says_so(
     assert "memoryLimit" not in caplog.text  # not at every open: DROP_EVERY apart
 
 
-def test_the_other_documents_words_are_merged_once_and_the_most_frequent_scored():
+def test_the_other_documents_words_come_most_frequent_first_and_only_as_far_as_read():
     service = CompletionService()
     words = " ".join(f"word_{n}" for n in range(400))
     service.open("file:///big.py", "python", 1, f"{words}\nfrequent_one = frequent_one + frequent_one\n")
+    service.open("file:///small.py", "python", 1, "frequent_one = 1\nword_7 = word_7\n")
     service.open("file:///here.py", "python", 1, "x = 1\n")
     context = _context(service)
-    others = service.fallback.open_documents
-    merged = others.words(context)
-    assert merged[0] == ("frequent_one", 3) and len(merged) == 401
-    assert others.words(context) is merged  # the same documents at the same versions: not merged again
+    merged = list(service.fallback.open_documents.words(context))
+    assert merged[:2] == [("frequent_one", 3), ("word_7", 2)]  # each word once, its highest count in one document
+    assert len(merged) == 401
     listed = [c.text for c in service.fallback.complete(context, 20)]
     assert "frequent_one" in listed and len([w for w in listed if w.startswith("word_")]) < 20
     service.change("file:///big.py", 2, [(((0, 0), (0, 0)), "late_word ")])
-    assert ("late_word", 1) in others.words(_context(service))
+    assert ("late_word", 1) in list(service.fallback.open_documents.words(_context(service)))
 
 
 def _context(service: CompletionService):
