@@ -61,9 +61,11 @@ def _in_call(context: CompletionContext) -> tuple[str, set[str]] | None:
     if arguments is None or arguments.type not in ("ERROR", "module"):
         return None
     data, start = context.data, context.prefix_start
+    if data[max(0, start - 64):start].rstrip()[-1:] not in (b"(", b","):
+        return None  # no argument starts here: most keystrokes stop here
     before = data[max(0, start - READ_BACK):start]
     opened = _unclosed(before)
-    if opened is None or not before[:len(before)].rstrip()[-1:] in (b"(", b","):
+    if opened is None:
         return None
     callee = _CALLEE.search(before, 0, opened)
     given = {m.group(1).decode() for m in _GIVEN.finditer(before, opened)}
@@ -76,20 +78,22 @@ _GIVEN = re.compile(rb"[(,]\s*([A-Za-z_]\w*)\s*=(?!=)")
 _CLOSE = {b")"[0]: b"("[0], b"]"[0]: b"["[0], b"}"[0]: b"{"[0]}
 
 
+_BRACKET = re.compile(rb"[()\[\]{}]")
+
+
 def _unclosed(before: bytes) -> int | None:
     """The offset of the last ``(`` in ``before`` that is not closed (brackets counted; a
     string or comment holding one can mislead it), None where another bracket is open first."""
     depth: list[int] = []
-    for offset in range(len(before) - 1, -1, -1):
-        char = before[offset]
+    for match in reversed(list(_BRACKET.finditer(before))):
+        char = before[match.start()]
         if char in _CLOSE:
             depth.append(_CLOSE[char])
-        elif char in b"([{":
-            if depth:
-                if depth.pop() != char:
-                    return None
-            else:
-                return offset if char == b"("[0] else None
+        elif depth:
+            if depth.pop() != char:
+                return None
+        else:
+            return match.start() if char == b"("[0] else None
     return None
 
 
