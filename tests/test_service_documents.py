@@ -59,6 +59,7 @@ def test_over_the_memory_limit_the_server_drops_what_it_can_rebuild_and_says_so(
         service.open(f"file:///m{i}.py", "python", 1, f"import os\nvalue_{i} = os.path.join('a')\nval")
         service.complete(f"file:///m{i}.py", 2, 3, 50)
     assert all(doc.parsed for doc in service.documents.values()) and service.fallback._heads
+    assert service.libraries.loader.wait(10)  # the imports' reads done: none lands after the drop
     service.memory_limit = max(1, int(memory.resident_mb()) - 1)  # already over it
     with caplog.at_level("WARNING"):
         service.open("file:///last.py", "python", 1, "x = 1\nval")
