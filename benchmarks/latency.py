@@ -27,10 +27,14 @@ from .editing import end_position, language_of
 from .lsp import Session, has_model, peer_command, run_benchmark
 
 
-def peak_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
+def peak_rss_mb(pid: int, field: str = "VmHWM") -> float:
+    """A process's peak resident memory in MB (``field="VmRSS"``: its resident memory now)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(f"{field}:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return float("nan")
 
 

@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 from treecomplete.sources.libraries import javascript
-from treecomplete.sources.libraries.python import PythonLibraries, environment
+from treecomplete.sources.libraries.python import PythonLibraries
+from treecomplete.sources.libraries.python_environment import environment
 from treecomplete.receivers import Target
 
 PYTHON = ("os", "os.path", "json", "re", "sys", "typing", "collections", "subprocess", "pathlib.Path", "logging",

@@ -140,14 +140,6 @@ class Session:
             return []
         return list(result.items if isinstance(result, types.CompletionList) else result)
 
-    async def libraries_read(self, timeout: float = 30) -> int:
-        """treecomplete: until the libraries its documents asked for are read; the count of reads so far."""
-        try:
-            return await asyncio.wait_for(self.client.protocol.send_request_async("treecomplete/librariesRead", None), timeout)
-        except Exception as error:  # an older server, a peer: nothing to wait for
-            print(f"  {self.name}: librariesRead failed: {type(error).__name__} {error}", file=sys.stderr)
-            return 0
-
     async def wait_for_model(self, language: str, timeout: float = 60) -> float:
         """Poll until treecomplete answers from its model (which loads in the background); the
         seconds it took."""

@@ -28,7 +28,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from .editing import LANGUAGES
-from .latency import percentile
+from .latency import peak_rss_mb, percentile
 from .lsp import ROOT, Session, peers, run_benchmark
 
 SUFFIXES = {"python": (".py",), "javascript": (".js", ".mjs", ".cjs"), "typescript": (".ts",)}
@@ -37,13 +37,7 @@ MAX_BYTES = 512 * 1024
 
 
 def rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return float("nan")
+    return peak_rss_mb(pid, "VmRSS")
 
 
 def files_of(folders: list[Path], lang: str, count: int) -> list[Path]:

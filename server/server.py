@@ -59,7 +59,7 @@ class TreecompleteServer(LanguageServer):
         self.models = Registry(on_error=self._model_failed, on_status=self._send_status)
         self.project = ProjectIndex(on_ready=self._project_indexed)
         self.roots: list[Path] = []  # the workspace folders, indexed once settings allow
-        self.libraries = Libraries(gate=self.project.wait_for_quiet, quiet=self.project.quiet)
+        self.libraries = Libraries(quiet=self.project.quiet)
         self.service = CompletionService(max_file_size=self.options.max_file_size, models=self.models, libraries=self.libraries)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treecomplete-worker")
         self.versions: dict[str, int] = {}  # latest version received, per open URI (loop thread)

@@ -132,10 +132,23 @@ class CompletionService:
         """Documents not used for a while keep their text only: past the TREES_KEPT most
         recently used, their trees are dropped, parsed again when next used (at each open, and
         every SWEEP_EVERY edits and requests). Then the memory limit is held."""
-        for doc in itertools.islice(self.documents.values(), max(0, len(self.documents) - TREES_KEPT)):
+        self._drop_trees(TREES_KEPT)
+        self.hold_memory()
+
+    def _drop_trees(self, keep: int) -> int:
+        """Drop the trees of all but the ``keep`` most recently used documents; how many."""
+        dropped = 0
+        for doc in itertools.islice(self.documents.values(), max(0, len(self.documents) - keep)):
             if doc.parsed:
                 doc.drop_tree()
-        self.hold_memory()
+                dropped += 1
+        return dropped
+
+    def _drop_read(self) -> None:
+        """Forget what was read for the documents: the engines' caches, the libraries."""
+        self.fallback.drop_caches()
+        if self.libraries is not None:
+            self.libraries.clear()
 
     def hold_memory(self) -> bool:
         """Over ``memory_limit`` MB of resident memory: drop what can be rebuilt (every tree but
@@ -145,17 +158,10 @@ class CompletionService:
         if used is None or used <= self.memory_limit or self._touches - self._last_drop < DROP_EVERY:
             return False
         self._last_drop = self._touches
-        last = next(reversed(self.documents), None)
-        trees = 0
-        for uri, doc in self.documents.items():
-            if uri != last and doc.parsed:
-                doc.drop_tree()
-                trees += 1
-        self.fallback.drop_caches()
+        trees = self._drop_trees(1)
+        self._drop_read()
         if self.models is not None:
-            self.models.forget_all(keep=last)
-        if self.libraries is not None:
-            self.libraries.clear()
+            self.models.forget_all(keep=next(reversed(self.documents), None))
         after = memory.release()
         log.warning("memoryLimit: %.0f MB resident, over %d MB: dropped %d syntax trees, the caches, the models' "
                     "document states and the libraries read (rebuilt as they are used); %s", used,
@@ -185,9 +191,7 @@ class CompletionService:
         if self.models is not None:
             self.models.forget(uri)
         if not self.documents:  # the last one: what was read for the documents goes, and back to the system
-            self.fallback.drop_caches()
-            if self.libraries is not None:
-                self.libraries.clear()
+            self._drop_read()
             memory.release()
 
     def saved(self, uri: str) -> None:

@@ -244,7 +244,7 @@ def test_a_base_class_from_another_file_of_the_project(tmp_path: Path):
 
 
 def test_where_the_project_s_own_modules_are_found(tmp_path: Path):
-    from treecomplete.sources.libraries.python import project_module
+    from treecomplete.sources.libraries.python_environment import project_module
 
     inner = tmp_path / "pkg" / "sub"
     inner.mkdir(parents=True)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from treecomplete.engines.base import Kind
-from treecomplete.sources.libraries.python import PythonLibraries, environment
+from treecomplete.sources.libraries.python import PythonLibraries
+from treecomplete.sources.libraries.python_environment import environment
 from treecomplete.sources.libraries.python_docs import lookup
 
 from .libraries_fixtures import make_venv

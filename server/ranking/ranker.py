@@ -97,9 +97,10 @@ class Ranker:
 
         return float(np.dot(self.matrix[block], np.asarray(x[:SIZE], dtype=np.float64)))
 
-    def rules_part(self, x: list[float], block: int | None = None) -> float:
-        """What the rules add to the linear scorer's score (nothing apart where trees rank)."""
-        trees_rank = self.trees is not None and (block is None or self.trees.serves(block))
+    def rules_part(self, x: list[float], block: int) -> float:
+        """What the rules add to the linear scorer's score in case ``block`` (nothing apart where
+        trees rank it)."""
+        trees_rank = self.trees is not None and self.trees.serves(block)
         return 0.0 if trees_rank else sum(map(operator.mul, RULE_LINEAR, x[SIZE:]))
 
     def base(self, x: np.ndarray, block: int) -> np.ndarray:

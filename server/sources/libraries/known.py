@@ -22,7 +22,8 @@ from . import javascript
 from ...recent import Recent
 from .loader import Loader
 from .members import Members, class_members
-from .python import PythonLibraries, environment, import_root, project_module
+from .python import PythonLibraries
+from .python_environment import environment, import_root, project_module
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +31,9 @@ BASES = 3  # classes of the file followed this deep
 
 
 class Libraries:
-    def __init__(self, gate=lambda: None, quiet=None):
-        self.loader = Loader(gate, quiet)
+    def __init__(self, quiet=lambda: True):
+        """``quiet``: whether the server is quiet, for the reads nothing waits for (loader.py)."""
+        self.loader = Loader(quiet)
         self.python_path = ""  # the pythonPath setting
         self.roots: list[Path] = []  # the workspace folders
         self._python: dict[tuple[Path, ...], PythonLibraries] = {}  # by environment (the loader's thread)

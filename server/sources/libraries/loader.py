@@ -27,10 +27,9 @@ Read = Callable[[], "tuple[Any, list[str]]"]  # what was read (Members, an envir
 
 
 class Loader:
-    def __init__(self, gate: Callable[[], None] = lambda: None, quiet: Callable[[], bool] | None = None):
-        """``gate`` waits while the server works (the project index's quiet gate); ``quiet``, where
-        given, says so without waiting, so that a read a request waits for is let through at once."""
-        self._gate = gate
+    def __init__(self, quiet: Callable[[], bool] = lambda: True):
+        """``quiet`` says whether the server is quiet (the project index's): other reads wait for it,
+        a read a request waits for does not."""
         self._quiet = quiet
         self._entries: OrderedDict[Hashable, tuple[Any, dict[str, float], float]] = OrderedDict()
         self._pending: OrderedDict[Hashable, tuple[Read, bool]] = OrderedDict()  # queued, in order
@@ -73,14 +72,17 @@ class Loader:
     def pending(self, keys: Iterable[Hashable]) -> set[Hashable]:
         """Those of ``keys`` still queued or being read."""
         with self._changed:
-            return {key for key in keys if key in self._pending or key == self._reading}
+            return self._unread(keys)
+
+    def _unread(self, keys: Iterable[Hashable]) -> set[Hashable]:
+        return {key for key in keys if key in self._pending or key == self._reading}
 
     def wait_for(self, keys: Iterable[Hashable], timeout: float) -> bool:
         """Until the reads of ``keys`` are done, at most ``timeout`` seconds; they are read before
         anything else and without waiting for the server to be quiet. True: all done."""
         deadline = time.monotonic() + timeout
         with self._changed:
-            waiting = {key for key in keys if key in self._pending or key == self._reading}
+            waiting = self._unread(keys)
             self._urgent |= waiting
             self._changed.notify_all()
             try:
@@ -89,7 +91,7 @@ class Loader:
                     if left <= 0:
                         return False
                     self._changed.wait(left)
-                    waiting = {key for key in waiting if key in self._pending or key == self._reading}
+                    waiting = self._unread(waiting)
                 return True
             finally:
                 self._urgent -= set(keys)
@@ -109,12 +111,8 @@ class Loader:
         return self._idle.wait(timeout)
 
     def gate(self) -> None:
-        """Between the files of a long read (and before each read): wait while the server works,
-        unless a request waits for a read."""
-        if self._quiet is None:
-            if not self._urgent:
-                self._gate()
-            return
+        """Between the files of a long read: wait while the server works, unless a request waits
+        for a read."""
         with self._changed:  # polled: the server's quiet is not signalled
             while not self._urgent and not self._quiet():
                 self._changed.wait(0.01)
@@ -136,7 +134,7 @@ class Loader:
                 while not self._pending:
                     self._changed.wait()
                 key = next((k for k in self._pending if k in self._urgent), None)
-                if key is None and (self._quiet is None or self._quiet()):
+                if key is None and self._quiet():
                     key = next(iter(self._pending))
                 if key is not None:
                     read, check = self._pending.pop(key)
@@ -147,8 +145,6 @@ class Loader:
     def _run(self) -> None:
         while True:
             key, read, check = self._next()
-            if self._quiet is None and key not in self._urgent:
-                self._gate()
             try:
                 entry = self._entries.get(key)
                 if check and entry is not None and _unchanged(entry[1]):

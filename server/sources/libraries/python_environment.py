@@ -1,0 +1,93 @@
+"""Where a Python document's imports come from, found as editors find it: the ``pythonPath``
+setting; else a ``.venv`` or ``venv`` folder in a folder above the document, within its
+workspace folder; else ``VIRTUAL_ENV`` / ``CONDA_PREFIX``; else this server's own interpreter;
+and the project's own modules (its package, a script's siblings, the workspace's root and
+``src/``). Looks at the disk: the loader's thread only.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sysconfig
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+def project_module(folder: Path, module: str) -> tuple[Path, str] | None:
+    """Where a document in ``folder`` finds the project's own ``module``: the folder above its
+    package (to search as site-packages are) and the module's full dotted name. ``module`` is
+    relative (``.core``, ``..base``: from the document's package) or absolute
+    (``mypkg.core``: from the package that holds the document, by its first name)."""
+    level = len(module) - len(module.lstrip("."))
+    rest = module[level:]
+    if level:
+        base = folder
+        for _ in range(level - 1):
+            base = base.parent
+    else:
+        base = folder
+        while (base / "__init__.py").is_file() and base.name != rest.split(".")[0] and base.parent != base:
+            base = base.parent
+        if base.name != rest.split(".")[0] or not (base / "__init__.py").is_file():
+            return None  # not in the document's own package: site-packages have it, if anything
+        return base.parent, rest
+    parts: list[str] = []
+    while (base / "__init__.py").is_file() and base.parent != base:
+        parts.insert(0, base.name)
+        base = base.parent
+    if not parts and level > 1:
+        return None
+    dotted = ".".join(parts + ([rest] if rest else []))
+    return (base, dotted) if dotted else None
+
+
+UP = 8  # folders climbed looking for a project's top-level module outside every workspace
+
+
+def import_root(folder: Path, name: str, workspace: Path | None) -> Path | None:
+    """Where the project's own top-level module or package ``name`` is imported from by a
+    document in ``folder``, as Python and pytest find it: the document's folder (a script's
+    sibling ``helpers.py``), then each folder above it up to the workspace's (``mypkg/`` at
+    the root, imported from ``tests/``), each with its ``src/`` (the src layout)."""
+    here = folder
+    for _ in range(64 if workspace is not None else UP):
+        for base in (here, here / "src"):
+            if (base / name / "__init__.py").is_file() or (base / f"{name}.py").is_file() or (base / f"{name}.pyi").is_file():
+                return base
+        if here == workspace or here.parent == here or (workspace is not None and workspace not in here.parents):
+            return None
+        here = here.parent
+    return None
+
+
+def site_packages(env: Path) -> list[Path]:
+    """The site-packages folders of an environment's prefix (a venv, a conda env, an install)."""
+    found = sorted(env.glob("lib/python3*/site-packages")) + sorted(env.glob("lib/python3*/dist-packages"))
+    found += [p for p in (env / "Lib" / "site-packages",) if p.is_dir()]
+    return [p for p in found if p.is_dir()]
+
+
+def environment(folder: Path | None, workspace: Path | None, python_path: str = "") -> tuple[Path, ...]:
+    """The site-packages folders that the imports of a document in ``folder`` come from."""
+    if python_path:  # the interpreter: its environment is the folder above its bin/ (Scripts\ on Windows)
+        interpreter = Path(python_path).expanduser()
+        found = site_packages(interpreter.parent.parent)
+        if found:
+            return tuple(found)
+        log.warning("pythonPath %s: no site-packages found beside it", python_path)
+    if folder is not None:
+        stop = workspace or Path(folder.anchor)
+        while True:
+            for name in (".venv", "venv"):
+                if (folder / name / "pyvenv.cfg").is_file():
+                    return tuple(site_packages(folder / name))
+            if folder == stop or folder.parent == folder or stop not in folder.parents:
+                break
+            folder = folder.parent
+    for variable in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        if value := os.environ.get(variable):
+            return tuple(site_packages(Path(value)))
+    paths = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    return tuple(sorted(Path(p) for p in paths if Path(p).is_dir()))
