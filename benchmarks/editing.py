@@ -29,12 +29,17 @@ from pathlib import Path
 
 from lsprotocol import types
 from treecomplete.context import member_access
-from treecomplete.sources.declarations import declares, member_position, parameters_before
 from treecomplete.grammars import NAME_TYPES, WHEELS
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec, by_name
-from treecomplete.receivers import bindings, chain
+from treecomplete.receivers import Target, bindings, chain
+from treecomplete.sources.declarations import (
+    declares,
+    member_position,
+    parameters_before,
+)
 from treecomplete.words import node_text
 
+from . import imported_names
 from .lsp import Session, has_model, peers, run_benchmark
 
 SAMPLED = {
@@ -102,6 +107,7 @@ class Sample:
     name: str
     category: str  # "attribute", "declaration" (``def |``, ``const |``, a class member: server/sources/declarations.py), "parameter"
     # (``def f(a, |``) or "name" (any other)
+    target: Target | None = None  # --select imported-name: what the file's import binds the name to
 
 
 def imported_receiver(node, tree, language: LanguageSpec) -> bool:
@@ -112,12 +118,15 @@ def imported_receiver(node, tree, language: LanguageSpec) -> bool:
     return bool(names) and names[0] in bindings(tree, language, [(0, node.start_byte)])
 
 
-def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = "") -> list[Sample]:
+def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = "", drop_imports: bool = False) -> list[Sample]:
     parser = language.parser()
     samples = []
     for path in files:
         data = path.read_bytes()
         tree = parser.parse(data)
+        if select == "imported-name":
+            samples.extend(imported_samples(path, data, tree, language, lang, drop_imports))
+            continue
         cursor = tree.walk()
         while True:
             node = cursor.node
@@ -142,6 +151,30 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
                 continue
             break
     return samples
+
+
+def imported_samples(path: Path, data: bytes, tree, language: LanguageSpec, lang: str, drop_imports: bool) -> list[Sample]:
+    """The names that the file's top-level imports bind, used below them (not in an import), with
+    what each binds; with ``drop_imports``, in the file without its imports."""
+    spans = imported_names.import_spans(tree, language)
+    if not spans:
+        return []
+    bound = imported_names.bound_targets(tree, language, spans)
+    out = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        text = node.text.decode("utf-8", "replace") if node.type == "identifier" and node.text else ""
+        target = bound.get(text)
+        if target is None or node.start_byte < spans[0][1] or any(a <= node.start_byte < b for a, b in spans):
+            continue
+        if member_access(node) is not None or declares(lang, data, node.start_byte) or (node.parent and node.parent.type in (
+                "keyword_argument", "pair", "import_specifier", "export_specifier", "shorthand_property_identifier_pattern")):
+            continue
+        buffer_data, start = imported_names.drop(data, spans, node.start_byte) if drop_imports else (data, node.start_byte)
+        out.append(Sample(path, buffer_data, start, text, "name", target))
+    return out
 
 
 def keyword_name(node) -> bool:
@@ -179,6 +212,25 @@ def rank_of(items: list[types.CompletionItem], prefix: str, truth: str) -> int |
         if re.split(r"[($=]", text, maxsplit=1)[0] == truth:  # `join(`, `indent=`: the name
             return rank
     return None
+
+
+async def imported_rank(session: Session, items: list[types.CompletionItem], sample: Sample, k: int) -> tuple[int | None, int | None]:
+    """The 1-based rank of the first item of the name whose import edit binds it as the file's
+    import did (asking ``completionItem/resolve`` for an item of the top 10 that has none), and
+    the rank of the name with any edit."""
+    kept = [i for i in items if (i.filter_text or i.label).lower().startswith(sample.name[:k].lower())]
+    kept.sort(key=lambda i: i.sort_text or i.label)
+    first = None
+    python = sample.path.suffix == ".py"
+    for rank, item in enumerate(kept[:10], 1):
+        if re.split(r"[($=]", item.label, maxsplit=1)[0].strip() != sample.name:
+            continue
+        first = first or rank
+        if not item.additional_text_edits:
+            item = await session.resolve(item)
+        if imported_names.right_edit(item, sample.name, sample.target, sample.path, python):
+            return rank, first
+    return None, first or rank_of(items, sample.name[:k], sample.name)
 
 
 def recency_rank(sample: Sample, k: int, language: LanguageSpec) -> int | None:
@@ -250,8 +302,13 @@ async def run_server(session: Session, samples: list[Sample], lang: str, neural:
                         await asyncio.sleep(settle)
                     opened.add(sample.path)
                     items = await session.complete(uri, *position)
+                    if sample.target is not None:  # --select imported-name: the name with an import edit binding it
+                        rank, any_edit = await imported_rank(session, items, sample, k)
+                        scores[mode].rows[(k, "name, any edit")].append(any_edit)
+                    else:
+                        rank = rank_of(items, sample.name[:k], sample.name)
                     session.close(uri)
-                    scores[mode].add(k, sample.category, rank_of(items, sample.name[:k], sample.name))
+                    scores[mode].add(k, sample.category, rank)
     finally:
         await session.stop()
     return scores
@@ -272,7 +329,7 @@ def print_table(lang: str, results: dict[str, dict[str, dict[str, float]]], mode
 
 async def main_async(args: argparse.Namespace) -> dict:
     language, root, folders, files = heldout(args.lang, args.files)
-    population = collect(files, language, args.lang, args.select)
+    population = collect(files, language, args.lang, args.select, args.drop_imports)
     samples = random.Random(args.seed).sample(population, min(args.samples, len(population)))
     print(f"{args.lang}: {len(samples)} identifiers sampled (seed {args.seed}) from {len(population)} in {len(files)} files")
 
@@ -306,6 +363,7 @@ async def main_async(args: argparse.Namespace) -> dict:
     for mode in modes:
         print_table(args.lang, results[mode], mode)
     out = {"lang": args.lang, "samples": len(samples), "seed": args.seed, "files": len(files), "select": args.select,
+           "drop_imports": args.drop_imports,
            "results": results[PREFIX]}
     if args.middle:
         out["middle"] = results[MIDDLE]
@@ -316,9 +374,12 @@ def main() -> None:
     parser = arguments(__doc__, samples=200)
     parser.add_argument("--no-project", action="store_true", help="treecomplete without its project index")
     parser.add_argument("--out", help="write the results as JSON here")
-    parser.add_argument("--select", choices=["imported-member", "keyword-argument"], default="",
+    parser.add_argument("--select", choices=["imported-member", "keyword-argument", "imported-name"], default="",
                         help="only identifiers after a dot whose receiver the file's imports bind (os.path.join, t.Any); "
-                             "only the names of a call's keyword arguments (Python: indent of dumps(x, indent=2))")
+                             "only the names of a call's keyword arguments (Python: indent of dumps(x, indent=2)); only names "
+                             "the file's imports bind (a hit: the name with an import edit that binds it so)")
+    parser.add_argument("--drop-imports", action="store_true",
+                        help="with --select imported-name: every import statement removed from the buffer")
     parser.add_argument("--middle", action="store_true",
                         help="also with the file's text after the identifier kept in the buffer; both modes reported")
     parser.add_argument("--settle", type=float, default=0.0,

@@ -140,6 +140,14 @@ class Session:
             return []
         return list(result.items if isinstance(result, types.CompletionList) else result)
 
+    async def resolve(self, item: types.CompletionItem, timeout: float = 10) -> types.CompletionItem:
+        """completionItem/resolve, or the item as it was where the server fails it."""
+        try:
+            return await asyncio.wait_for(self.client.completion_item_resolve_async(item), timeout)
+        except (asyncio.TimeoutError, Exception) as error:
+            print(f"  {self.name}: resolve failed: {type(error).__name__} {error}", file=sys.stderr)
+            return item
+
     async def wait_for_model(self, language: str, timeout: float = 60) -> float:
         """Poll until treecomplete answers from its model (which loads in the background); the
         seconds it took."""

@@ -10,7 +10,7 @@ from lsprotocol import types
 from .document import Document
 from .engines.base import Kind
 from .service import Completion
-from .sources import snippets
+from .sources import import_edits, snippets
 from .sources.libraries import python_docs
 
 ITEM_KINDS = {
@@ -102,7 +102,10 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
             else:
                 text, text_format = snippets.plain(body), types.InsertTextFormat.PlainText
             mode = types.InsertTextMode.AsIs if client.as_is else None
-        shown = None
+        shown, imports = None, None
+        if candidate.auto_import is not None and (added := import_edits.edit(context, candidate.auto_import)) is not None:
+            imports = [types.TextEdit(range=types.Range(start=types.Position(*doc.position_at(added.start)),
+                                                        end=types.Position(*doc.position_at(added.end))), new_text=added.text)]
         if client.label_details and (candidate.signature or candidate.origin):
             shown = types.CompletionItemLabelDetails(detail=candidate.signature or None, description=candidate.origin or None)
         items.append(types.CompletionItem(
@@ -114,6 +117,7 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
             insert_text_format=text_format,
             insert_text_mode=mode,
             text_edit=types.TextEdit(range=edit_range, new_text=text),
+            additional_text_edits=imports,
             data={"detail": candidate.detail, "markdown": client.markdown,
                   **({"list": number, "rank": rank} if number is not None
                      else {"documentation": candidate.documentation or python_docs.lookup(candidate.doc_of)})},

@@ -44,6 +44,11 @@ class Options:
         metadata={"help": "after a dot, offer the members of the modules and classes the code imports and the class around the "
                           "cursor, read from their source in the background (never run)"},
     )
+    auto_import: bool = field(
+        default=True,
+        metadata={"help": "offer names the file has not imported yet (from the project's modules, the standard library and "
+                          "Node's), each with the import that accepting it adds"},
+    )
     python_path: str = field(
         default="",
         metadata={"help": "the Python interpreter whose site-packages the imports come from; empty: a .venv or venv "

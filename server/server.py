@@ -131,6 +131,7 @@ class TreecompleteServer(LanguageServer):
         self.service.memory_limit = options.memory_limit
         self.service.libraries = self.libraries if options.libraries else None
         self.libraries.python_path = options.python_path
+        self.service.auto_import.enabled = options.auto_import
         if self.service.neural is not None:
             self.service.neural.multi_token = options.multi_token
         for doc in self.service.documents.values():

@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import memory
 from .context import CompletionContext, context_at
 from .document import Document
 from .engines.base import Candidate, Engine
@@ -20,8 +21,8 @@ from .engines.neural import NeuralEngine
 from .engines.registry import Registry
 from .erasure import served_as
 from .languages import language_for
-from . import memory
 from .positions import UTF16
+from .sources.auto_import import UNLISTED, AutoImport
 from .sources.libraries.known import Libraries
 from .sources.project import path_of
 from .sources.project_index import ProjectIndex
@@ -59,7 +60,8 @@ class CompletionService:
         self.fallback = FallbackEngine(lambda: self.documents.values(), project, libraries)
         self.models = models
         self.wait_for_models = wait_for_models  # the CLI waits; the server answers while loading
-        self.neural = NeuralEngine(self.fallback, self._predictor) if models is not None else None
+        self.auto_import = AutoImport(self.fallback)
+        self.neural = NeuralEngine(self.fallback, self._predictor, self.auto_import) if models is not None else None
 
     @property
     def libraries(self) -> Libraries | None:
@@ -239,6 +241,10 @@ class CompletionService:
     def _complete(self, context: CompletionContext, limit: int) -> Completion:
         engine = self.engine(context.language.name)
         candidates = engine.complete(context, limit)
+        if engine is self.fallback and len(candidates) < limit:  # the neural engine ranks these among the rest
+            extra = self.auto_import.extra(context, {c.text for c in candidates})
+            candidates = candidates + [Candidate(word, score=-1.0, features=UNLISTED) for word in extra[:limit - len(candidates)]]
+        candidates = self.auto_import.attach(context, candidates)
         return Completion(context, candidates + self.fallback.members_left(context, candidates), engine.name)
 
     def complete_read(self, uri: str, line: int, character: int, limit: int, timeout: float = 30) -> Completion | None:

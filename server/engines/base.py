@@ -51,6 +51,7 @@ class Candidate:
     # what an engine ranked it by, for the neural engine's ranker and the tool that fits it
     # (ranking/ranker.py): the fallback engine's Signals, the neural engine's feature vector
     features: tuple[float, ...] | None = None
+    auto_import: object | None = None  # the import it needs, written on acceptance (sources/auto_import.py Offer)
 
 
 class Engine(Protocol):

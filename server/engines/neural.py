@@ -60,8 +60,9 @@ class NeuralEngine:
     statement declares (server/sources/declarations.py) there are no snippets or chains, and no name
     the block declares already; at a parameter's name, none of the parameters listed before it."""
 
-    def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None]):
+    def __init__(self, fallback: Engine, predictor_for: Callable[[str], object | None], auto_import=None):
         self.fallback = fallback
+        self.auto_import = auto_import  # sources/auto_import.py: names only an import would bring, ranked with the rest
         self.predictor_for = predictor_for  # language name -> Predictor | None
         self.name = "neural"
         self.multi_token = True
@@ -118,6 +119,8 @@ class NeuralEngine:
         # not imported, nor declared, twice
         imported = self.fallback.imported_here(context) | where.taken if context.category == NAME else set()
         texts = [text for text in model.keys() | listed.keys() if text not in labels and text not in imported]  # a keyword comes as its snippet
+        if self.auto_import is not None and not declaration:
+            texts += self.auto_import.extra(context, set(texts) | labels)
         xs = []
         # after a dot on a receiver whose members are all known, a word the fallback engine did
         # not list is not one of them either: the model's own guesses get that signal too

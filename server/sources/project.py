@@ -29,22 +29,33 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath, PurePosixPath
 
+import tree_sitter
 from pygls.uris import to_fs_path
 
+from .. import receivers
 from ..languages import BY_EXTENSION, LanguageSpec
-from ..words import blank_code, exported_names, member_pairs, member_words, parse_in_pieces, taken_from, taken_names
+from ..words import (
+    blank_code,
+    exported_names,
+    member_pairs,
+    member_words,
+    parse_in_pieces,
+    taken_from,
+    taken_names,
+)
 
 log = logging.getLogger(__name__)
 
 BUCKET = 100  # words kept per one-letter prefix (and for no prefix), by file count
-# the kinds of words Snapshot.words lists by prefix
-WORDS, MEMBERS, DEFINED, TAKEN = "words", "members", "defined", "taken"
+# the kinds of words Snapshot.words lists by prefix (BOUND: bound by the files' imports)
+WORDS, MEMBERS, DEFINED, TAKEN, BOUND = "words", "members", "defined", "taken", "bound"
 
 
 def module_name(path: PurePath) -> str:
@@ -69,6 +80,8 @@ class FileWords:
     taken: frozenset[str] = frozenset()  # those its imports take from a module (languages' taken queries)
     # (what an import calls the module, name) for each of those: `from .nodes import Name` gives (nodes, Name)
     taken_from: frozenset[tuple[str, str]] = frozenset()
+    # what its imports bind (sources/auto_import.py): (name bound, module, name imported or "", written relative)
+    bound: frozenset[tuple[str, str, str, bool]] = frozenset()
 
 
 @dataclass
@@ -88,6 +101,9 @@ class Snapshot:
     modules: dict[str, tuple[str, ...]] = field(default_factory=dict)  # what an import calls a file -> its paths
     taken_from_df: Counter[tuple[str, str]] = field(default_factory=Counter)  # (module, name) -> files importing it
     taken_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module -> the names taken from it, most files first
+    # name -> how the files' imports bind it: (module, name imported or "", files, files writing it relative), most first
+    importers: dict[str, tuple[tuple[str, str, int, int], ...]] = field(default_factory=dict)
+    definers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> the files defining it at the top level
 
     @classmethod
     def of(cls, files: dict[str, FileWords]) -> Snapshot:
@@ -116,11 +132,17 @@ class Snapshot:
         modules: dict[str, list[str]] = {}
         for path in files:
             modules.setdefault(module_name(Path(path)), []).append(path)
+        importers, bound_df = _importers(files, modules)
+        definers: dict[str, list[str]] = {}
+        for path, fw in files.items():
+            for name in fw.defined:
+                definers.setdefault(name, []).append(path)
         buckets = {WORDS: _buckets(df, df), MEMBERS: _buckets(member_df, member_df), DEFINED: _buckets(defined_df, df),
-                   TAKEN: _buckets(taken_df, taken_df)}
+                   TAKEN: _buckets(taken_df, taken_df), BOUND: _buckets(bound_df, bound_df)}
         return cls(files, df, member_df, defined_df, pair_df, taken_df, {r: tuple(m) for r, m in after.items()}, buckets,
                    {name: tuple(paths) for name, paths in modules.items()}, taken_from_df,
-                   {module: tuple(names) for module, names in taken_of.items()})
+                   {module: tuple(names) for module, names in taken_of.items()}, importers,
+                   {name: tuple(paths) for name, paths in definers.items()})
 
     def words(self, prefix: str, exclude: str | None, limit: int, kind: str = WORDS) -> list[tuple[str, int, int]]:
         """Up to ``limit`` words of a kind (WORDS: any; MEMBERS: written after a dot, by the files
@@ -195,6 +217,42 @@ class Snapshot:
 EMPTY = Snapshot()
 
 
+def _importers(files: dict[str, FileWords], modules: dict[str, list[str]]
+               ) -> tuple[dict[str, tuple[tuple[str, str, int, int], ...]], Counter[str]]:
+    """How the files' imports bind each name (Snapshot.importers), an absolute module that names
+    a project file counted as that file (``whoosh.query`` and ``.query`` alike), and how many
+    files bind each name."""
+    counts: Counter[tuple[str, str, str]] = Counter()
+    relative: Counter[tuple[str, str, str]] = Counter()
+    for path, fw in files.items():
+        python = path.endswith((".py", ".pyi"))
+        for name, module, imported, written_relative in fw.bound:
+            key = (name, _project_file(module, modules) or module if python and not module.startswith("@") else module, imported)
+            counts[key] += 1
+            relative[key] += written_relative
+    out: dict[str, list[tuple[str, str, int, int]]] = {}
+    bound_df: Counter[str] = Counter()
+    for (name, module, imported), n in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        out.setdefault(name, []).append((module, imported, n, relative[(name, module, imported)]))
+        bound_df[name] += n
+    return {name: tuple(found) for name, found in out.items()}, bound_df
+
+
+def _project_file(module: str, modules: dict[str, list[str]]) -> str | None:
+    """``@`` and the path (without its suffix; a package's folder) of the project file that the
+    absolute Python module ``module`` names, if one does."""
+    parts = module.split(".")
+    if not all(parts):
+        return None
+    tail = "/" + "/".join(parts)
+    for path in modules.get(parts[-1], ()):
+        stem = Path(path).with_suffix("")
+        written = (str(stem.parent) if stem.name == "__init__" else str(stem)).replace("\\", "/")
+        if written.endswith(tail):
+            return "@" + str(Path(written))
+    return None
+
+
 def _buckets(words: Counter[str], order: Counter[str]) -> dict[str, tuple[str, ...]]:
     """``words`` by lower-case prefix (up to two characters; BUCKET of them for a shorter one),
     most ``order`` first."""
@@ -208,12 +266,13 @@ def _buckets(words: Counter[str], order: Counter[str]) -> dict[str, tuple[str, .
     return {key: tuple(found) for key, found in grouped.items()}
 
 
-def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None) -> FileWords:
+def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None,
+               path: Path | None = None) -> FileWords:
     """A file's distinct identifiers in code, those written after a dot (the fallback engine's
     reading of a buffer), those defined at the top level, its (receiver, member) pairs and the
-    names its imports take, also with the module each is taken from. Words
-    are interned: one string per word across files. ``pause`` is called between the pieces of the
-    parse."""
+    names its imports take, also with the module each is taken from, and (given the file's
+    ``path``) what its imports bind, relative modules resolved. Words are interned: one string
+    per word across files. ``pause`` is called between the pieces of the parse."""
     tree = parse_in_pieces(data, language, pause)
     code = blank_code(data, tree, language)
     words = {w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(code)} - language.reserved_set
@@ -228,4 +287,32 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
     def interned(found: set[str]) -> frozenset[str]:
         return frozenset(map(sys.intern, found))
 
-    return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules))
+    bound = frozenset(import_bindings(tree, language, path)) if path is not None else frozenset()
+    return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules),
+                     bound)
+
+
+def import_bindings(tree: tree_sitter.Tree, language: LanguageSpec, path: Path) -> set[tuple[str, str, str, bool]]:
+    """What a file's imports bind: (name, module, name imported or "", written relative), a
+    relative module resolved from ``path`` to ``@`` and a path (``.nodes`` -> ``@/p/pkg/nodes``,
+    ``./util`` -> ``@/p/src/util``)."""
+    out = set()
+    python = language.name == "python"
+    for name, target in receivers.bindings(tree, language, [(0, tree.root_node.end_byte)]).items():
+        module = target.module
+        if not name or not module or len(target.names) > 1:
+            continue
+        relative = module.startswith(".")
+        if relative:
+            module = _python_path(path, module) if python else "@" + os.path.normpath(os.path.join(path.parent, module))
+        out.add((name, module, target.names[0] if target.names else "", relative))
+    return out
+
+
+def _python_path(path: Path, module: str) -> str:
+    dots = len(module) - len(module.lstrip("."))
+    base = path.parent
+    for _ in range(dots - 1):
+        base = base.parent
+    rest = module[dots:]
+    return "@" + str(base.joinpath(*rest.split("."))) if rest else "@" + str(base)

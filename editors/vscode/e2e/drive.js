@@ -1,11 +1,12 @@
 // Drives code-server in Debian's chromium (playwright-core): opens a Python file, types at its
 // end, opens the suggest widget and waits for an item; then, on a new line, types MEMBER_TYPED
 // and waits for a row that reads MEMBER_SHOWN (a member with its signature); saves a
-// screenshot of each. Prints JSON.
-//   node drive.js URL FILE_NAME TYPED EXPECTED SCREENSHOT [MEMBER_TYPED MEMBER_SHOWN]
+// screenshot of each; then, on a new line, types IMPORT_TYPED, accepts IMPORT_LABEL with Tab and
+// reads the editor's lines (the import the item adds). Prints JSON.
+//   node drive.js URL FILE_NAME TYPED EXPECTED SCREENSHOT [MEMBER_TYPED MEMBER_SHOWN [IMPORT_TYPED IMPORT_LABEL]]
 const { chromium } = require("playwright-core");
 
-const [url, fileName, typed, expected, screenshot, memberTyped, memberShown] = process.argv.slice(2);
+const [url, fileName, typed, expected, screenshot, memberTyped, memberShown, importTyped, importLabel] = process.argv.slice(2);
 
 async function suggestUntil(page, done, timeout) {
   const deadline = Date.now() + timeout;
@@ -62,6 +63,19 @@ async function main() {
       const labels = await suggestUntil(page, (rows) => rows.some((r) => r.replace(/\s+/g, "").includes(memberShown.replace(/\s+/g, ""))), 60000);
       result.member = labels ? labels.slice(0, 5) : null;
       await page.screenshot({ path: screenshot.replace(/\.png$/, "-member.png") });
+    }
+    if (result.found && importTyped) {
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("End");
+      await page.keyboard.press("Enter");
+      await page.keyboard.type(importTyped, { delay: 80 });
+      const labels = await suggestUntil(page, (rows) => rows.some((r) => r.startsWith(importLabel)), 60000);
+      if (labels) {
+        await page.keyboard.press("Tab");
+        await page.waitForTimeout(1500);
+        await page.screenshot({ path: screenshot.replace(/\.png$/, "-import.png") });
+      }
+      result.lines = (await page.locator(".editor-instance .monaco-editor .view-lines").innerText()).split("\n");
     }
   } finally {
     await browser.close();

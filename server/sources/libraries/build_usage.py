@@ -60,6 +60,25 @@ def count(files: list[Path], language: LanguageSpec) -> dict[str, Counter[str]]:
     return usage
 
 
+def count_imports(files: list[Path], language: LanguageSpec) -> dict[str, Counter[str]]:
+    """How many files import each name from each module (``from m import x``: m -> x; ``import
+    m``: m -> ""), for auto-import (sources/auto_import.py)."""
+    parser = language.parser()
+    found: dict[str, Counter[str]] = defaultdict(Counter)
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if len(data) > 1_000_000:
+            continue
+        for name, target in receivers.bindings(parser.parse(data), language, [(0, len(data))]).items():
+            module = target.module.removeprefix("node:")
+            if name and module and not module.startswith((".", "_")) and len(target.names) <= 1:
+                found[module][target.names[0] if target.names else ""] += 1
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", choices=["python", "javascript"], required=True)
@@ -75,6 +94,12 @@ def main() -> None:
     out = args.out or Path(__file__).with_name(f"{args.lang}_usage.json")
     suffixes = (".py",) if language is PYTHON else (".js", ".cjs", ".mjs")
     files = sorted(p for p in args.source.rglob("*") if p.suffix in suffixes and "site-packages" not in p.parts and p.is_file())
+    imports = count_imports(files, language)
+    kept = {module: {n: c for n, c in sorted(names.items(), key=lambda nc: (-nc[1], nc[0])) if c >= MIN_FILES}
+            for module, names in sorted(imports.items())}
+    out.with_name(f"{args.lang}_imports.json").write_text(json.dumps(
+        {"source": f"{len(files)} files of {args.source.name}", "modules": {m: n for m, n in kept.items() if n}},
+        separators=(",", ":")) + "\n")
     usage = count(files, language)
     table = {module: dict(sorted(((m, c) for m, c in members.most_common(TOP) if c >= MIN_FILES), key=lambda mc: (-mc[1], mc[0])))
              for module, members in sorted(usage.items())}

@@ -1,0 +1,381 @@
+"""Names the file has not imported yet, each offered with the import that binds it.
+
+Where a name is completed (not after a dot, not at a declaration or an import) and the file
+binds no such name, an item for it carries the import to add (sources/import_edits.py writes
+it). Where the import comes from, most likely first, at most OFFERS modules a name:
+- the project's other files: how their imports bind the name (``from whoosh.query import
+  And``, ``const { join } = require('path')``), most files first; a relative import resolved
+  from the importing file and written again from this one;
+- a project file that defines the name at its top level and that no file imports it from;
+- an installed package of that name (the environment's top-level modules, ``node_modules``);
+- the standard library's and Node's modules: what real code imports from each
+  (libraries/python_imports.json, from CPython's ``Lib``), and Node's modules themselves
+  (``fs``, ``path``) with the members real code uses of them (javascript_usage.json).
+
+Nothing is read from disk at a request but whether a Python folder is a package and the
+installed packages' names (each cached): the project index (sources/project.py) keeps each
+file's import bindings. Whether the buffer binds a name is read around its occurrences
+(``bound_in``), and kept while the user types one word (the text around it unchanged).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import json
+import os
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..context import NAME, CompletionContext
+from ..engines.base import Candidate, Kind
+from ..languages import LanguageSpec
+from .buffer import PROJECT
+from .imports import module_position
+from .project import BOUND, path_of
+
+OFFERS = 3  # modules offered for one name, most likely first
+EXTRA = 8  # names no other source lists, added per request
+LIBRARIES = Path(__file__).parent / "libraries"
+
+
+@dataclass(frozen=True)
+class Offer:
+    """An import that binds ``name``: ``module`` as this file writes it, the name it takes from
+    there (``""``: the module itself, or a JavaScript default export)."""
+
+    name: str
+    module: str
+    imported: str = ""
+    origin: str = "project"  # "project" (its files import or define it) or "library"
+    files: int = 0  # project files that import it so
+
+
+def written(module: str, relative: bool, language: LanguageSpec, path: str | None) -> str | None:
+    """How the file ``path`` writes the import of ``module`` (``@`` and a path: a project
+    file), relative where ``relative``; None where it cannot."""
+    if not module.startswith("@"):
+        return module
+    target = Path(module[1:])
+    if path is None:
+        return None
+    here = Path(path).parent
+    if language.name != "python":
+        spec = os.path.relpath(target, here).replace(os.sep, "/")
+        return spec if spec.startswith("../") else "./" + spec
+    if relative:  # from the folder of the module (a package: its own)
+        base, tail = (target, ()) if os.path.isdir(target) else (target.parent, (target.name,))
+        common = Path(os.path.commonpath([here, base]))
+        up = len(here.relative_to(common).parts)
+        return "." * (up + 1) + ".".join(base.relative_to(common).parts + tail)
+    dotted = _dotted(target)
+    if dotted is None and target.parent == here:
+        return target.name
+    return dotted
+
+
+def _dotted(target: Path) -> str | None:
+    """The absolute module of a Python file or package (without its suffix), through the
+    folders above it that are packages."""
+    parts = [target.name]
+    folder = target.parent
+    while _package(str(folder)):
+        parts.append(folder.name)
+        folder = folder.parent
+    return ".".join(reversed(parts)) if len(parts) > 1 or _package(str(target)) else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _package(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "__init__.py"))
+
+
+_PY_MODULE = re.compile(r"(?!test\b|idlelib\b|lib2to3\b)[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*")
+
+
+class LibraryNames:
+    """The standard library's (Node's) names by prefix: name -> [(module, name imported, uses)]."""
+
+    def __init__(self, language: str):
+        self.by_name: dict[str, list[tuple[str, str, int]]] = {}
+        try:
+            self._read(language)
+        except (OSError, ValueError) as error:  # a damaged table costs these names, nothing else
+            import logging
+
+            logging.getLogger(__name__).warning("library names for %s not read: %s", language, error)
+        for found in self.by_name.values():
+            found.sort(key=lambda entry: (-entry[2], entry[0]))
+        self._lower = sorted((name.lower(), name) for name in self.by_name)
+
+    def _read(self, language: str) -> None:
+        if language == "python":  # what real code imports (python_imports.json): `from m import x`, `import m`
+            imports = json.loads((LIBRARIES / "python_imports.json").read_text())["modules"]
+            for module, names in imports.items():
+                if not _PY_MODULE.fullmatch(module):
+                    continue  # a module of the library's own tests
+                for name, files in names.items():
+                    if name or "." not in module:
+                        self._add(name or module, module, name, files)
+            return
+        usage = json.loads((LIBRARIES / "javascript_usage.json").read_text())["modules"]
+        modules = json.loads((LIBRARIES / "javascript.json").read_text())["modules"]
+        for module, members in modules.items():
+            if "." in module or "/" in module:
+                continue
+            used = usage.get(module, {})
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", module):
+                self._add(module, module, "", sum(used.values()) + 1)
+            for member in members if module not in ("process", "console") else ():  # globals' members: not imported
+                if member in used:  # what real code uses of the module (javascript_usage.json)
+                    self._add(member, module, member, used[member])
+
+    def _add(self, name: str, module: str, imported: str, uses: int) -> None:
+        if not name.startswith("_"):
+            self.by_name.setdefault(name, []).append((module, imported, uses))
+
+    def starting(self, prefix: str, limit: int) -> list[str]:
+        """Up to ``limit`` names starting with ``prefix`` (any case), most used first."""
+        lower = prefix.lower()
+        lo = bisect.bisect_left(self._lower, (lower,))
+        found = []
+        for key, name in self._lower[lo:]:
+            if not key.startswith(lower):
+                break
+            found.append(name)
+        found.sort(key=lambda name: -self.by_name[name][0][2])
+        return found[:limit]
+
+
+@functools.cache
+def library_names(language: str) -> LibraryNames:
+    return LibraryNames("python" if language == "python" else "javascript")
+
+
+def offers(name: str, language: LanguageSpec, project, path: str | None) -> list[Offer]:
+    """The imports that may bind ``name`` in the file ``path``, most likely first (at most
+    OFFERS): the project's imports of it, a project module of that name, a Python project file
+    defining it, an installed package of that name, the libraries' members."""
+    out: list[Offer] = []
+    seen: set[str] = set()  # the modules offered: ``@`` and a path for a project file, however written
+    python = language.name == "python"
+
+    def add(key: str, imported: str, relative: bool = False, origin: str = "project", files: int = 0) -> None:
+        module = written(key, relative, language, path) if key not in seen and len(out) < OFFERS else None
+        if module:
+            seen.add(key)
+            out.append(Offer(name, module, imported, origin, files))
+
+    own = project.files.get(path) if project is not None and path is not None else None
+    here = "@" + str(Path(path).with_suffix("")) if path is not None else None
+    style = _relative_style(own)
+    for module, imported, files, relative in project.importers.get(name, ()) if project is not None else ():
+        files -= own is not None and any(b[0] == name and b[1] == module for b in own.bound)
+        if files > 0 and module != here:
+            add(module, imported, 2 * relative > files, files=files)
+    for found in project.modules.get(name, ()) if project is not None and path is not None else ():
+        stem = Path(found).with_suffix("")
+        target = stem.parent if stem.name in ("__init__", "index") else stem
+        if found != path and target.name == name:  # `from . import nodes`, `const context = require('./context')`
+            add("@" + str(target.parent), name, style) if python else add("@" + str(target), "")
+    for defining in project.definers.get(name, ()) if project is not None and python else ():
+        if defining != path:
+            stem = Path(defining).with_suffix("")
+            add("@" + str(stem.parent if stem.name == "__init__" else stem), name, style)
+    if path is not None and (package := installed(str(Path(path).parent), python).get(name)):
+        add(package, "", origin="library")
+    for module, imported, _ in library_names(language.name).by_name.get(name, ()):
+        add(module, imported, origin="library")
+    return out
+
+
+def _relative_style(own) -> bool:
+    """Whether this file's saved version writes most of its project imports relative."""
+    written_relative = [b[3] for b in own.bound if b[1].startswith("@") or b[3]] if own is not None else []
+    return sum(written_relative) * 2 > len(written_relative) if written_relative else False
+
+
+@functools.lru_cache(maxsize=64)
+def installed(folder: str, python: bool) -> dict[str, str]:
+    """The packages installed for a file in ``folder``, by the name an import binds: the
+    top-level modules of a ``.venv`` or ``venv`` above it, the packages of the node_modules
+    folders above it (``on-finished`` as onFinished). Listed once per folder."""
+    out: dict[str, str] = {}
+    try:
+        if python:  # a .venv or venv folder above: not the server's own environment
+            from .libraries.python_environment import site_packages
+
+            env = next((above / name for above in (Path(folder), *Path(folder).parents) for name in (".venv", "venv")
+                        if (above / name / "pyvenv.cfg").is_file()), None)
+            for site in site_packages(env) if env is not None else ():
+                for entry in site.iterdir():
+                    stem = entry.name.removesuffix(".py")
+                    if stem.isidentifier() and not stem.startswith("_") and (entry.suffix == ".py" or (entry / "__init__.py").is_file()):
+                        out.setdefault(stem, stem)
+            return out
+        for above in (Path(folder), *Path(folder).parents):
+            modules = above / "node_modules"
+            for entry in sorted(modules.iterdir()) if modules.is_dir() else ():
+                if not entry.name.startswith((".", "@")):
+                    out.setdefault(re.sub(r"[-.](\w)", lambda m: m.group(1).upper(), entry.name), entry.name)
+    except OSError:
+        pass
+    return out
+
+
+_BINDS = {  # the text before a binding occurrence (on its line), and after it
+    "python": (re.compile(rb"(?:\b(?:def|class|as|global|nonlocal|import)[ \t]+|\bfor[ \t]+[\w \t,()]*"
+                          rb"|^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([^)]*[(,][ \t]*[*]{0,2}|\blambda[ \t][^:]*"
+                          rb"|^[ \t]*from[ \t].*\bimport\b.*)$"),
+               re.compile(rb"[ \t]*(?:,[\w \t,]*)?(?::[^=\n]*)?(?:=(?!=)|:=)|[\w \t,]*[ \t]in\b")),
+    "javascript": (re.compile(rb"(?:\b(?:const|let|var|function|class|catch)[ \t]*\(?[ \t]*|^[ \t]*import\b[^;]*"
+                              rb"|\b(?:const|let|var)[ \t]*[{\[][^;=]*)$"),
+                   re.compile(rb"[ \t]*(?:=(?![=>])|=>)")),
+}
+_VALUE = re.compile(rb"(?:[:=(\[.]|->|\b(?:return|in|is|not|and|or|if|else|yield|await))[ \t]*$")  # a value or a type follows
+_JS_PARAMETER = (re.compile(rb"\([ \t]*(?:[\w$]+[ \t]*(?:=[^,()]*)?,[ \t]*)*$"),
+                 re.compile(rb"[ \t]*(?:=[^,()]*)?(?:,[\w$ \t=,]*)?\)[ \t]*(?:=>|\{)"))
+# inside a from-import's parentheses, an import's or a destructuring's braces over several lines
+_OPEN = {"python": re.compile(rb"\bimport\s*\([^)]*$"),
+         "javascript": re.compile(rb"(?:\bimport\s*(?:[\w$]+\s*,\s*)?|\b(?:const|let|var)\s*)\{[^{}]*$")}
+_TEXT = frozenset({"comment", "string", "string_content", "string_fragment", "template_string", "regex"})
+
+
+PARAMETERS = frozenset({"parameters", "lambda_parameters", "default_parameter", "typed_parameter", "typed_default_parameter",
+                        "list_splat_pattern", "dictionary_splat_pattern", "formal_parameters", "required_parameter",
+                        "optional_parameter", "assignment_pattern", "rest_pattern"})
+SCOPES = frozenset({"function_definition", "lambda", "class_definition", "function_declaration", "function_expression",
+                    "arrow_function", "method_definition", "generator_function_declaration", "class_declaration", "class"})
+
+
+def bound_in(data: bytes, language: LanguageSpec, name: str, skip: tuple[int, int] = (0, 0), tree=None) -> bool:
+    """Whether the buffer binds ``name`` where the cursor (``skip``: the word at it) sees it,
+    as far as the text around each occurrence in code says (``def name``, ``name =``, ``import …
+    name``, ``for name in``, ``as name``, ``const { name }``, a parameter). With the buffer's
+    ``tree``, occurrences in comments and strings are not read, and a binding inside a function
+    or class counts only where that function or class holds the cursor."""
+    python = language.name == "python"
+    before, after = _BINDS["python" if python else "javascript"]
+    for start, end in _occurrences(data, name.encode()):
+        if skip[0] <= start < skip[1]:
+            continue
+        node = tree.root_node.descendant_for_byte_range(start, end) if tree is not None else None
+        if node is not None and (node.type in _TEXT or not _in_scope(node, skip[0])):
+            continue
+        line = data[data.rfind(b"\n", 0, start) + 1:start]
+        if _ALIASED.match(data, end):
+            continue  # `import m as x` binds x
+        if node is not None and node.parent is not None and node.parent.type in PARAMETERS and node.prev_named_sibling is None:
+            return True  # a parameter of a function around the cursor
+        if before.search(line) and (node is None or not _PARAMETER_LINE.search(line)) \
+                or after.match(data, end, end + 160) and not _VALUE.search(line):
+            return True
+        if _OPEN["python" if python else "javascript"].search(data[max(0, start - 2048):start]):
+            return True
+        if node is None and not python and _JS_PARAMETER[0].search(line) and _JS_PARAMETER[1].match(data, end, end + 160):
+            return True
+    return False
+
+
+def _occurrences(data: bytes, word: bytes):
+    """Where ``word`` stands alone in ``data`` (not part of a longer name, nor after a dot)."""
+    start = data.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if not (start and (_WORD_BYTE[data[start - 1]] or data[start - 1] == 46)) and not (end < len(data) and _WORD_BYTE[data[end]]):
+            yield start, end
+        start = data.find(word, end)
+
+
+_WORD_BYTE = [chr(b).isalnum() or chr(b) in "_$" or b >= 128 for b in range(256)]
+_ALIASED = re.compile(rb"[ \t]+as[ \t]")
+_PARAMETER_LINE = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([^)]*[(,][ \t]*[*]{0,2}$|\blambda[ \t][^:]*$")
+
+
+def _in_scope(node, cursor: int) -> bool:
+    """Whether a binding at ``node`` is seen at ``cursor``: the innermost function or class
+    around it (not the one it names) holds the cursor, or there is none."""
+    child, scope = node, node.parent
+    while scope is not None:
+        if scope.type in SCOPES and scope.child_by_field_name("name") != child:
+            return scope.start_byte <= cursor <= scope.end_byte
+        child, scope = scope, scope.parent
+    return True
+
+
+# the fallback engine's signals (sources/buffer.py) of a name it found nowhere: its tier past PROJECT
+UNLISTED = (float(PROJECT + 1),) + (0.0,) * 22
+ATTACHED = 15  # the list's first candidates that may carry an import (each costs a look through the buffer)
+NAMES = frozenset({"python", "javascript", "typescript", "typescriptreact"})
+
+
+class AutoImport:
+    """The source: which of a list's names need an import here and which it does not hold yet
+    (sources/position.py's facts, read through the fallback engine)."""
+
+    def __init__(self, fallback):
+        self.fallback = fallback
+        self.enabled = True  # the autoImport setting
+        # whether the buffer binds each name, while the text around the word at the cursor stays the same
+        self._bound: tuple[tuple | None, dict[str, bool]] = (None, {})
+
+    def here(self, context: CompletionContext) -> bool:
+        """Whether the cursor is where an unimported name may be written: a name, not one being
+        declared, not in an import."""
+        if not self.enabled or context.category != NAME or context.language.name not in NAMES:
+            return False
+        where = self.fallback.declaring(context)
+        return not (where.declaration or where.parameter) and self.fallback.imported_names(context) is None \
+            and not module_position(context)
+
+    def extra(self, context: CompletionContext, listed: set[str]) -> list[str]:
+        """Names with the prefix typed that the project's imports bind or the libraries export,
+        not in ``listed``: what only an import would bring (EXTRA of them)."""
+        if not context.prefix or not self.here(context):
+            return []
+        view = self.fallback._project(context)
+        found = [word for word, _, _ in view.snapshot.words(context.prefix, view.path, EXTRA, BOUND)] if view else []
+        found += library_names(context.language.name).starting(context.prefix, EXTRA)
+        path = view.path if view else path_of(context.uri)
+        if path is not None:
+            lower = context.prefix.lower()
+            found += sorted(n for n in installed(str(Path(path).parent), context.language.name == "python") if n.lower().startswith(lower))
+        out = []
+        for word in found:
+            if word not in listed and word not in out and context.language.identifier.fullmatch(word):
+                out.append(word)
+        return out[:EXTRA]
+
+    def attach(self, context: CompletionContext, candidates: list[Candidate]) -> list[Candidate]:
+        """The list, its first ATTACHED names that the buffer does not bind carrying the import
+        that would (Candidate.auto_import), each followed by the same name from the other
+        modules offered."""
+        if not candidates or not self.here(context):
+            return candidates
+        view = self.fallback._project(context)
+        snapshot, path = (view.snapshot, view.path) if view is not None else (None, path_of(context.uri))
+        cursor = (context.prefix_start, context.cursor + 1)
+        key = (context.uri, hash(context.data[:context.prefix_start]), hash(context.data[context.cursor:]))
+        if self._bound[0] != key:
+            self._bound = (key, {})
+        bound = self._bound[1]
+        out: list[Candidate] = []
+        for position, candidate in enumerate(candidates):
+            out.append(candidate)
+            if position >= ATTACHED or candidate.kind in (Kind.KEYWORD, Kind.SNIPPET, Kind.ARGUMENT) \
+                    or not context.language.identifier.fullmatch(candidate.text):
+                continue
+            found = offers(candidate.text, context.language, snapshot, path)
+            if not found:
+                continue
+            if candidate.text not in bound:
+                bound[candidate.text] = bound_in(context.data, context.language, candidate.text, cursor, context.tree)
+            if bound[candidate.text]:
+                continue
+            out.pop()
+            for offer in found:
+                kind = Kind.MODULE if not offer.imported and candidate.kind == Kind.VARIABLE else candidate.kind
+                detail = f"auto-import from {offer.module}" + (f" · {candidate.detail}" if candidate.detail else "")
+                out.append(replace(candidate, kind=kind, detail=detail, origin=offer.module, auto_import=offer))
+        return out

@@ -1,0 +1,165 @@
+"""The edit that adds an import, in the file's own style (sources/auto_import.py offers it).
+
+Python: the name joins an existing ``from m import ...`` of the same module (parenthesised or
+not); otherwise a new line, placed in order where the file's top-level imports are sorted, else
+after the last of them, else after the module's docstring and leading comments.
+JavaScript and TypeScript: the name joins an existing ``import { ... } from 'm'`` or ``const {
+... } = require('m')``; otherwise a new ``import`` or ``require`` line, as the file already
+writes them (ES modules where it writes neither, but for a CommonJS file, which assigns
+``module.exports``), with the file's quotes and semicolons, after its last import.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter
+
+from ..context import CompletionContext
+from .auto_import import Offer
+
+PY_IMPORTS = ("import_statement", "import_from_statement", "future_import_statement")
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int  # byte offsets in the buffer
+    end: int
+    text: str
+
+
+def edit(context: CompletionContext, offer: Offer) -> Edit | None:
+    """The edit that makes ``offer`` bind its name in the buffer, or None where the buffer
+    already holds that import."""
+    top = [node for node in context.tree.root_node.children if node.end_byte <= context.prefix_start]
+    if context.language.name == "python":
+        return _python(context.data, top, offer)
+    return _javascript(context, top, offer)
+
+
+def _python(data: bytes, top: list[tree_sitter.Node], offer: Offer) -> Edit | None:
+    imports = [node for node in top if node.type in PY_IMPORTS]
+    named = offer.name if offer.name == offer.imported else f"{offer.imported} as {offer.name}"
+    if offer.imported:
+        for node in imports:
+            module = node.child_by_field_name("module_name")
+            if node.type == "import_from_statement" and module is not None and module.text == offer.module.encode():
+                names = node.children_by_field_name("name")
+                if not names or any(child.type == "wildcard_import" for child in node.children):
+                    break
+                return Edit(names[-1].end_byte, names[-1].end_byte, f", {named}")
+        line = f"from {offer.module} import {named}"
+    else:
+        plain = offer.name == offer.module or offer.module.startswith(offer.name + ".")  # `import os.path` binds os
+        line = f"import {offer.module}" if plain else f"import {offer.module} as {offer.name}"
+    return _new_line(data, top, imports, line, _python_head)
+
+
+def _python_head(data: bytes, top: list[tree_sitter.Node]) -> int:
+    """Where a first import goes: after the module's docstring, else at its first statement
+    (below a shebang and leading comments)."""
+    for node in top:
+        if node.type == "comment":
+            continue
+        if node.type == "expression_statement" and node.named_child_count and node.named_children[0].type == "string":
+            return _line_after(data, node.end_byte)
+        return node.start_byte - node.start_point[1]
+    return _line_after(data, top[-1].end_byte) if top else 0
+
+
+def _javascript(context: CompletionContext, top: list[tree_sitter.Node], offer: Offer) -> Edit | None:
+    data = context.data
+    esm = [node for node in top if node.type == "import_statement"]
+    required = [node for node in top if node.type in ("lexical_declaration", "variable_declaration") and b"require(" in (node.text or b"")]
+    quote = _quote(esm + required)
+    if esm or not required and not (context.language.name == "javascript" and b"module.exports" in data):
+        for node in esm:
+            source = node.child_by_field_name("source")
+            if source is not None and source.text and source.text[1:-1] == offer.module.encode() and offer.imported:
+                specifiers = [n for n in _descendants(node, "named_imports")]
+                if specifiers and specifiers[0].named_children:
+                    end = specifiers[0].named_children[-1].end_byte
+                    return Edit(end, end, f", {_named(offer, ' as ')}")
+        clause = f"{{ {_named(offer, ' as ')} }}" if offer.imported else offer.name
+        line = f"import {clause} from {quote}{offer.module}{quote}"
+        imports = esm
+    else:
+        for node in required:
+            if f"require({quote}{offer.module}{quote})".encode() in (node.text or b"") and offer.imported:
+                patterns = [n for n in _descendants(node, "object_pattern")]
+                if patterns and patterns[0].named_children:
+                    end = patterns[0].named_children[-1].end_byte
+                    return Edit(end, end, f", {_named(offer, ': ')}")
+        binding = f"{{ {_named(offer, ': ')} }}" if offer.imported else offer.name
+        line = f"const {binding} = require({quote}{offer.module}{quote})"
+        imports = required
+    if _semicolons(data, imports):
+        line += ";"
+    return _new_line(data, top, imports, line, _javascript_head, sort=False)
+
+
+def _named(offer: Offer, alias: str) -> str:
+    return offer.name if offer.imported == offer.name else f"{offer.imported}{alias}{offer.name}"
+
+
+def _javascript_head(data: bytes, top: list[tree_sitter.Node]) -> int:
+    """Where a first import goes: after a shebang, leading comments and ``'use strict'``."""
+    for node in top:
+        if node.type in ("comment", "hash_bang_line"):
+            continue
+        if node.type == "expression_statement" and node.text and node.text.strip(b";").strip(b"'\"") == b"use strict":
+            return _line_after(data, node.end_byte)
+        return node.start_byte - node.start_point[1]
+    return _line_after(data, top[-1].end_byte) if top else 0
+
+
+def _new_line(data: bytes, top, imports: list[tree_sitter.Node], line: str, head, sort: bool = True) -> Edit:
+    """A new line holding ``line``: in order among sorted imports, else after the last one."""
+    if not imports:
+        at = head(data, top)
+        return Edit(at, at, line + "\n")
+    texts = [_order((node.text or b"").decode("utf-8", "replace")) for node in imports]
+    if sort and texts == sorted(texts):
+        ours = _order(line)
+        for node, text in zip(imports, texts):
+            if ours < text and "__future__" not in text[1]:
+                at = node.start_byte - node.start_point[1]
+                return Edit(at, at, line + "\n")
+    at = _line_after(data, imports[-1].end_byte)
+    if at > len(data) or at == len(data) and not data.endswith(b"\n"):
+        return Edit(len(data), len(data), "\n" + line)
+    return Edit(at, at, line + "\n")
+
+
+def _order(line: str) -> tuple[bool, str]:
+    """How sorted Python imports order a line: ``import m`` lines first, then by module."""
+    words = line.split()
+    return (words[0] == "from", words[1].lower() if len(words) > 1 else "")
+
+
+def _line_after(data: bytes, offset: int) -> int:
+    newline = data.find(b"\n", offset)
+    return len(data) if newline < 0 else newline + 1
+
+
+def _descendants(node: tree_sitter.Node, kind: str):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == kind:
+            yield current
+        stack.extend(reversed(current.named_children))
+
+
+def _quote(nodes: list[tree_sitter.Node]) -> str:
+    for node in nodes:
+        for string in _descendants(node, "string"):
+            if string.text and string.text[:1] in (b"'", b'"'):
+                return string.text[:1].decode()
+    return "'"
+
+
+def _semicolons(data: bytes, imports: list[tree_sitter.Node]) -> bool:
+    if imports:
+        return (imports[-1].text or b"").rstrip().endswith(b";")
+    return data.count(b";\n") * 2 >= data.count(b"\n") // 4 or not data.strip()

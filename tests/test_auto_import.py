@@ -1,0 +1,169 @@
+"""Names the file has not imported yet (server/sources/auto_import.py, import_edits.py): where
+the import comes from, whether the buffer binds the name already, and the edit that adds it in
+the file's own style."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from treecomplete.context import context_at
+from treecomplete.items import completion_list
+from treecomplete.languages import JAVASCRIPT, PYTHON
+from treecomplete.service import CompletionService
+from treecomplete.sources import auto_import, import_edits
+from treecomplete.sources.auto_import import Offer, bound_in, offers
+from treecomplete.sources.project_index import ProjectIndex
+
+from .test_project import _indexed, _tree
+
+
+@pytest.mark.parametrize("code, bound", [
+    ("x = 1\nprint(Path)\n", False),
+    ("from pathlib import Path\n", True),
+    ("from a import (b,\n    Path)\n", True),
+    ("import Path as P\n", False),
+    ("def f(a, Path=1):\n    pass", True),  # the cursor is in f
+    ("def g(a, Path):\n    return 1\n\n\nx = 2\n", False),  # a parameter of another function
+    ("def f(a, b=Path):\n    pass\n", False),
+    ("def f(value: t.Union[t.Mapping[K, V], Path]) -> int:\n    pass\n", False),
+    ("for i, Path in x:\n    pass\n", True),
+    ("with a as Path:\n    pass\n", True),
+    ("Path: int = 3\n", True),
+    ("a, Path = 1, 2\n", True),
+    ("Path == 3\nx.Path = 1\n", False),
+    ("class A:\n    Path = 1\n\n\nx = 2\n", False),  # a class attribute, not seen outside
+    ("def Path():\n    pass\n", True),
+    ("# the Path = of a comment\n'''for Path in'''\n", False),
+])
+def test_what_binds_a_python_name(code, bound):
+    data = code.encode()
+    tree = PYTHON.parser().parse(data)
+    assert bound_in(data, PYTHON, "Path", (len(data), len(data) + 1), tree) is bound
+
+
+@pytest.mark.parametrize("code, bound", [
+    ("const { join } = require('path')\n", True),
+    ("import {\n  a,\n  join\n} from 'x'\n", True),
+    ("join(a)\nfoo(join, 2)\nitems.map((x) => join(x))\n", False),
+    ("const f = (a, join) => 1\n", False),
+    ("function f(join) {\n  x", True),
+    ("let join = 1\n", True),
+    ("const [a, join] = x\n", True),
+    ("join === 1\n", False),
+])
+def test_what_binds_a_javascript_name(code, bound):
+    data = code.encode()
+    tree = JAVASCRIPT.parser().parse(data)
+    assert bound_in(data, JAVASCRIPT, "join", (len(data), len(data) + 1), tree) is bound
+
+
+def _project(tmp_path: Path, files: dict[str, str]):
+    _tree(tmp_path, files)
+    index = _indexed(tmp_path)
+    return index
+
+
+def test_the_projects_imports_say_where_a_name_comes_from_most_files_first(tmp_path):
+    files = {"pkg/__init__.py": "", "pkg/nodes.py": "class Name:\n    pass\n", "pkg/other.py": "class Name:\n    pass\n",
+             "pkg/sub/__init__.py": ""}
+    files.update({f"pkg/user{i}.py": "from .nodes import Name\n" for i in range(3)})
+    files["pkg/odd.py"] = "from pkg.other import Name\n"
+    index = _project(tmp_path, files)
+    here = str((tmp_path / "pkg" / "sub" / "new.py").resolve())
+    snapshot = index.snapshot(PYTHON, here)
+    found = offers("Name", PYTHON, snapshot, here)
+    # written relative where the importers write it so, from this file's folder
+    assert [(o.module, o.imported, o.files) for o in found[:2]] == [("..nodes", "Name", 3), ("pkg.other", "Name", 1)]
+    assert offers("Name", PYTHON, snapshot, str((tmp_path / "pkg" / "x.py").resolve()))[0].module == ".nodes"
+
+
+def test_a_name_exported_by_fifty_modules_is_offered_from_three(tmp_path):
+    files = {f"m{i}.py": "def helper():\n    pass\n" for i in range(50)}
+    files.update({f"u{i}.py": "from m7 import helper\n" for i in range(2)})
+    index = _project(tmp_path, files)
+    here = str((tmp_path / "new.py").resolve())
+    found = offers("helper", PYTHON, index.snapshot(PYTHON, here), here)
+    assert len(found) == auto_import.OFFERS == 3
+    assert found[0].module == "m7" and found[0].files == 2  # the project's own imports first
+
+
+def test_a_submodule_and_the_standard_library(tmp_path):
+    index = _project(tmp_path, {"pkg/__init__.py": "", "pkg/nodes.py": "x = 1\n", "pkg/a.py": "from . import nodes\n"})
+    here = str((tmp_path / "pkg" / "b.py").resolve())
+    assert offers("nodes", PYTHON, index.snapshot(PYTHON, here), here)[0] == Offer("nodes", ".", "nodes", "project", 1)
+    assert offers("OrderedDict", PYTHON, None, here)[0].module == "collections"
+    assert ("fs", "readFileSync") in [(o.module, o.imported) for o in offers("readFileSync", JAVASCRIPT, None, here)]
+
+
+def _edit(language, code: str, offer: Offer) -> str:
+    data = code.encode()
+    doc = CompletionService().open("file:///t/m." + ("py" if language is PYTHON else "js"), language.name, 1, code)
+    context = context_at(doc, len(data))
+    found = import_edits.edit(context, offer)
+    return (data[:found.start] + found.text.encode() + data[found.end:]).decode()
+
+
+def test_python_imports_are_written_in_the_files_style():
+    path = Offer("path", "os", "path")
+    assert _edit(PYTHON, "from os import sep\n\npa", path) == "from os import sep, path\n\npa"
+    assert _edit(PYTHON, "from os import (\n    sep,\n)\n\npa", path) == "from os import (\n    sep, path,\n)\n\npa"
+    sorted_imports = "import abc\nimport zlib\nfrom json import dumps\nfrom sys import argv\n\npa"
+    assert _edit(PYTHON, sorted_imports, path) == "import abc\nimport zlib\nfrom json import dumps\nfrom os import path\nfrom sys import argv\n\npa"
+    assert _edit(PYTHON, "import zlib\nimport abc\n\npa", path) == "import zlib\nimport abc\nfrom os import path\n\npa"
+    assert _edit(PYTHON, '"""Doc."""\n\npa', path) == '"""Doc."""\nfrom os import path\n\npa'
+    assert _edit(PYTHON, "#!/usr/bin/env python\nx = 1\npa", path) == "#!/usr/bin/env python\nfrom os import path\nx = 1\npa"
+    assert _edit(PYTHON, "x = 1\nn", Offer("np", "numpy")) == "import numpy as np\nx = 1\nn"
+
+
+def test_javascript_imports_are_written_in_the_files_style():
+    join = Offer("join", "path", "join")
+    assert _edit(JAVASCRIPT, "const { sep } = require('path');\n\njo", join) == "const { sep, join } = require('path');\n\njo"
+    assert _edit(JAVASCRIPT, 'const fs = require("fs")\n\njo', join) == 'const fs = require("fs")\nconst { join } = require("path")\n\njo'
+    assert _edit(JAVASCRIPT, "import fs from 'fs';\n\njo", join) == "import fs from 'fs';\nimport { join } from 'path';\n\njo"
+    assert _edit(JAVASCRIPT, "import { sep } from 'path';\njo", join) == "import { sep, join } from 'path';\njo"
+    assert _edit(JAVASCRIPT, "'use strict';\nmodule.exports = 1;\njo", Offer("context", "./context")) \
+        == "'use strict';\nconst context = require('./context');\nmodule.exports = 1;\njo"
+
+
+def _complete(service: CompletionService, uri: str, text: str):
+    doc = service.open(uri, "python", 1, text)
+    line, column = text.count("\n"), len(text) - text.rfind("\n") - 1
+    items = completion_list(doc, service.complete(uri, line, column, 50), 50).items
+    first: dict = {}
+    for item in items:
+        first.setdefault(item.label, item)
+    return first
+
+
+def _complete_all(service: CompletionService, uri: str, text: str) -> list:
+    doc = service.open(uri, "python", 1, text)
+    line, column = text.count("\n"), len(text) - text.rfind("\n") - 1
+    return completion_list(doc, service.complete(uri, line, column, 50), 50).items
+
+
+def test_an_item_carries_its_import_where_the_file_does_not_bind_the_name(tmp_path):
+    index = _project(tmp_path, {"pkg/__init__.py": "", "pkg/nodes.py": "class Counter:\n    pass\n",
+                                "pkg/a.py": "from .nodes import Counter\n"})
+    service = CompletionService(project=index)
+    uri = (tmp_path / "pkg" / "b.py").as_uri()
+    items = _complete(service, uri, "import os\n\n\nclass V(Count")
+    edits = items["Counter"].additional_text_edits
+    assert [(e.range.start.line, e.new_text) for e in edits] == [(1, "from .nodes import Counter\n")]
+    again = [item for item in _complete_all(service, uri, "import os\n\n\nclass V(Count") if item.label == "Counter"]
+    assert [item.label_details for item in again][:1] == [None]  # the client did not ask for label details
+    assert [item.additional_text_edits[0].new_text for item in again] == ["from .nodes import Counter\n",
+                                                                           "from collections import Counter\n"]
+    assert "auto-import from .nodes" in items["Counter"].data["detail"]
+    bound = _complete(service, uri, "from .nodes import Counter\n\n\nclass V(Count")
+    assert not bound["Counter"].additional_text_edits  # bound already: no import, no second item
+    declared = _complete(service, uri, "import os\n\n\nclass Count")
+    assert all(not item.additional_text_edits for item in declared.values())  # a name being declared
+    service.auto_import.enabled = False
+    assert all(not item.additional_text_edits for item in _complete(service, uri, "import os\n\n\nclass V(Count").values())
+
+
+def test_unimported_library_names_are_offered_with_their_import():
+    service = CompletionService(project=ProjectIndex())
+    items = _complete(service, "file:///t/new.py", "x = 1\nOrderedD")
+    assert [e.new_text for e in items["OrderedDict"].additional_text_edits] == ["from collections import OrderedDict\n"]
