@@ -154,8 +154,9 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
 
 
 def imported_samples(path: Path, data: bytes, tree, language: LanguageSpec, lang: str, drop_imports: bool) -> list[Sample]:
-    """The names that the file's top-level imports bind, used below them (not in an import), with
-    what each binds; with ``drop_imports``, in the file without its imports."""
+    """The names that the file's top-level imports bind, used below them (not in an import, nor
+    where a function around them binds the name itself), with what each binds; with
+    ``drop_imports``, in the file without its imports."""
     spans = imported_names.import_spans(tree, language)
     if not spans:
         return []
@@ -167,7 +168,8 @@ def imported_samples(path: Path, data: bytes, tree, language: LanguageSpec, lang
         stack.extend(node.children)
         text = node.text.decode("utf-8", "replace") if node.type == "identifier" and node.text else ""
         target = bound.get(text)
-        if target is None or node.start_byte < spans[0][1] or any(a <= node.start_byte < b for a, b in spans):
+        if target is None or node.start_byte < spans[0][1] or any(a <= node.start_byte < b for a, b in spans) \
+                or imported_names.shadowed(node, text):
             continue
         if member_access(node) is not None or declares(lang, data, node.start_byte) or (node.parent and node.parent.type in (
                 "keyword_argument", "pair", "import_specifier", "export_specifier", "shorthand_property_identifier_pattern")):

@@ -17,6 +17,7 @@ from pathlib import Path
 from lsprotocol import types
 from treecomplete.languages import LanguageSpec
 from treecomplete.receivers import Target, bindings
+from treecomplete.scope import parameters_of
 
 PY_IMPORTS = {"import_statement", "import_from_statement", "future_import_statement"}
 JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx")
@@ -53,6 +54,52 @@ def drop(data: bytes, spans: list[tuple[int, int]], offset: int) -> tuple[bytes,
 def bound_targets(tree, language: LanguageSpec, spans: list[tuple[int, int]]) -> dict[str, Target]:
     """What the file's top-level imports bind."""
     return bindings(tree, language, spans)
+
+
+SCOPES = {"function_definition", "lambda", "function_declaration", "function_expression", "arrow_function",
+          "method_definition", "generator_function_declaration", "generator_function"}
+DECLARES = {"variable_declarator": "name", "assignment": "left", "for_statement": "left", "for_in_statement": "left",
+            "as_pattern_target": None, "with_item": None, "catch_clause": "parameter"}
+
+
+def shadowed(node, name: str) -> bool:
+    """Whether a function around ``node`` binds ``name`` itself (a parameter, or a variable,
+    an assignment's or a loop's target in its body): there the name is not the import's.
+    Read from the tree, apart from the server's own reading."""
+    scope = node.parent
+    while scope is not None:
+        if scope.type in SCOPES and _binds(scope, name):
+            return True
+        scope = scope.parent
+    return False
+
+
+def _binds(scope, name: str) -> bool:
+    if name in parameters_of(scope):
+        return True
+    body = scope.child_by_field_name("body")
+    stack = [body] if body is not None else []
+    while stack:
+        current = stack.pop()
+        if current.type in SCOPES:
+            continue  # a nested function's own names
+        field = DECLARES.get(current.type, "")
+        target = current.child_by_field_name(field) if field else current if field is None else None
+        if target is not None and _names_in(target, name):
+            return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _names_in(target, name: str) -> bool:
+    stack = [target]
+    while stack:
+        current = stack.pop()
+        if current.type in ("identifier", "shorthand_property_identifier_pattern") and current.text == name.encode():
+            return True
+        if current.type not in ("member_expression", "attribute", "subscript", "subscript_expression", "call", "call_expression"):
+            stack.extend(current.named_children)
+    return False
 
 
 def canonical(module: str, path: Path, python: bool) -> str:

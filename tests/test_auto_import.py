@@ -167,3 +167,16 @@ def test_unimported_library_names_are_offered_with_their_import():
     service = CompletionService(project=ProjectIndex())
     items = _complete(service, "file:///t/new.py", "x = 1\nOrderedD")
     assert [e.new_text for e in items["OrderedDict"].additional_text_edits] == ["from collections import OrderedDict\n"]
+
+
+def test_a_javascript_name_a_project_file_exports_with_the_extension_the_file_writes(tmp_path):
+    index = _project(tmp_path, {"lib/command.js": "export class Command {}\nclass Hidden {}\n",
+                                "lib/option.js": "exports.Option = class {};\n",
+                                "index.js": "import { Option } from './lib/option.js';\n",
+                                "other.js": "const x = 1;\n"})
+    here = str((tmp_path / "index.js").resolve())
+    snapshot = index.snapshot(JAVASCRIPT, here)
+    assert offers("Command", JAVASCRIPT, snapshot, here)[0] == Offer("Command", "./lib/command.js", "Command", "project")
+    assert offers("Hidden", JAVASCRIPT, snapshot, here) == []  # not exported
+    other = str((tmp_path / "other.js").resolve())
+    assert offers("Command", JAVASCRIPT, snapshot, other)[0].module == "./lib/command"  # no extension written there

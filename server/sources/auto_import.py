@@ -6,11 +6,11 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
 - the project's other files: how their imports bind the name (``from whoosh.query import
   And``, ``const { join } = require('path')``), most files first; a relative import resolved
   from the importing file and written again from this one;
-- a project file that defines the name at its top level and that no file imports it from;
+- a project file that defines the name at its top level (JavaScript: exports it by name);
 - an installed package of that name (the environment's top-level modules, ``node_modules``);
 - the standard library's and Node's modules: what real code imports from each
-  (libraries/python_imports.json, from CPython's ``Lib``), and Node's modules themselves
-  (``fs``, ``path``) with the members real code uses of them (javascript_usage.json).
+  (libraries/python_imports.json from CPython's ``Lib``, javascript_imports.json from npm's
+  package: build_usage.py), then the members it reads after the module's name.
 
 Nothing is read from disk at a request but whether a Python folder is a package and the
 installed packages' names (each cached): the project index (sources/project.py) keeps each
@@ -33,7 +33,7 @@ from ..engines.base import Candidate, Kind
 from ..languages import LanguageSpec
 from .buffer import PROJECT
 from .imports import module_position
-from .project import BOUND, path_of
+from .project import BOUND, fold, path_of
 
 OFFERS = 3  # modules offered for one name, most likely first
 EXTRA = 8  # names no other source lists, added per request
@@ -95,18 +95,24 @@ _PY_MODULE = re.compile(r"(?!test\b|idlelib\b|lib2to3\b)[a-z][a-z0-9_]*(?:\.[a-z
 
 
 class LibraryNames:
-    """The standard library's (Node's) names by prefix: name -> [(module, name imported, uses)]."""
+    """The standard library's (Node's) names: name -> [(module, name imported, files)], most
+    first, from what real code imports (python_imports.json, javascript_imports.json); and
+    ``starting`` lists them by prefix. The members that real code reads after the module's name
+    (``sys.intern``, ``path.parse``: python_usage.json, javascript_usage.json) and rarely imports
+    come after, for a name the buffer uses already, and are not listed by prefix."""
 
     def __init__(self, language: str):
         self.by_name: dict[str, list[tuple[str, str, int]]] = {}
+        self.used: dict[str, list[tuple[str, str, int]]] = {}
         try:
             self._read(language)
         except (OSError, ValueError) as error:  # a damaged table costs these names, nothing else
             import logging
 
             logging.getLogger(__name__).warning("library names for %s not read: %s", language, error)
-        for found in self.by_name.values():
-            found.sort(key=lambda entry: (-entry[2], entry[0]))
+        for table in (self.by_name, self.used):
+            for found in table.values():
+                found.sort(key=lambda entry: (-entry[2], entry[0]))
         self._lower = sorted((name.lower(), name) for name in self.by_name)
 
     def _read(self, language: str) -> None:
@@ -118,18 +124,28 @@ class LibraryNames:
                 for name, files in names.items():
                     if name or "." not in module:
                         self._add(name or module, module, name, files)
+            usage = json.loads((LIBRARIES / "python_usage.json").read_text())["modules"]
+            for module, members in usage.items():
+                for member, files in members.items() if _PY_MODULE.fullmatch(module) else ():
+                    if not member.startswith("_") and all(m != module for m, _, _ in self.by_name.get(member, ())):
+                        self.used.setdefault(member, []).append((module, member, files))
             return
         usage = json.loads((LIBRARIES / "javascript_usage.json").read_text())["modules"]
         modules = json.loads((LIBRARIES / "javascript.json").read_text())["modules"]
+        imports = json.loads((LIBRARIES / "javascript_imports.json").read_text())["modules"]
         for module, members in modules.items():
-            if "." in module or "/" in module:
+            if "." in module or "/" in module or not re.fullmatch(r"[A-Za-z_$][\w$]*", module):
                 continue
+            imported = imports.get(module, {})
+            for name in {module, re.sub(r"_(\w)", lambda m: m.group(1).upper(), module)}:  # child_process as childProcess
+                self._add(name, module, "", imported.get("", 0) + 1)
+            for member, files in imported.items():
+                if member:
+                    self._add(member, module, member, files)
             used = usage.get(module, {})
-            if re.fullmatch(r"[A-Za-z_$][\w$]*", module):
-                self._add(module, module, "", sum(used.values()) + 1)
             for member in members if module not in ("process", "console") else ():  # globals' members: not imported
-                if member in used:  # what real code uses of the module (javascript_usage.json)
-                    self._add(member, module, member, used[member])
+                if member in used and member not in imported:
+                    self.used.setdefault(member, []).append((module, member, used[member]))
 
     def _add(self, name: str, module: str, imported: str, uses: int) -> None:
         if not name.startswith("_"):
@@ -155,8 +171,8 @@ def library_names(language: str) -> LibraryNames:
 
 def offers(name: str, language: LanguageSpec, project, path: str | None) -> list[Offer]:
     """The imports that may bind ``name`` in the file ``path``, most likely first (at most
-    OFFERS): the project's imports of it, a project module of that name, a Python project file
-    defining it, an installed package of that name, the libraries' members."""
+    OFFERS): the project's imports of it, a project module of that name, a project file defining
+    it (JavaScript: exporting it by name), an installed package of that name, the libraries'."""
     out: list[Offer] = []
     seen: set[str] = set()  # the modules offered: ``@`` and a path for a project file, however written
     python = language.name == "python"
@@ -174,20 +190,34 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
         files -= own is not None and any(b[0] == name and b[1] == module for b in own.bound)
         if files > 0 and module != here:
             add(module, imported, 2 * relative > files, files=files)
-    for found in project.modules.get(name, ()) if project is not None and path is not None else ():
+    definers = [d for d in project.definers.get(name, ()) if d != path] if project is not None else []
+    if not python:  # a file exporting the name by name before a guess at a module's default export
+        for defining in definers:  # the extension as this file writes its relative imports
+            add("@" + (defining if _extensions(own) else str(Path(defining).with_suffix(""))), name)
+    modules = (project.modules.get(name, ()) if python else project.folded.get(fold(name), ())) if project is not None else ()
+    for found in modules if path is not None else ():
         stem = Path(found).with_suffix("")
         target = stem.parent if stem.name in ("__init__", "index") else stem
-        if found != path and target.name == name:  # `from . import nodes`, `const context = require('./context')`
+        if found != path and found not in definers and (target.name == name or not python and fold(target.name) == fold(name)):
+            # `from . import nodes`, `const context = require('./context')`, `const View = require('./view')`
             add("@" + str(target.parent), name, style) if python else add("@" + str(target), "")
-    for defining in project.definers.get(name, ()) if project is not None and python else ():
-        if defining != path:
-            stem = Path(defining).with_suffix("")
-            add("@" + str(stem.parent if stem.name == "__init__" else stem), name, style)
-    if path is not None and (package := installed(str(Path(path).parent), python).get(name)):
+    for defining in definers if python else ():
+        stem = Path(defining).with_suffix("")
+        add("@" + str(stem.parent if stem.name == "__init__" else stem), name, style)
+    packages = installed(str(Path(path).parent), python) if path is not None else {}
+    package = packages.get(name) or (None if python else next((p for n, p in packages.items() if fold(n) == fold(name)), None))
+    if package:  # `typeis` for type-is too
         add(package, "", origin="library")
-    for module, imported, _ in library_names(language.name).by_name.get(name, ()):
+    library = library_names(language.name)
+    for module, imported, _ in library.by_name.get(name, []) + library.used.get(name, []):
         add(module, imported, origin="library")
     return out
+
+
+def _extensions(own) -> bool:
+    """Whether this file's saved version writes its relative JavaScript imports with their extension."""
+    relative = [b[1] for b in own.bound if b[3]] if own is not None else []
+    return sum(Path(module).suffix in (".js", ".mjs", ".cjs", ".ts") for module in relative) * 2 > len(relative) > 0
 
 
 def _relative_style(own) -> bool:
@@ -249,6 +279,9 @@ SCOPES = frozenset({"function_definition", "lambda", "class_definition", "functi
                     "arrow_function", "method_definition", "generator_function_declaration", "class_declaration", "class"})
 
 
+OWN_NAME = frozenset({"function_expression", "function", "class"})  # `res.send = function send() {...}`
+
+
 def bound_in(data: bytes, language: LanguageSpec, name: str, skip: tuple[int, int] = (0, 0), tree=None) -> bool:
     """Whether the buffer binds ``name`` where the cursor (``skip``: the word at it) sees it,
     as far as the text around each occurrence in code says (``def name``, ``name =``, ``import …
@@ -295,10 +328,11 @@ _PARAMETER_LINE = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([^)]*
 
 def _in_scope(node, cursor: int) -> bool:
     """Whether a binding at ``node`` is seen at ``cursor``: the innermost function or class
-    around it (not the one it names) holds the cursor, or there is none."""
+    around it (not the one it names, but a function expression, whose name is its own) holds
+    the cursor, or there is none."""
     child, scope = node, node.parent
     while scope is not None:
-        if scope.type in SCOPES and scope.child_by_field_name("name") != child:
+        if scope.type in SCOPES and (scope.child_by_field_name("name") != child or scope.type in OWN_NAME):
             return scope.start_byte <= cursor <= scope.end_byte
         child, scope = scope, scope.parent
     return True

@@ -40,7 +40,7 @@ import tree_sitter
 from pygls.uris import to_fs_path
 
 from .. import receivers
-from ..languages import BY_EXTENSION, LanguageSpec
+from ..languages import BY_EXTENSION, JS_EXPORTS, LanguageSpec
 from ..words import (
     blank_code,
     exported_names,
@@ -82,6 +82,8 @@ class FileWords:
     taken_from: frozenset[tuple[str, str]] = frozenset()
     # what its imports bind (sources/auto_import.py): (name bound, module, name imported or "", written relative)
     bound: frozenset[tuple[str, str, str, bool]] = frozenset()
+    # JavaScript's names an import can take by name (``export``, ``exports.x =``, ``module.exports = { x }``)
+    exported: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -103,7 +105,9 @@ class Snapshot:
     taken_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module -> the names taken from it, most files first
     # name -> how the files' imports bind it: (module, name imported or "", files, files writing it relative), most first
     importers: dict[str, tuple[tuple[str, str, int, int], ...]] = field(default_factory=dict)
-    definers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> the files defining it at the top level
+    # name -> the files defining it at the top level (Python) or exporting it by name (JavaScript)
+    definers: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    folded: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module name, folded (fold) -> its paths
 
     @classmethod
     def of(cls, files: dict[str, FileWords]) -> Snapshot:
@@ -135,14 +139,14 @@ class Snapshot:
         importers, bound_df = _importers(files, modules)
         definers: dict[str, list[str]] = {}
         for path, fw in files.items():
-            for name in fw.defined:
+            for name in fw.exported or (fw.defined if path.endswith((".py", ".pyi")) else ()):
                 definers.setdefault(name, []).append(path)
         buckets = {WORDS: _buckets(df, df), MEMBERS: _buckets(member_df, member_df), DEFINED: _buckets(defined_df, df),
                    TAKEN: _buckets(taken_df, taken_df), BOUND: _buckets(bound_df, bound_df)}
         return cls(files, df, member_df, defined_df, pair_df, taken_df, {r: tuple(m) for r, m in after.items()}, buckets,
                    {name: tuple(paths) for name, paths in modules.items()}, taken_from_df,
                    {module: tuple(names) for module, names in taken_of.items()}, importers,
-                   {name: tuple(paths) for name, paths in definers.items()})
+                   {name: tuple(paths) for name, paths in definers.items()}, _folded(modules))
 
     def words(self, prefix: str, exclude: str | None, limit: int, kind: str = WORDS) -> list[tuple[str, int, int]]:
         """Up to ``limit`` words of a kind (WORDS: any; MEMBERS: written after a dot, by the files
@@ -217,6 +221,19 @@ class Snapshot:
 EMPTY = Snapshot()
 
 
+def fold(name: str) -> str:
+    """A module's name as a binding may spell it: ``child_process``, ``on-finished`` and
+    ``childProcess``, ``onFinished`` alike."""
+    return name.lower().replace("-", "").replace("_", "").replace(".", "")
+
+
+def _folded(modules: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for name, paths in modules.items():
+        out.setdefault(fold(name), []).extend(paths)
+    return {name: tuple(paths) for name, paths in out.items()}
+
+
 def _importers(files: dict[str, FileWords], modules: dict[str, list[str]]
                ) -> tuple[dict[str, tuple[tuple[str, str, int, int], ...]], Counter[str]]:
     """How the files' imports bind each name (Snapshot.importers), an absolute module that names
@@ -288,8 +305,33 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
         return frozenset(map(sys.intern, found))
 
     bound = frozenset(import_bindings(tree, language, path)) if path is not None else frozenset()
+    query = _exported(language)
+    exported = {n.text.decode("utf-8", "replace") for n in tree_sitter.QueryCursor(query).captures(tree.root_node).get("name", ())
+                if n.text} if query is not None else set()
     return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules),
-                     bound)
+                     bound, interned(exported))
+
+
+_JS_EXPORTED = """
+(export_statement declaration: (_ name: (_) @name))
+(export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name)))
+(export_statement (export_clause (export_specifier alias: (_) @name)))
+(export_statement (export_clause (export_specifier name: (_) @name !alias)))
+(assignment_expression left: (member_expression object: (identifier) @_e property: (property_identifier) @name) (#eq? @_e "exports"))
+(assignment_expression left: (member_expression object: (member_expression object: (identifier) @_m
+  property: (property_identifier) @_x) property: (property_identifier) @name) (#eq? @_m "module") (#eq? @_x "exports"))
+(assignment_expression left: (member_expression object: (identifier) @_m property: (property_identifier) @_x)
+  right: (object [(shorthand_property_identifier) @name (pair key: (property_identifier) @name)])
+  (#eq? @_m "module") (#eq? @_x "exports"))
+"""
+
+
+@functools.cache
+def _exported(language: LanguageSpec) -> tree_sitter.Query | None:
+    """JavaScript's and TypeScript's query of the names a file exports by name."""
+    if language.exports_query != JS_EXPORTS:
+        return None
+    return tree_sitter.Query(language.language, _JS_EXPORTED)
 
 
 def import_bindings(tree: tree_sitter.Tree, language: LanguageSpec, path: Path) -> set[tuple[str, str, str, bool]]:
