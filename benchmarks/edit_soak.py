@@ -38,7 +38,8 @@ def main() -> None:
     try:
         soak()
     except AssertionError as error:
-        print(f"failed after {time.perf_counter() - started:.0f} s: {error}", file=sys.stderr)
+        notes = "\n".join(getattr(error, "__notes__", ()))  # hypothesis's falsifying example
+        print(f"failed after {time.perf_counter() - started:.0f} s: {error!r}\n{notes}", file=sys.stderr)
         raise SystemExit(1) from None
     print(f"{args.examples} examples passed in a row (seed {args.seed}), {time.perf_counter() - started:.0f} s")
 

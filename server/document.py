@@ -47,6 +47,33 @@ def edit_tree(tree: tree_sitter.Tree, start: int, start_point: tuple[int, int], 
     )
 
 
+ERRORS_REPARSED = 16 * 1024  # bytes of a tree's error nodes parsed afresh at most, per parse
+
+
+def reparse_errors(tree: tree_sitter.Tree) -> None:
+    """Mark the tree's ERROR and MISSING nodes as edited, so that the next incremental parse
+    reads them again rather than reusing the subtrees around them. tree-sitter reuses an
+    unchanged subtree that holds a MISSING node (``{ a:def`` parsed as a block missing its
+    ``}``) where a fresh parse of the same text recovers otherwise (an ERROR holding a pair):
+    the incremental tree would differ from the fresh one. Error nodes past ERRORS_REPARSED
+    bytes in all are left as they are (a file the grammar cannot read at all would be parsed
+    whole at every keystroke)."""
+    spans, budget = [], ERRORS_REPARSED
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            budget -= node.end_byte - node.start_byte
+            if budget < 0:
+                break
+            spans.append(node)
+            continue
+        stack.extend(child for child in node.children if child.has_error)
+    for node in spans:
+        tree.edit(start_byte=node.start_byte, old_end_byte=node.end_byte, new_end_byte=node.end_byte,
+                  start_point=node.start_point, old_end_point=node.end_point, new_end_point=node.end_point)
+
+
 class Document:
     def __init__(
         self,
@@ -85,6 +112,8 @@ class Document:
             return None
         if self._stale or self._tree is None:
             old = self._tree
+            if old is not None and old.root_node.has_error:
+                reparse_errors(old)
             self._tree = self.language.parse(self._parser, self.data, old)
             self._stale = False
         return self._tree

@@ -64,3 +64,15 @@ def test_edits_match_reference_and_fresh_parse(language, encoding, text, edits, 
         assert doc.lines.starts == LineIndex(encode(reference)).starts
     fresh = language.parser().parse(encode(reference))
     assert _tree_shape(doc.tree) == _tree_shape(fresh)
+
+
+def test_a_subtree_missing_a_token_is_read_again_as_a_fresh_parse_reads_it():
+    """tree-sitter reuses an unchanged subtree that holds a MISSING node (``{ a:def`` read as a
+    block missing its ``}``) where a fresh parse recovers otherwise (an ERROR holding a pair):
+    the document marks its error nodes as edited before each parse (document.reparse_errors)."""
+    doc = Document("file:///p.js", "aaaaaa''\n{ a:def ", 0, JAVASCRIPT, UTF8)
+    doc.tree  # noqa: B018 - the tree to reuse
+    doc.apply_change((0, 0), (0, 6), "")
+    fresh = JAVASCRIPT.parser().parse(encode(doc.text))
+    assert "ERROR" in str(fresh.root_node)  # the case: a fresh parse recovers with an ERROR node
+    assert _tree_shape(doc.tree) == _tree_shape(fresh)
