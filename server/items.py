@@ -86,6 +86,7 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
     items = []
     number = documentation.keep([c.documentation or c.doc_of for c in completion.candidates]) if documentation is not None else None
     assigned = None  # whether `=` follows the cursor: read only where a keyword argument is listed
+    editor = None  # the import edits' reading of the buffer: only where an item needs an import
     for rank, candidate in enumerate(completion.candidates):
         text, text_format, mode = candidate.text, None, None
         label = candidate.text
@@ -103,7 +104,8 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
                 text, text_format = snippets.plain(body), types.InsertTextFormat.PlainText
             mode = types.InsertTextMode.AsIs if client.as_is else None
         shown, imports = None, None
-        if candidate.auto_import is not None and (added := import_edits.edit(context, candidate.auto_import)) is not None:
+        if candidate.auto_import is not None and (added := (editor := editor or import_edits.Editor(context)).edit(
+                candidate.auto_import)) is not None:
             imports = [types.TextEdit(range=types.Range(start=types.Position(*doc.position_at(added.start)),
                                                         end=types.Position(*doc.position_at(added.end))), new_text=added.text)]
         if client.label_details and (candidate.signature or candidate.origin):

@@ -180,3 +180,9 @@ def test_a_javascript_name_a_project_file_exports_with_the_extension_the_file_wr
     assert offers("Hidden", JAVASCRIPT, snapshot, here) == []  # not exported
     other = str((tmp_path / "other.js").resolve())
     assert offers("Command", JAVASCRIPT, snapshot, other)[0].module == "./lib/command"  # no extension written there
+
+
+def test_a_name_written_past_the_limit_is_taken_as_bound_at_a_bounded_cost():
+    data = ("print(Path)\n" * (auto_import.MAX_OCCURRENCES + 5)).encode()
+    assert not bound_in(data[:2000], PYTHON, "Path", tree=PYTHON.parser().parse(data[:2000]))
+    assert bound_in(data, PYTHON, "Path")  # read no further: no import offered

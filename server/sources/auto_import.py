@@ -184,7 +184,7 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
             out.append(Offer(name, module, imported, origin, files))
 
     own = project.files.get(path) if project is not None and path is not None else None
-    here = "@" + str(Path(path).with_suffix("")) if path is not None else None
+    here, folder = _place(path) if path is not None else (None, None)
     style = _relative_style(own)
     for module, imported, files, relative in project.importers.get(name, ()) if project is not None else ():
         files -= own is not None and any(b[0] == name and b[1] == module for b in own.bound)
@@ -204,7 +204,7 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     for defining in definers if python else ():
         stem = Path(defining).with_suffix("")
         add("@" + str(stem.parent if stem.name == "__init__" else stem), name, style)
-    packages = installed(str(Path(path).parent), python) if path is not None else {}
+    packages = installed(folder, python) if folder is not None else {}
     package = packages.get(name) or (None if python else next((p for n, p in packages.items() if fold(n) == fold(name)), None))
     if package:  # `typeis` for type-is too
         add(package, "", origin="library")
@@ -212,6 +212,12 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     for module, imported, _ in library.by_name.get(name, []) + library.used.get(name, []):
         add(module, imported, origin="library")
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _place(path: str) -> tuple[str, str]:
+    """The file ``path`` as a module key (``@`` and its path without the suffix), and its folder."""
+    return "@" + str(Path(path).with_suffix("")), str(Path(path).parent)
 
 
 def _extensions(own) -> bool:
@@ -279,6 +285,7 @@ SCOPES = frozenset({"function_definition", "lambda", "class_definition", "functi
                     "arrow_function", "method_definition", "generator_function_declaration", "class_declaration", "class"})
 
 
+MAX_OCCURRENCES = 300  # occurrences of a name read at most (a huge file's common words)
 OWN_NAME = frozenset({"function_expression", "function", "class"})  # `res.send = function send() {...}`
 
 
@@ -290,25 +297,33 @@ def bound_in(data: bytes, language: LanguageSpec, name: str, skip: tuple[int, in
     or class counts only where that function or class holds the cursor."""
     python = language.name == "python"
     before, after = _BINDS["python" if python else "javascript"]
-    for start, end in _occurrences(data, name.encode()):
-        if skip[0] <= start < skip[1]:
+    for seen, (start, end) in enumerate(_occurrences(data, name.encode())):
+        if seen == MAX_OCCURRENCES:
+            return True  # a name written this often is the file's own, or costs too much to read: no import
+        if skip[0] <= start < skip[1] or _ALIASED.match(data, end):
+            continue  # the word typed; `import m as x` binds x
+        line = data[data.rfind(b"\n", 0, start) + 1:start]
+        # what the text says, read before the tree (a use, the common case, costs no node)
+        written = (before.search(line) and (tree is None or not _PARAMETER_LINE.search(line))
+                   or after.match(data, end, end + 160) and not _VALUE.search(line))
+        listed = _LISTED.match(data, end, end + 160)  # a parameter, or a name in a list over several lines
+        if not written and not listed:
             continue
         node = tree.root_node.descendant_for_byte_range(start, end) if tree is not None else None
         if node is not None and (node.type in _TEXT or not _in_scope(node, skip[0])):
             continue
-        line = data[data.rfind(b"\n", 0, start) + 1:start]
-        if _ALIASED.match(data, end):
-            continue  # `import m as x` binds x
+        if written:
+            return True
         if node is not None and node.parent is not None and node.parent.type in PARAMETERS and node.prev_named_sibling is None:
             return True  # a parameter of a function around the cursor
-        if before.search(line) and (node is None or not _PARAMETER_LINE.search(line)) \
-                or after.match(data, end, end + 160) and not _VALUE.search(line):
-            return True
         if _OPEN["python" if python else "javascript"].search(data[max(0, start - 2048):start]):
             return True
         if node is None and not python and _JS_PARAMETER[0].search(line) and _JS_PARAMETER[1].match(data, end, end + 160):
             return True
     return False
+
+
+_LISTED = re.compile(rb"[ \t]*(?:[,)}:=]|\r?\n|$)")
 
 
 def _occurrences(data: bytes, word: bytes):

@@ -28,17 +28,41 @@ class Edit:
     text: str
 
 
+HEAD_STATEMENTS = 400  # top-level statements read for the imports (their file's head)
+
+
+class Editor:
+    """The edits of one list: the buffer's top-level statements before the cursor are read once."""
+
+    def __init__(self, context: CompletionContext):
+        self.context = context
+        self._top: list[tree_sitter.Node] | None = None
+        self._imports: list | tuple = []  # Python's import statements; JavaScript's imports and requires
+
+    def edit(self, offer: Offer) -> Edit | None:
+        """The edit that makes ``offer`` bind its name in the buffer."""
+        if self._top is None:
+            self._top = []
+            for node in self.context.tree.root_node.children:
+                if node.end_byte > self.context.prefix_start or len(self._top) == HEAD_STATEMENTS:
+                    break
+                self._top.append(node)
+            python = self.context.language.name == "python"
+            self._imports = [node for node in self._top if node.type in PY_IMPORTS] if python else (
+                [node for node in self._top if node.type == "import_statement"],
+                [node for node in self._top if node.type in ("lexical_declaration", "variable_declaration")
+                 and b"require(" in (node.text or b"")])
+        if self.context.language.name == "python":
+            return _python(self.context.data, self._top, self._imports, offer)
+        return _javascript(self.context, self._top, *self._imports, offer)
+
+
 def edit(context: CompletionContext, offer: Offer) -> Edit | None:
-    """The edit that makes ``offer`` bind its name in the buffer, or None where the buffer
-    already holds that import."""
-    top = [node for node in context.tree.root_node.children if node.end_byte <= context.prefix_start]
-    if context.language.name == "python":
-        return _python(context.data, top, offer)
-    return _javascript(context, top, offer)
+    """The edit that makes ``offer`` bind its name in the buffer (one list: Editor)."""
+    return Editor(context).edit(offer)
 
 
-def _python(data: bytes, top: list[tree_sitter.Node], offer: Offer) -> Edit | None:
-    imports = [node for node in top if node.type in PY_IMPORTS]
+def _python(data: bytes, top: list[tree_sitter.Node], imports: list[tree_sitter.Node], offer: Offer) -> Edit | None:
     named = offer.name if offer.name == offer.imported else f"{offer.imported} as {offer.name}"
     if offer.imported:
         for node in imports:
@@ -67,10 +91,9 @@ def _python_head(data: bytes, top: list[tree_sitter.Node]) -> int:
     return _line_after(data, top[-1].end_byte) if top else 0
 
 
-def _javascript(context: CompletionContext, top: list[tree_sitter.Node], offer: Offer) -> Edit | None:
+def _javascript(context: CompletionContext, top: list[tree_sitter.Node], esm: list[tree_sitter.Node],
+                required: list[tree_sitter.Node], offer: Offer) -> Edit | None:
     data = context.data
-    esm = [node for node in top if node.type == "import_statement"]
-    required = [node for node in top if node.type in ("lexical_declaration", "variable_declaration") and b"require(" in (node.text or b"")]
     quote = _quote(esm + required)
     if esm or not required and not (context.language.name == "javascript" and b"module.exports" in data):
         for node in esm:
