@@ -15,7 +15,7 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
 Nothing is read from disk at a request but whether a Python folder is a package and the
 installed packages' names (each cached): the project index (sources/project.py) keeps each
 file's import bindings. Whether the buffer binds a name is read around its occurrences
-(``bound_in``), and kept while the user types one word (the text around it unchanged).
+(``bound_in``), and kept while the user types where the name is not written.
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
         stem = Path(defining).with_suffix("")
         add("@" + str(stem.parent if stem.name == "__init__" else stem), name, style)
     packages = installed(folder, python) if folder is not None else {}
-    package = packages.get(name) or (None if python else next((p for n, p in packages.items() if fold(n) == fold(name)), None))
+    package = packages.get(name) or (None if python else _folded_packages(folder).get(fold(name)))
     if package:  # `typeis` for type-is too
         add(package, "", origin="library")
     library = library_names(language.name)
@@ -220,16 +220,24 @@ def _place(path: str) -> tuple[str, str]:
     return "@" + str(Path(path).with_suffix("")), str(Path(path).parent)
 
 
+@functools.lru_cache(maxsize=64)
 def _extensions(own) -> bool:
     """Whether this file's saved version writes its relative JavaScript imports with their extension."""
     relative = [b[1] for b in own.bound if b[3]] if own is not None else []
     return sum(Path(module).suffix in (".js", ".mjs", ".cjs", ".ts") for module in relative) * 2 > len(relative) > 0
 
 
+@functools.lru_cache(maxsize=64)
 def _relative_style(own) -> bool:
     """Whether this file's saved version writes most of its project imports relative."""
     written_relative = [b[3] for b in own.bound if b[1].startswith("@") or b[3]] if own is not None else []
     return sum(written_relative) * 2 > len(written_relative) if written_relative else False
+
+
+@functools.lru_cache(maxsize=64)
+def _folded_packages(folder: str) -> dict[str, str]:
+    """installed()'s JavaScript packages by their folded name (``typeis`` for type-is)."""
+    return {fold(name): package for name, package in installed(folder, False).items()}
 
 
 @functools.lru_cache(maxsize=64)
@@ -355,6 +363,7 @@ def _in_scope(node, cursor: int) -> bool:
 
 # the fallback engine's signals (sources/buffer.py) of a name it found nowhere: its tier past PROJECT
 UNLISTED = (float(PROJECT + 1),) + (0.0,) * 22
+KEPT = 64  # names whose binding is kept from one request to the next
 ATTACHED = 15  # the list's first candidates that may carry an import (each costs a look through the buffer)
 NAMES = frozenset({"python", "javascript", "typescript", "typescriptreact"})
 
@@ -366,8 +375,9 @@ class AutoImport:
     def __init__(self, fallback):
         self.fallback = fallback
         self.enabled = True  # the autoImport setting
-        # whether the buffer binds each name, while the text around the word at the cursor stays the same
-        self._bound: tuple[tuple | None, dict[str, bool]] = (None, {})
+        # whether the buffer binds each name: the document, its text and the start of the line then
+        # at the cursor, the names read
+        self._bound: tuple[str, bytes, int, dict[str, bool]] = ("", b"", 0, {})
 
     def here(self, context: CompletionContext) -> bool:
         """Whether the cursor is where an unimported name may be written: a name, not one being
@@ -396,6 +406,25 @@ class AutoImport:
                 out.append(word)
         return out[:EXTRA]
 
+    def _still_bound(self, context: CompletionContext) -> dict[str, bool]:
+        """The names read before whose answer still holds: the text changed only between the
+        start of the line the cursor was on and the end of its line now (typing), and the name
+        is written in neither version of that stretch."""
+        data, uri = context.data, context.uri
+        line = data.rfind(b"\n", 0, context.prefix_start) + 1
+        before, old, old_line, read = self._bound
+        kept: dict[str, bool] = {}
+        if before == uri and read:
+            lo = min(line, old_line)
+            hi = data.find(b"\n", context.cursor)
+            hi = len(data) if hi < 0 else hi
+            tail = len(data) - hi
+            if len(old) >= lo + tail and old[:lo] == data[:lo] and old[len(old) - tail:] == data[hi:]:
+                changed = old[lo:len(old) - tail] + b"\n" + data[lo:hi]
+                kept = {name: value for name, value in list(read.items())[-KEPT:] if name.encode() not in changed}
+        self._bound = (uri, data, line, kept)
+        return kept
+
     def attach(self, context: CompletionContext, candidates: list[Candidate]) -> list[Candidate]:
         """The list, its first ATTACHED names that the buffer does not bind carrying the import
         that would (Candidate.auto_import), each followed by the same name from the other
@@ -405,10 +434,7 @@ class AutoImport:
         view = self.fallback._project(context)
         snapshot, path = (view.snapshot, view.path) if view is not None else (None, path_of(context.uri))
         cursor = (context.prefix_start, context.cursor + 1)
-        key = (context.uri, hash(context.data[:context.prefix_start]), hash(context.data[context.cursor:]))
-        if self._bound[0] != key:
-            self._bound = (key, {})
-        bound = self._bound[1]
+        bound = self._still_bound(context)
         out: list[Candidate] = []
         for position, candidate in enumerate(candidates):
             out.append(candidate)

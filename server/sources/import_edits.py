@@ -38,6 +38,7 @@ class Editor:
         self.context = context
         self._top: list[tree_sitter.Node] | None = None
         self._imports: list | tuple = []  # Python's import statements; JavaScript's imports and requires
+        self._shared: dict[str, object] = {}
 
     def edit(self, offer: Offer) -> Edit | None:
         """The edit that makes ``offer`` bind its name in the buffer."""
@@ -53,8 +54,14 @@ class Editor:
                 [node for node in self._top if node.type in ("lexical_declaration", "variable_declaration")
                  and b"require(" in (node.text or b"")])
         if self.context.language.name == "python":
-            return _python(self.context.data, self._top, self._imports, offer)
-        return _javascript(self.context, self._top, *self._imports, offer)
+            return _python(self.context.data, self._top, self._imports, offer, self._read)
+        return _javascript(self.context, self._top, *self._imports, offer, self._read)
+
+    def _read(self, key: str, compute):
+        """What the list's edits share, computed once: ``compute()`` kept under ``key``."""
+        if key not in self._shared:
+            self._shared[key] = compute()
+        return self._shared[key]
 
 
 def edit(context: CompletionContext, offer: Offer) -> Edit | None:
@@ -62,21 +69,33 @@ def edit(context: CompletionContext, offer: Offer) -> Edit | None:
     return Editor(context).edit(offer)
 
 
-def _python(data: bytes, top: list[tree_sitter.Node], imports: list[tree_sitter.Node], offer: Offer) -> Edit | None:
+def _alone(key: str, compute):
+    return compute()
+
+
+def _python(data: bytes, top: list[tree_sitter.Node], imports: list[tree_sitter.Node], offer: Offer, read=_alone) -> Edit | None:
     named = offer.name if offer.name == offer.imported else f"{offer.imported} as {offer.name}"
     if offer.imported:
-        for node in imports:
-            module = node.child_by_field_name("module_name")
-            if node.type == "import_from_statement" and module is not None and module.text == offer.module.encode():
-                names = node.children_by_field_name("name")
-                if not names or any(child.type == "wildcard_import" for child in node.children):
-                    break
+        node = read("from", lambda: _from_imports(imports)).get(offer.module.encode())
+        if node is not None:
+            names = node.children_by_field_name("name")
+            if names and not any(child.type == "wildcard_import" for child in node.children):
                 return Edit(names[-1].end_byte, names[-1].end_byte, f", {named}")
         line = f"from {offer.module} import {named}"
     else:
         plain = offer.name == offer.module or offer.module.startswith(offer.name + ".")  # `import os.path` binds os
         line = f"import {offer.module}" if plain else f"import {offer.module} as {offer.name}"
-    return _new_line(data, top, imports, line, _python_head)
+    return _new_line(data, top, imports, line, _python_head, read=read)
+
+
+def _from_imports(imports: list[tree_sitter.Node]) -> dict[bytes, tree_sitter.Node]:
+    """The from-imports by their module's text, the first of each."""
+    found: dict[bytes, tree_sitter.Node] = {}
+    for node in imports:
+        module = node.child_by_field_name("module_name")
+        if node.type == "import_from_statement" and module is not None and module.text:
+            found.setdefault(module.text, node)
+    return found
 
 
 def _python_head(data: bytes, top: list[tree_sitter.Node]) -> int:
@@ -92,9 +111,9 @@ def _python_head(data: bytes, top: list[tree_sitter.Node]) -> int:
 
 
 def _javascript(context: CompletionContext, top: list[tree_sitter.Node], esm: list[tree_sitter.Node],
-                required: list[tree_sitter.Node], offer: Offer) -> Edit | None:
+                required: list[tree_sitter.Node], offer: Offer, read=_alone) -> Edit | None:
     data = context.data
-    quote = _quote(esm + required)
+    quote = read("quote", lambda: _quote(esm + required))
     if esm or not required and not (context.language.name == "javascript" and b"module.exports" in data):
         for node in esm:
             source = node.child_by_field_name("source")
@@ -116,9 +135,9 @@ def _javascript(context: CompletionContext, top: list[tree_sitter.Node], esm: li
         binding = f"{{ {_named(offer, ': ')} }}" if offer.imported else offer.name
         line = f"const {binding} = require({quote}{offer.module}{quote})"
         imports = required
-    if _semicolons(data, imports):
+    if read("semicolons " + str(imports is esm), lambda: _semicolons(data, imports)):
         line += ";"
-    return _new_line(data, top, imports, line, _javascript_head, sort=False)
+    return _new_line(data, top, imports, line, _javascript_head, sort=False, read=read)
 
 
 def _named(offer: Offer, alias: str) -> str:
@@ -136,13 +155,13 @@ def _javascript_head(data: bytes, top: list[tree_sitter.Node]) -> int:
     return _line_after(data, top[-1].end_byte) if top else 0
 
 
-def _new_line(data: bytes, top, imports: list[tree_sitter.Node], line: str, head, sort: bool = True) -> Edit:
+def _new_line(data: bytes, top, imports: list[tree_sitter.Node], line: str, head, sort: bool = True, read=_alone) -> Edit:
     """A new line holding ``line``: in order among sorted imports, else after the last one."""
     if not imports:
-        at = head(data, top)
+        at = read("head", lambda: head(data, top))
         return Edit(at, at, line + "\n")
-    texts = [_order((node.text or b"").decode("utf-8", "replace")) for node in imports]
-    if sort and texts == sorted(texts):
+    texts = read("orders", lambda: [_order((node.text or b"").decode("utf-8", "replace")) for node in imports]) if sort else []
+    if sort and read("sorted", lambda: texts == sorted(texts)):
         ours = _order(line)
         for node, text in zip(imports, texts):
             if ours < text and "__future__" not in text[1]:

@@ -64,6 +64,7 @@ function settings(): object {
     multiToken: config.get("multiToken", true),
     projectIndex: config.get("projectIndex", true),
     libraries: config.get("libraries", true),
+    autoImport: config.get("autoImport", true),
     pythonPath: config.get("pythonPath", ""),
     memoryLimit: config.get("memoryLimit", 1024),
   };
