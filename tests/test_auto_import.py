@@ -12,7 +12,8 @@ from treecomplete.items import completion_list
 from treecomplete.languages import JAVASCRIPT, PYTHON
 from treecomplete.service import CompletionService
 from treecomplete.sources import auto_import, import_edits
-from treecomplete.sources.auto_import import Offer, bound_in, offers
+from treecomplete.sources.auto_import import Offer, offers
+from treecomplete.sources.bound import MAX_OCCURRENCES, bound_in
 from treecomplete.sources.project_index import ProjectIndex
 
 from .test_project import _indexed, _tree
@@ -183,6 +184,6 @@ def test_a_javascript_name_a_project_file_exports_with_the_extension_the_file_wr
 
 
 def test_a_name_written_past_the_limit_is_taken_as_bound_at_a_bounded_cost():
-    data = ("print(Path)\n" * (auto_import.MAX_OCCURRENCES + 5)).encode()
+    data = ("print(Path)\n" * (MAX_OCCURRENCES + 5)).encode()
     assert not bound_in(data[:2000], PYTHON, "Path", tree=PYTHON.parser().parse(data[:2000]))
     assert bound_in(data, PYTHON, "Path")  # read no further: no import offered

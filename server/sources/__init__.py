@@ -10,4 +10,6 @@ named features, and the one ranker (treecomplete.ranking) orders them.
 - echoes: what a position repeats (the name across the ``=``)
 - imports: import positions and the modules they name
 - chains: the model's multi-token continuations; snippets: its predicted statements
+- auto_import: names the file has not imported yet, with the import each needs (import_edits
+  writes it; bound: whether the buffer binds a name already)
 """
