@@ -11,7 +11,8 @@ from pytest_lsp import LanguageClient, client_capabilities
 
 from .conftest import CONFIG, complete, open_doc
 
-SOURCE = "".join(f"item_{i} = {i}\n" for i in range(30)) + "item"
+# 30 names and their prefix, which no library exports (no unimported name joins the list)
+SOURCE = "".join(f"slot_{i} = {i}\n" for i in range(30)) + "slot"
 
 
 @pytest_lsp.fixture(config=CONFIG)
