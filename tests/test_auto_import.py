@@ -4,6 +4,7 @@ the file's own style."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -187,3 +188,29 @@ def test_a_name_written_past_the_limit_is_taken_as_bound_at_a_bounded_cost():
     data = ("print(Path)\n" * (MAX_OCCURRENCES + 5)).encode()
     assert not bound_in(data[:2000], PYTHON, "Path", tree=PYTHON.parser().parse(data[:2000]))
     assert bound_in(data, PYTHON, "Path")  # read no further: no import offered
+
+
+def test_what_an_installed_package_exports_is_offered_once_read(tmp_path):
+    from treecomplete.sources.installed import Exports
+
+    site = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages"
+    (site / "markupx").mkdir(parents=True)
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
+    (site / "markupx" / "__init__.py").write_text("from .core import Markup as Markup\nfrom typing import Any\n\ndef escape(s):\n    pass\n")
+    (site / "pip").mkdir()
+    (site / "pip" / "__init__.py").write_text("def main():\n    pass\n")
+    modules = tmp_path / "web" / "node_modules" / "http-errorz"
+    modules.mkdir(parents=True)
+    (modules / "package.json").write_text('{"main": "lib/main.js"}')
+    (modules / "lib").mkdir()
+    (modules / "lib" / "main.js").write_text("module.exports = create;\nmodule.exports.HttpError = class {};\nfunction hidden() {}\n")
+    exports = Exports()
+    assert exports.of(str(tmp_path / "src"), True) == {}  # read on a thread: nothing yet, no wait
+    for _ in range(200):
+        if exports.of(str(tmp_path / "src"), True) and exports.of(str(tmp_path / "web"), False):
+            break
+        time.sleep(0.02)
+    python = exports.of(str(tmp_path / "src"), True)
+    assert python == {"Markup": [("markupx", "Markup")], "escape": [("markupx", "escape")]}  # not typing's Any, not pip's
+    assert exports.of(str(tmp_path / "web"), False) == {"HttpError": [("http-errorz", "HttpError")]}
+    assert exports.starting(str(tmp_path / "src"), True, "ma", 5) == ["Markup"]

@@ -7,7 +7,7 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
   And``, ``const { join } = require('path')``), most files first; a relative import resolved
   from the importing file and written again from this one;
 - a project file that defines the name at its top level (JavaScript: exports it by name);
-- an installed package of that name (the environment's top-level modules, ``node_modules``);
+- an installed package of that name, or one that exports it (sources/installed.py);
 - the standard library's and Node's modules: what real code imports from each
   (libraries/python_imports.json from CPython's ``Lib``, javascript_imports.json from npm's
   package: build_usage.py), then the members it reads after the module's name.
@@ -34,6 +34,7 @@ from ..languages import LanguageSpec
 from .bound import bound_in
 from .buffer import PROJECT
 from .imports import module_position
+from .installed import EXPORTS, folded, installed
 from .project import BOUND, fold, path_of
 
 OFFERS = 3  # modules offered for one name, most likely first
@@ -206,9 +207,11 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
         stem = Path(defining).with_suffix("")
         add("@" + str(stem.parent if stem.name == "__init__" else stem), name, style)
     packages = installed(folder, python) if folder is not None else {}
-    package = packages.get(name) or (None if python else _folded_packages(folder).get(fold(name)))
+    package = packages.get(name) or (None if python else folded(folder).get(fold(name)))
     if package:  # `typeis` for type-is too
         add(package, "", origin="library")
+    for module, imported in EXPORTS.of(folder, python).get(name, ()) if folder is not None else ():
+        add(module, imported, origin="library")  # what an installed package exports
     library = library_names(language.name)
     for module, imported, _ in library.by_name.get(name, []) + library.used.get(name, []):
         add(module, imported, origin="library")
@@ -233,40 +236,6 @@ def _relative_style(own) -> bool:
     """Whether this file's saved version writes most of its project imports relative."""
     written_relative = [b[3] for b in own.bound if b[1].startswith("@") or b[3]] if own is not None else []
     return sum(written_relative) * 2 > len(written_relative) if written_relative else False
-
-
-@functools.lru_cache(maxsize=64)
-def _folded_packages(folder: str) -> dict[str, str]:
-    """installed()'s JavaScript packages by their folded name (``typeis`` for type-is)."""
-    return {fold(name): package for name, package in installed(folder, False).items()}
-
-
-@functools.lru_cache(maxsize=64)
-def installed(folder: str, python: bool) -> dict[str, str]:
-    """The packages installed for a file in ``folder``, by the name an import binds: the
-    top-level modules of a ``.venv`` or ``venv`` above it, the packages of the node_modules
-    folders above it (``on-finished`` as onFinished). Listed once per folder."""
-    out: dict[str, str] = {}
-    try:
-        if python:  # a .venv or venv folder above: not the server's own environment
-            from .libraries.python_environment import site_packages
-
-            env = next((above / name for above in (Path(folder), *Path(folder).parents) for name in (".venv", "venv")
-                        if (above / name / "pyvenv.cfg").is_file()), None)
-            for site in site_packages(env) if env is not None else ():
-                for entry in site.iterdir():
-                    stem = entry.name.removesuffix(".py")
-                    if stem.isidentifier() and not stem.startswith("_") and (entry.suffix == ".py" or (entry / "__init__.py").is_file()):
-                        out.setdefault(stem, stem)
-            return out
-        for above in (Path(folder), *Path(folder).parents):
-            modules = above / "node_modules"
-            for entry in sorted(modules.iterdir()) if modules.is_dir() else ():
-                if not entry.name.startswith((".", "@")):
-                    out.setdefault(re.sub(r"[-.](\w)", lambda m: m.group(1).upper(), entry.name), entry.name)
-    except OSError:
-        pass
-    return out
 
 
 # the fallback engine's signals (sources/buffer.py) of a name it found nowhere: its tier past PROJECT
@@ -307,7 +276,9 @@ class AutoImport:
         path = view.path if view else path_of(context.uri)
         if path is not None:
             lower = context.prefix.lower()
-            found += sorted(n for n in installed(str(Path(path).parent), context.language.name == "python") if n.lower().startswith(lower))
+            folder, python = str(Path(path).parent), context.language.name == "python"
+            found += sorted(n for n in installed(folder, python) if n.lower().startswith(lower))
+            found += EXPORTS.starting(folder, python, context.prefix, EXTRA)
         out = []
         for word in found:
             if word not in listed and word not in out and context.language.identifier.fullmatch(word):

@@ -1,0 +1,176 @@
+"""The packages installed for a file, for auto-import (sources/auto_import.py): their names, and
+the names each exports at its top level.
+
+Python: the top-level modules of a ``.venv`` or ``venv`` folder above the file (not the
+server's own environment); a package exports what its ``__init__`` (``.pyi`` first) lists in
+``__all__``, else what it defines or takes from its own submodules (``from .core import
+Command``). JavaScript: the packages of the ``node_modules`` folders above the file; a package
+exports what its main file exports by name (``exports.x``, ``module.exports = { x }``, ``export``).
+
+The names are listed once per folder. The exports are read on a daemon thread, parsed with
+tree-sitter, never run; until they are read, a request finds none (it never waits).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import json
+import logging
+import re
+import threading
+from pathlib import Path
+
+import tree_sitter
+
+from ..languages import JAVASCRIPT, PYTHON
+from ..receivers import bindings
+from ..words import exported_names
+from .project import _exported, fold
+
+log = logging.getLogger(__name__)
+
+MAX_FILE = 512 * 1024  # a larger package file is not read
+MAX_PACKAGES = 400  # packages read per folder
+TOOLING = frozenset({"pip", "setuptools", "pkg_resources", "wheel", "distutils"})  # what installs, not what code imports
+_ALL = re.compile(rb"__all__\s*(?:=|\+=)\s*[\[(]([^\])]*)[\])]")
+_STRING = re.compile(rb"""['"]([A-Za-z_][A-Za-z0-9_]*)['"]""")
+
+
+@functools.lru_cache(maxsize=64)
+def installed(folder: str, python: bool) -> dict[str, str]:
+    """The packages installed for a file in ``folder``, by the name an import binds (a Python
+    module's name; ``on-finished`` as onFinished): name -> the module an import names."""
+    out: dict[str, str] = {}
+    try:
+        for name, path in _packages(folder, python):
+            out.setdefault(name, path.name.removesuffix(".py") if python else _package_name(path))
+    except OSError:
+        pass
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def folded(folder: str) -> dict[str, str]:
+    """installed()'s JavaScript packages by their folded name (``typeis`` for type-is)."""
+    return {fold(name): package for name, package in installed(folder, False).items()}
+
+
+def _packages(folder: str, python: bool) -> list[tuple[str, Path]]:
+    """(the name an import binds, the package's folder or module file), first found first."""
+    found: list[tuple[str, Path]] = []
+    if python:
+        from .libraries.python_environment import site_packages
+
+        env = next((above / name for above in (Path(folder), *Path(folder).parents) for name in (".venv", "venv")
+                    if (above / name / "pyvenv.cfg").is_file()), None)
+        for site in site_packages(env) if env is not None else ():
+            for entry in sorted(site.iterdir()):
+                stem = entry.name.removesuffix(".py")
+                if stem.isidentifier() and not stem.startswith("_") and stem not in TOOLING \
+                        and (entry.suffix == ".py" or (entry / "__init__.py").is_file()):
+                    found.append((stem, entry))
+        return found
+    for above in (Path(folder), *Path(folder).parents):
+        modules = above / "node_modules"
+        for entry in sorted(modules.iterdir()) if modules.is_dir() else ():
+            if not entry.name.startswith((".", "@")):
+                found.append((re.sub(r"[-.](\w)", lambda m: m.group(1).upper(), entry.name), entry))
+    return found
+
+
+def _package_name(path: Path) -> str:
+    return path.name
+
+
+class Exports:
+    """What the installed packages export, per folder: name -> [(module, name)], read on a
+    daemon thread once per folder."""
+
+    def __init__(self) -> None:
+        self._read: dict[tuple[str, bool], dict[str, list[tuple[str, str]]]] = {}
+        self._sorted: dict[tuple[str, bool], list[tuple[str, str]]] = {}  # (lower-case name, name), sorted
+        self._queued: set[tuple[str, bool]] = set()
+        self._lock = threading.Lock()
+
+    def of(self, folder: str, python: bool) -> dict[str, list[tuple[str, str]]]:
+        """The exports read for ``folder``; none yet where they are being read (a thread starts)."""
+        key = (folder, python)
+        found = self._read.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            if key not in self._queued:
+                self._queued.add(key)
+                threading.Thread(target=self._fill, args=(key,), name="treecomplete-exports", daemon=True).start()
+        return {}
+
+    def _fill(self, key: tuple[str, bool]) -> None:
+        folder, python = key
+        out: dict[str, list[tuple[str, str]]] = {}
+        try:
+            for _, path in _packages(folder, python)[:MAX_PACKAGES]:
+                module = path.name.removesuffix(".py") if python else _package_name(path)
+                for name in (_python_exports(path) if python else _javascript_exports(path)):
+                    out.setdefault(name, []).append((module, name))
+        except Exception as error:  # a package that cannot be read costs its names, nothing else  # noqa: BLE001
+            log.warning("installed packages of %s not all read: %s", folder, error)
+        self._sorted[key] = sorted((name.lower(), name) for name in out)
+        self._read[key] = out
+
+    def starting(self, folder: str, python: bool, prefix: str, limit: int) -> list[str]:
+        """Up to ``limit`` exported names starting with ``prefix`` (any case), in order."""
+        names = self._sorted.get((folder, python))
+        if not names or not prefix:
+            return []
+        lower = prefix.lower()
+        found = []
+        for key, name in names[bisect.bisect_left(names, (lower,)):]:
+            if not key.startswith(lower) or len(found) == limit:
+                break
+            found.append(name)
+        return found
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes() if path.is_file() and path.stat().st_size <= MAX_FILE else None
+    except OSError:
+        return None
+
+
+def _python_exports(path: Path) -> set[str]:
+    """A Python package's or module's top-level names: its ``__all__``, else what it defines and
+    takes from its own submodules."""
+    files = [path / "__init__.pyi", path / "__init__.py"] if path.is_dir() else [path.with_suffix(".pyi"), path]
+    data = next((d for d in map(_read, files) if d is not None), None)
+    if data is None:
+        return set()
+    listed = _ALL.search(data)
+    if listed:
+        return {m.decode() for m in _STRING.findall(listed.group(1))}
+    tree = PYTHON.parser().parse(data)
+    names = {n.decode("utf-8", "replace") for n in exported_names(tree, PYTHON, top=True)}
+    package = path.name.removesuffix(".py")
+    names |= {name for name, target in bindings(tree, PYTHON, [(0, len(data))]).items()
+              if target.names and (target.module.startswith(".") or target.module.split(".")[0] == package)}
+    return {n for n in names if not n.startswith("_")}
+
+
+def _javascript_exports(path: Path) -> set[str]:
+    """A package's names exported by name from its main file (package.json ``main``, else index.js)."""
+    try:
+        manifest = json.loads((path / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = {}
+    main = manifest.get("main") if isinstance(manifest, dict) and isinstance(manifest.get("main"), str) else "index.js"
+    target = path / main
+    data = _read(target) or _read(target.with_suffix(".js")) or _read(target / "index.js")
+    if data is None:
+        return set()
+    tree = JAVASCRIPT.parser().parse(data)
+    return {n.text.decode("utf-8", "replace") for n in tree_sitter.QueryCursor(_exported(JAVASCRIPT))
+            .captures(tree.root_node).get("name", ()) if n.text and not n.text.startswith(b"_")}
+
+
+EXPORTS = Exports()
