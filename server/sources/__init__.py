@@ -11,5 +11,5 @@ named features, and the one ranker (treecomplete.ranking) orders them.
 - imports: import positions and the modules they name
 - chains: the model's multi-token continuations; snippets: its predicted statements
 - auto_import: names the file has not imported yet, with the import each needs (import_edits
-  writes it; bound: whether the buffer binds a name already)
+  writes it; bound: whether the buffer binds a name already; installed: the packages installed)
 """

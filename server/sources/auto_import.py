@@ -174,7 +174,9 @@ def library_names(language: str) -> LibraryNames:
 def offers(name: str, language: LanguageSpec, project, path: str | None) -> list[Offer]:
     """The imports that may bind ``name`` in the file ``path``, most likely first (at most
     OFFERS): the project's imports of it, a project module of that name, a project file defining
-    it (JavaScript: exporting it by name), an installed package of that name, the libraries'."""
+    it (JavaScript: exporting it by name), an installed package of that name, what real code
+    imports from the standard library, what an installed package exports, the members real
+    code reads after a standard module's name."""
     out: list[Offer] = []
     seen: set[str] = set()  # the modules offered: ``@`` and a path for a project file, however written
     python = language.name == "python"
@@ -210,10 +212,12 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     package = packages.get(name) or (None if python else folded(folder).get(fold(name)))
     if package:  # `typeis` for type-is too
         add(package, "", origin="library")
-    for module, imported in EXPORTS.of(folder, python).get(name, ()) if folder is not None else ():
-        add(module, imported, origin="library")  # what an installed package exports
     library = library_names(language.name)
-    for module, imported, _ in library.by_name.get(name, []) + library.used.get(name, []):
+    for module, imported, _ in library.by_name.get(name, []):  # what real code imports from the standard library
+        add(module, imported, origin="library")
+    for module, imported in EXPORTS.of(folder, python).get(name, ()) if folder is not None else ():
+        add(module, imported, origin="library")  # what an installed package exports (typing_extensions' Any after typing's)
+    for module, imported, _ in library.used.get(name, []):
         add(module, imported, origin="library")
     return out
 
