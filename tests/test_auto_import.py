@@ -214,3 +214,14 @@ def test_what_an_installed_package_exports_is_offered_once_read(tmp_path):
     assert python == {"Markup": [("markupx", "Markup")], "escape": [("markupx", "escape")]}  # not typing's Any, not pip's
     assert exports.of(str(tmp_path / "web"), False) == {"HttpError": [("http-errorz", "HttpError")]}
     assert exports.starting(str(tmp_path / "src"), True, "ma", 5) == ["Markup"]
+
+
+def test_a_binding_read_in_one_function_is_read_again_in_another(tmp_path):
+    index = _project(tmp_path, {"a.py": "from os import path\n"})
+    service = CompletionService(project=index)
+    uri = (tmp_path / "b.py").as_uri()
+    head = "def f(path):\n    return pat"
+    inside = _complete(service, uri, head)
+    assert not inside["path"].additional_text_edits  # f's parameter
+    elsewhere = _complete(service, uri, head + "x\n\n\ndef g():\n    return pat")  # "path" not typed between
+    assert [e.new_text for e in elsewhere["path"].additional_text_edits] == ["from os import path\n"]

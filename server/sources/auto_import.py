@@ -31,7 +31,7 @@ from pathlib import Path
 from ..context import NAME, CompletionContext
 from ..engines.base import Candidate, Kind
 from ..languages import LanguageSpec
-from .bound import bound_in
+from .bound import SCOPES, bound_in
 from .buffer import PROJECT
 from .imports import module_position
 from .installed import EXPORTS, folded, installed
@@ -249,6 +249,16 @@ ATTACHED = 15  # the list's first candidates that may carry an import (each cost
 NAMES = frozenset({"python", "javascript", "typescript", "typescriptreact"})
 
 
+def _scope(context: CompletionContext) -> int:
+    """Where the innermost function or class around the cursor starts (-1: none)."""
+    node = context.target
+    while node is not None:
+        if node.type in SCOPES:
+            return node.start_byte
+        node = node.parent
+    return -1
+
+
 class AutoImport:
     """The source: which of a list's names need an import here and which it does not hold yet
     (sources/position.py's facts, read through the fallback engine)."""
@@ -256,9 +266,9 @@ class AutoImport:
     def __init__(self, fallback):
         self.fallback = fallback
         self.enabled = True  # the autoImport setting
-        # whether the buffer binds each name: the document, its text and the start of the line then
-        # at the cursor, the names read
-        self._bound: tuple[str, bytes, int, dict[str, bool]] = ("", b"", 0, {})
+        # whether the buffer binds each name: the document and the scope around the cursor, its
+        # text and the start of the line then at the cursor, the names read
+        self._bound: tuple[tuple[str, int], bytes, int, dict[str, bool]] = (("", -1), b"", 0, {})
 
     def here(self, context: CompletionContext) -> bool:
         """Whether the cursor is where an unimported name may be written: a name, not one being
@@ -290,14 +300,16 @@ class AutoImport:
         return out[:EXTRA]
 
     def _still_bound(self, context: CompletionContext) -> dict[str, bool]:
-        """The names read before whose answer still holds: the text changed only between the
-        start of the line the cursor was on and the end of its line now (typing), and the name
-        is written in neither version of that stretch."""
+        """The names read before whose answer still holds: the cursor is in the same function or
+        class (a binding there counts only inside it), the text changed only between the start of
+        the line the cursor was on and the end of its line now (typing), and the name is written
+        in neither version of that stretch."""
         data, uri = context.data, context.uri
         line = data.rfind(b"\n", 0, context.prefix_start) + 1
+        scope = _scope(context)
         before, old, old_line, read = self._bound
         kept: dict[str, bool] = {}
-        if before == uri and read:
+        if before == (uri, scope) and read:  # the same functions and classes hold the cursor
             lo = min(line, old_line)
             hi = data.find(b"\n", context.cursor)
             hi = len(data) if hi < 0 else hi
@@ -305,7 +317,7 @@ class AutoImport:
             if len(old) >= lo + tail and old[:lo] == data[:lo] and old[len(old) - tail:] == data[hi:]:
                 changed = old[lo:len(old) - tail] + b"\n" + data[lo:hi]
                 kept = {name: value for name, value in list(read.items())[-KEPT:] if name.encode() not in changed}
-        self._bound = (uri, data, line, kept)
+        self._bound = ((uri, scope), data, line, kept)
         return kept
 
     def attach(self, context: CompletionContext, candidates: list[Candidate]) -> list[Candidate]:
