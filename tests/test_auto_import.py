@@ -225,3 +225,8 @@ def test_a_binding_read_in_one_function_is_read_again_in_another(tmp_path):
     assert not inside["path"].additional_text_edits  # f's parameter
     elsewhere = _complete(service, uri, head + "x\n\n\ndef g():\n    return pat")  # "path" not typed between
     assert [e.new_text for e in elsewhere["path"].additional_text_edits] == ["from os import path\n"]
+
+
+def test_a_module_read_before_a_dot_however_often_is_not_taken_as_bound():
+    data = ("x: t.Any = t.cast(int, 1)\n" * (MAX_OCCURRENCES + 50)).encode()
+    assert not bound_in(data, PYTHON, "t", (len(data), len(data) + 1), PYTHON.parser().parse(data))

@@ -80,11 +80,14 @@ _LISTED = re.compile(rb"[ \t]*(?:[,)}:=]|\r?\n|$)")
 
 
 def _occurrences(data: bytes, word: bytes):
-    """Where ``word`` stands alone in ``data`` (not part of a longer name, nor after a dot)."""
+    """Where ``word`` stands alone in ``data`` and may bind it: not part of a longer name, not
+    after a dot, not before one (``t.Any`` reads t)."""
     start = data.find(word)
+    size = len(data)
     while start >= 0:
         end = start + len(word)
-        if not (start and (_WORD_BYTE[data[start - 1]] or data[start - 1] == 46)) and not (end < len(data) and _WORD_BYTE[data[end]]):
+        if not (start and (_WORD_BYTE[data[start - 1]] or data[start - 1] == 46)) \
+                and not (end < size and (_WORD_BYTE[data[end]] or data[end] == 46)):
             yield start, end
         start = data.find(word, end)
 
