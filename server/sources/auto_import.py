@@ -39,6 +39,7 @@ from .project import BOUND, fold, path_of
 
 OFFERS = 3  # modules offered for one name, most likely first
 EXTRA = 8  # names no other source lists, added per request
+EXTRA_AFTER = 2  # characters typed before they are (a first keystroke lists enough)
 LIBRARIES = Path(__file__).parent / "libraries"
 
 
@@ -280,9 +281,10 @@ class AutoImport:
             and not module_position(context)
 
     def extra(self, context: CompletionContext, listed: set[str]) -> list[str]:
-        """Names with the prefix typed that the project's imports bind or the libraries export,
-        not in ``listed``: what only an import would bring (EXTRA of them)."""
-        if not context.prefix or not self.here(context):
+        """Names with the prefix typed (EXTRA_AFTER characters at least) that the project's
+        imports bind or the libraries export, not in ``listed``: what only an import would bring
+        (EXTRA of them)."""
+        if len(context.prefix) < EXTRA_AFTER or not self.here(context):
             return []
         view = self.fallback._project(context)
         found = [word for word, _, _ in view.snapshot.words(context.prefix, view.path, EXTRA, BOUND)] if view else []
