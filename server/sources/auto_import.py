@@ -60,11 +60,16 @@ def written(module: str, relative: bool, language: LanguageSpec, path: str | Non
     file), relative where ``relative``; None where it cannot."""
     if not module.startswith("@"):
         return module
+    return _written(module, relative, language.name == "python", path)
+
+
+@functools.lru_cache(maxsize=4096)
+def _written(module: str, relative: bool, python: bool, path: str | None) -> str | None:
     target = Path(module[1:])
     if path is None:
         return None
     here = Path(path).parent
-    if language.name != "python":
+    if not python:
         spec = os.path.relpath(target, here).replace(os.sep, "/")
         return spec if spec.startswith("../") else "./" + spec
     if relative:  # from the folder of the module (a package: its own)

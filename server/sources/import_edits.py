@@ -29,6 +29,9 @@ class Edit:
 
 
 HEAD_STATEMENTS = 400  # top-level statements read for the imports (their file's head)
+# where the head ends: imports below the first definition are not joined nor followed
+DEFINITIONS = frozenset({"function_definition", "class_definition", "decorated_definition", "function_declaration",
+                         "class_declaration", "generator_function_declaration"})
 
 
 class Editor:
@@ -42,12 +45,16 @@ class Editor:
 
     def edit(self, offer: Offer) -> Edit | None:
         """The edit that makes ``offer`` bind its name in the buffer."""
-        if self._top is None:
+        if self._top is None:  # the statements before the first definition: the file's head
             self._top = []
-            for node in self.context.tree.root_node.children:
-                if node.end_byte > self.context.prefix_start or len(self._top) == HEAD_STATEMENTS:
+            cursor = self.context.tree.root_node.walk()
+            more = cursor.goto_first_child()
+            while more and len(self._top) < HEAD_STATEMENTS:
+                node = cursor.node
+                if node.end_byte > self.context.prefix_start or node.type in DEFINITIONS:
                     break
                 self._top.append(node)
+                more = cursor.goto_next_sibling()
             python = self.context.language.name == "python"
             self._imports = [node for node in self._top if node.type in PY_IMPORTS] if python else (
                 [node for node in self._top if node.type == "import_statement"],
