@@ -160,7 +160,7 @@ def imported_samples(path: Path, data: bytes, tree, language: LanguageSpec, lang
     spans = imported_names.import_spans(tree, language)
     if not spans:
         return []
-    bound = imported_names.bound_targets(tree, language, spans)
+    bound = bindings(tree, language, spans)  # what the file's top-level imports bind
     out = []
     stack = [tree.root_node]
     while stack:
@@ -202,11 +202,16 @@ def end_position(text: str) -> tuple[int, int]:
     return line, len(text[start:].encode("utf-16-le")) // 2
 
 
-def rank_of(items: list[types.CompletionItem], prefix: str, truth: str) -> int | None:
-    """1-based rank of the true identifier after client-side filtering and ordering."""
+def client_order(items: list[types.CompletionItem], prefix: str) -> list[types.CompletionItem]:
+    """The items a client shows once ``prefix`` is typed, in its order."""
     kept = [i for i in items if (i.filter_text or i.label).lower().startswith(prefix.lower())]
     kept.sort(key=lambda i: i.sort_text or i.label)
-    for rank, item in enumerate(kept, 1):
+    return kept
+
+
+def rank_of(items: list[types.CompletionItem], prefix: str, truth: str) -> int | None:
+    """1-based rank of the true identifier after client-side filtering and ordering."""
+    for rank, item in enumerate(client_order(items, prefix), 1):
         if isinstance(item.text_edit, (types.TextEdit, types.InsertReplaceEdit)):
             text = item.text_edit.new_text
         else:
@@ -220,8 +225,7 @@ async def imported_rank(session: Session, items: list[types.CompletionItem], sam
     """The 1-based rank of the first item of the name whose import edit binds it as the file's
     import did (asking ``completionItem/resolve`` for an item of the top 10 that has none), and
     the rank of the name with any edit."""
-    kept = [i for i in items if (i.filter_text or i.label).lower().startswith(sample.name[:k].lower())]
-    kept.sort(key=lambda i: i.sort_text or i.label)
+    kept = client_order(items, sample.name[:k])
     first = None
     python = sample.path.suffix == ".py"
     for rank, item in enumerate(kept[:10], 1):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from lsprotocol import types
 from treecomplete.languages import LanguageSpec
-from treecomplete.receivers import Target, bindings
+from treecomplete.receivers import Target
 from treecomplete.scope import parameters_of
 
 PY_IMPORTS = {"import_statement", "import_from_statement", "future_import_statement"}
@@ -49,11 +49,6 @@ def drop(data: bytes, spans: list[tuple[int, int]], offset: int) -> tuple[bytes,
         last = end
     out.append(data[last:])
     return b"".join(out), moved
-
-
-def bound_targets(tree, language: LanguageSpec, spans: list[tuple[int, int]]) -> dict[str, Target]:
-    """What the file's top-level imports bind."""
-    return bindings(tree, language, spans)
 
 
 SCOPES = {"function_definition", "lambda", "function_declaration", "function_expression", "arrow_function",

@@ -104,8 +104,9 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
                 text, text_format = snippets.plain(body), types.InsertTextFormat.PlainText
             mode = types.InsertTextMode.AsIs if client.as_is else None
         shown, imports = None, None
-        if candidate.auto_import is not None and (added := (editor := editor or import_edits.Editor(context)).edit(
-                candidate.auto_import)) is not None:
+        if candidate.auto_import is not None:
+            editor = editor or import_edits.Editor(context)
+            added = editor.edit(candidate.auto_import)
             imports = [types.TextEdit(range=types.Range(start=types.Position(*doc.position_at(added.start)),
                                                         end=types.Position(*doc.position_at(added.end))), new_text=added.text)]
         if client.label_details and (candidate.signature or candidate.origin):

@@ -102,7 +102,7 @@ def _edit(language, code: str, offer: Offer) -> str:
     data = code.encode()
     doc = CompletionService().open("file:///t/m." + ("py" if language is PYTHON else "js"), language.name, 1, code)
     context = context_at(doc, len(data))
-    found = import_edits.edit(context, offer)
+    found = import_edits.Editor(context).edit(offer)
     return (data[:found.start] + found.text.encode() + data[found.end:]).decode()
 
 

@@ -186,7 +186,7 @@ class FallbackEngine(PositionFacts):
                 taken += 1
         drop_reserved(context, before, after, scores)
         receiver = receiver_word(context.receiver, context.language) if context.category == ATTRIBUTE else None
-        project = self._project(context)
+        project = self.project_view(context)
         if project is not None:
             self._project_words(context, scores, where, imported_here, receiver, project)
         self._language_words(context, scores, where, imported_here is not None)
@@ -279,7 +279,7 @@ class FallbackEngine(PositionFacts):
             ))
         return candidates
 
-    def _project(self, context: CompletionContext) -> _Project | None:
+    def project_view(self, context: CompletionContext) -> _Project | None:
         """The project index as this request sees it; None without one. Read once per context."""
         if self.project is None:
             return None

@@ -23,6 +23,7 @@ from __future__ import annotations
 import bisect
 import functools
 import json
+import logging
 import os
 import re
 from dataclasses import dataclass, replace
@@ -36,6 +37,8 @@ from .buffer import PROJECT
 from .imports import module_position
 from .installed import EXPORTS, folded, installed
 from .project import BOUND, fold, path_of
+
+log = logging.getLogger(__name__)
 
 OFFERS = 3  # modules offered for one name, most likely first
 EXTRA = 8  # names no other source lists, added per request
@@ -115,9 +118,7 @@ class LibraryNames:
         try:
             self._read(language)
         except (OSError, ValueError) as error:  # a damaged table costs these names, nothing else
-            import logging
-
-            logging.getLogger(__name__).warning("library names for %s not read: %s", language, error)
+            log.warning("library names for %s not read: %s", language, error)
         for table in (self.by_name, self.used):
             for found in table.values():
                 found.sort(key=lambda entry: (-entry[2], entry[0]))
@@ -291,13 +292,13 @@ class AutoImport:
         (EXTRA of them)."""
         if len(context.prefix) < EXTRA_AFTER or not self.here(context):
             return []
-        view = self.fallback._project(context)
+        view = self.fallback.project_view(context)
         found = [word for word, _, _ in view.snapshot.words(context.prefix, view.path, EXTRA, BOUND)] if view else []
         found += library_names(context.language.name).starting(context.prefix, EXTRA)
         path = view.path if view else path_of(context.uri)
         if path is not None:
             lower = context.prefix.lower()
-            folder, python = str(Path(path).parent), context.language.name == "python"
+            folder, python = _place(path)[1], context.language.name == "python"
             found += sorted(n for n in installed(folder, python) if n.lower().startswith(lower))
             found += EXPORTS.starting(folder, python, context.prefix, EXTRA)
         out = []
@@ -333,7 +334,7 @@ class AutoImport:
         modules offered."""
         if not candidates or not self.here(context):
             return candidates
-        view = self.fallback._project(context)
+        view = self.fallback.project_view(context)
         snapshot, path = (view.snapshot, view.path) if view is not None else (None, path_of(context.uri))
         cursor = (context.prefix_start, context.cursor + 1)
         bound = self._still_bound(context)

@@ -11,6 +11,7 @@ writes them (ES modules where it writes neither, but for a CommonJS file, which 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import tree_sitter
@@ -35,149 +36,151 @@ DEFINITIONS = frozenset({"function_definition", "class_definition", "decorated_d
 
 
 class Editor:
-    """The edits of one list: the buffer's top-level statements before the cursor are read once."""
+    """The edits of one list: what they read of the buffer (its head's statements, imports,
+    quotes, order) is read once, where the first edit needs it."""
 
     def __init__(self, context: CompletionContext):
         self.context = context
-        self._top: list[tree_sitter.Node] | None = None
-        self._imports: list | tuple = []  # Python's import statements; JavaScript's imports and requires
-        self._shared: dict[str, object] = {}
+        self.data = context.data
+        self.python = context.language.name == "python"
 
-    def edit(self, offer: Offer) -> Edit | None:
+    @functools.cached_property
+    def top(self) -> list[tree_sitter.Node]:
+        """The top-level statements before the cursor and the first definition: the file's head."""
+        found: list[tree_sitter.Node] = []
+        cursor = self.context.tree.root_node.walk()
+        more = cursor.goto_first_child()
+        while more and len(found) < HEAD_STATEMENTS:
+            node = cursor.node
+            if node.end_byte > self.context.prefix_start or node.type in DEFINITIONS:
+                break
+            found.append(node)
+            more = cursor.goto_next_sibling()
+        return found
+
+    @functools.cached_property
+    def imports(self) -> list[tree_sitter.Node]:
+        """Python's import statements; JavaScript's ES imports."""
+        kinds = PY_IMPORTS if self.python else ("import_statement",)
+        return [node for node in self.top if node.type in kinds]
+
+    @functools.cached_property
+    def required(self) -> list[tree_sitter.Node]:
+        """JavaScript's ``const x = require('m')`` declarations."""
+        return [node for node in self.top if node.type in ("lexical_declaration", "variable_declaration")
+                and b"require(" in (node.text or b"")]
+
+    @functools.cached_property
+    def from_imports(self) -> dict[bytes, tree_sitter.Node]:
+        """Python's from-imports by their module's text, the first of each."""
+        found: dict[bytes, tree_sitter.Node] = {}
+        for node in self.imports:
+            module = node.child_by_field_name("module_name")
+            if node.type == "import_from_statement" and module is not None and module.text:
+                found.setdefault(module.text, node)
+        return found
+
+    @functools.cached_property
+    def orders(self) -> list[tuple[bool, str]] | None:
+        """How sorted Python imports order the file's import lines; None where they are not sorted."""
+        texts = [_order((node.text or b"").decode("utf-8", "replace")) for node in self.imports]
+        return texts if texts == sorted(texts) else None
+
+    @functools.cached_property
+    def quote(self) -> str:
+        for node in self.imports + self.required:
+            for string in _descendants(node, "string"):
+                if string.text and string.text[:1] in (b"'", b'"'):
+                    return string.text[:1].decode()
+        return "'"
+
+    @functools.cached_property
+    def semicolons(self) -> bool:
+        """Whether a file without imports ends its statements with semicolons (or is empty)."""
+        return self.data.count(b";\n") * 2 >= self.data.count(b"\n") // 4 or not self.data.strip()
+
+    @functools.cached_property
+    def head(self) -> int:
+        """Where a first import goes: below a shebang and leading comments, after a Python
+        module's docstring or JavaScript's ``'use strict'``, else at the first statement."""
+        for node in self.top:
+            if node.type in ("comment", "hash_bang_line"):
+                continue
+            if node.type == "expression_statement" and _preamble(node, self.python):
+                return _line_after(self.data, node.end_byte)
+            return node.start_byte - node.start_point[1]
+        return _line_after(self.data, self.top[-1].end_byte) if self.top else 0
+
+    def edit(self, offer: Offer) -> Edit:
         """The edit that makes ``offer`` bind its name in the buffer."""
-        if self._top is None:  # the statements before the first definition: the file's head
-            self._top = []
-            cursor = self.context.tree.root_node.walk()
-            more = cursor.goto_first_child()
-            while more and len(self._top) < HEAD_STATEMENTS:
-                node = cursor.node
-                if node.end_byte > self.context.prefix_start or node.type in DEFINITIONS:
-                    break
-                self._top.append(node)
-                more = cursor.goto_next_sibling()
-            python = self.context.language.name == "python"
-            self._imports = [node for node in self._top if node.type in PY_IMPORTS] if python else (
-                [node for node in self._top if node.type == "import_statement"],
-                [node for node in self._top if node.type in ("lexical_declaration", "variable_declaration")
-                 and b"require(" in (node.text or b"")])
-        if self.context.language.name == "python":
-            return _python(self.context.data, self._top, self._imports, offer, self._read)
-        return _javascript(self.context, self._top, *self._imports, offer, self._read)
+        return self._python(offer) if self.python else self._javascript(offer)
 
-    def _read(self, key: str, compute):
-        """What the list's edits share, computed once: ``compute()`` kept under ``key``."""
-        if key not in self._shared:
-            self._shared[key] = compute()
-        return self._shared[key]
+    def _python(self, offer: Offer) -> Edit:
+        named = offer.name if offer.name == offer.imported else f"{offer.imported} as {offer.name}"
+        if offer.imported:
+            node = self.from_imports.get(offer.module.encode())
+            if node is not None:
+                names = node.children_by_field_name("name")
+                if names and not any(child.type == "wildcard_import" for child in node.children):
+                    return Edit(names[-1].end_byte, names[-1].end_byte, f", {named}")
+            line = f"from {offer.module} import {named}"
+        else:
+            plain = offer.name == offer.module or offer.module.startswith(offer.name + ".")  # `import os.path` binds os
+            line = f"import {offer.module}" if plain else f"import {offer.module} as {offer.name}"
+        return self._new_line(self.imports, line, self.orders)
 
+    def _javascript(self, offer: Offer) -> Edit:
+        quote, esm = self.quote, self.imports
+        if esm or not self.required and not (self.context.language.name == "javascript" and b"module.exports" in self.data):
+            for node in esm:
+                source = node.child_by_field_name("source")
+                if source is not None and source.text and source.text[1:-1] == offer.module.encode() and offer.imported:
+                    specifiers = list(_descendants(node, "named_imports"))
+                    if specifiers and specifiers[0].named_children:
+                        end = specifiers[0].named_children[-1].end_byte
+                        return Edit(end, end, f", {_named(offer, ' as ')}")
+            clause = f"{{ {_named(offer, ' as ')} }}" if offer.imported else offer.name
+            line, imports = f"import {clause} from {quote}{offer.module}{quote}", esm
+        else:
+            for node in self.required:
+                if f"require({quote}{offer.module}{quote})".encode() in (node.text or b"") and offer.imported:
+                    patterns = list(_descendants(node, "object_pattern"))
+                    if patterns and patterns[0].named_children:
+                        end = patterns[0].named_children[-1].end_byte
+                        return Edit(end, end, f", {_named(offer, ': ')}")
+            binding = f"{{ {_named(offer, ': ')} }}" if offer.imported else offer.name
+            line, imports = f"const {binding} = require({quote}{offer.module}{quote})", self.required
+        if (imports[-1].text or b"").rstrip().endswith(b";") if imports else self.semicolons:
+            line += ";"
+        return self._new_line(imports, line, None)
 
-def edit(context: CompletionContext, offer: Offer) -> Edit | None:
-    """The edit that makes ``offer`` bind its name in the buffer (one list: Editor)."""
-    return Editor(context).edit(offer)
-
-
-def _alone(key: str, compute):
-    return compute()
-
-
-def _python(data: bytes, top: list[tree_sitter.Node], imports: list[tree_sitter.Node], offer: Offer, read=_alone) -> Edit | None:
-    named = offer.name if offer.name == offer.imported else f"{offer.imported} as {offer.name}"
-    if offer.imported:
-        node = read("from", lambda: _from_imports(imports)).get(offer.module.encode())
-        if node is not None:
-            names = node.children_by_field_name("name")
-            if names and not any(child.type == "wildcard_import" for child in node.children):
-                return Edit(names[-1].end_byte, names[-1].end_byte, f", {named}")
-        line = f"from {offer.module} import {named}"
-    else:
-        plain = offer.name == offer.module or offer.module.startswith(offer.name + ".")  # `import os.path` binds os
-        line = f"import {offer.module}" if plain else f"import {offer.module} as {offer.name}"
-    return _new_line(data, top, imports, line, _python_head, read=read)
-
-
-def _from_imports(imports: list[tree_sitter.Node]) -> dict[bytes, tree_sitter.Node]:
-    """The from-imports by their module's text, the first of each."""
-    found: dict[bytes, tree_sitter.Node] = {}
-    for node in imports:
-        module = node.child_by_field_name("module_name")
-        if node.type == "import_from_statement" and module is not None and module.text:
-            found.setdefault(module.text, node)
-    return found
-
-
-def _python_head(data: bytes, top: list[tree_sitter.Node]) -> int:
-    """Where a first import goes: after the module's docstring, else at its first statement
-    (below a shebang and leading comments)."""
-    for node in top:
-        if node.type == "comment":
-            continue
-        if node.type == "expression_statement" and node.named_child_count and node.named_children[0].type == "string":
-            return _line_after(data, node.end_byte)
-        return node.start_byte - node.start_point[1]
-    return _line_after(data, top[-1].end_byte) if top else 0
+    def _new_line(self, imports: list[tree_sitter.Node], line: str, orders: list[tuple[bool, str]] | None) -> Edit:
+        """A new line holding ``line``: in order among sorted imports (``orders``), else after
+        the last one, else at the head."""
+        data = self.data
+        if not imports:
+            return Edit(self.head, self.head, line + "\n")
+        if orders is not None:
+            ours = _order(line)
+            for node, text in zip(imports, orders):
+                if ours < text and "__future__" not in text[1]:
+                    at = node.start_byte - node.start_point[1]
+                    return Edit(at, at, line + "\n")
+        at = _line_after(data, imports[-1].end_byte)
+        if at > len(data) or at == len(data) and not data.endswith(b"\n"):
+            return Edit(len(data), len(data), "\n" + line)
+        return Edit(at, at, line + "\n")
 
 
-def _javascript(context: CompletionContext, top: list[tree_sitter.Node], esm: list[tree_sitter.Node],
-                required: list[tree_sitter.Node], offer: Offer, read=_alone) -> Edit | None:
-    data = context.data
-    quote = read("quote", lambda: _quote(esm + required))
-    if esm or not required and not (context.language.name == "javascript" and b"module.exports" in data):
-        for node in esm:
-            source = node.child_by_field_name("source")
-            if source is not None and source.text and source.text[1:-1] == offer.module.encode() and offer.imported:
-                specifiers = [n for n in _descendants(node, "named_imports")]
-                if specifiers and specifiers[0].named_children:
-                    end = specifiers[0].named_children[-1].end_byte
-                    return Edit(end, end, f", {_named(offer, ' as ')}")
-        clause = f"{{ {_named(offer, ' as ')} }}" if offer.imported else offer.name
-        line = f"import {clause} from {quote}{offer.module}{quote}"
-        imports = esm
-    else:
-        for node in required:
-            if f"require({quote}{offer.module}{quote})".encode() in (node.text or b"") and offer.imported:
-                patterns = [n for n in _descendants(node, "object_pattern")]
-                if patterns and patterns[0].named_children:
-                    end = patterns[0].named_children[-1].end_byte
-                    return Edit(end, end, f", {_named(offer, ': ')}")
-        binding = f"{{ {_named(offer, ': ')} }}" if offer.imported else offer.name
-        line = f"const {binding} = require({quote}{offer.module}{quote})"
-        imports = required
-    if read("semicolons " + str(imports is esm), lambda: _semicolons(data, imports)):
-        line += ";"
-    return _new_line(data, top, imports, line, _javascript_head, sort=False, read=read)
+def _preamble(statement: tree_sitter.Node, python: bool) -> bool:
+    """A module's docstring (Python), or ``'use strict'`` (JavaScript)."""
+    if python:
+        return statement.named_child_count > 0 and statement.named_children[0].type == "string"
+    return bool(statement.text) and statement.text.strip(b";").strip(b"'\"") == b"use strict"
 
 
 def _named(offer: Offer, alias: str) -> str:
     return offer.name if offer.imported == offer.name else f"{offer.imported}{alias}{offer.name}"
-
-
-def _javascript_head(data: bytes, top: list[tree_sitter.Node]) -> int:
-    """Where a first import goes: after a shebang, leading comments and ``'use strict'``."""
-    for node in top:
-        if node.type in ("comment", "hash_bang_line"):
-            continue
-        if node.type == "expression_statement" and node.text and node.text.strip(b";").strip(b"'\"") == b"use strict":
-            return _line_after(data, node.end_byte)
-        return node.start_byte - node.start_point[1]
-    return _line_after(data, top[-1].end_byte) if top else 0
-
-
-def _new_line(data: bytes, top, imports: list[tree_sitter.Node], line: str, head, sort: bool = True, read=_alone) -> Edit:
-    """A new line holding ``line``: in order among sorted imports, else after the last one."""
-    if not imports:
-        at = read("head", lambda: head(data, top))
-        return Edit(at, at, line + "\n")
-    texts = read("orders", lambda: [_order((node.text or b"").decode("utf-8", "replace")) for node in imports]) if sort else []
-    if sort and read("sorted", lambda: texts == sorted(texts)):
-        ours = _order(line)
-        for node, text in zip(imports, texts):
-            if ours < text and "__future__" not in text[1]:
-                at = node.start_byte - node.start_point[1]
-                return Edit(at, at, line + "\n")
-    at = _line_after(data, imports[-1].end_byte)
-    if at > len(data) or at == len(data) and not data.endswith(b"\n"):
-        return Edit(len(data), len(data), "\n" + line)
-    return Edit(at, at, line + "\n")
 
 
 def _order(line: str) -> tuple[bool, str]:
@@ -198,17 +201,3 @@ def _descendants(node: tree_sitter.Node, kind: str):
         if current.type == kind:
             yield current
         stack.extend(reversed(current.named_children))
-
-
-def _quote(nodes: list[tree_sitter.Node]) -> str:
-    for node in nodes:
-        for string in _descendants(node, "string"):
-            if string.text and string.text[:1] in (b"'", b'"'):
-                return string.text[:1].decode()
-    return "'"
-
-
-def _semicolons(data: bytes, imports: list[tree_sitter.Node]) -> bool:
-    if imports:
-        return (imports[-1].text or b"").rstrip().endswith(b";")
-    return data.count(b";\n") * 2 >= data.count(b"\n") // 4 or not data.strip()

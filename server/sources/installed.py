@@ -26,7 +26,8 @@ import tree_sitter
 from ..languages import JAVASCRIPT, PYTHON
 from ..receivers import bindings
 from ..words import exported_names
-from .project import _exported, fold
+from .libraries.python_environment import project_venv, site_packages
+from .project import exported_query, fold
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ def installed(folder: str, python: bool) -> dict[str, str]:
     out: dict[str, str] = {}
     try:
         for name, path in _packages(folder, python):
-            out.setdefault(name, path.name.removesuffix(".py") if python else _package_name(path))
+            out.setdefault(name, _module(path, python))
     except OSError:
         pass
     return out
@@ -60,10 +61,7 @@ def _packages(folder: str, python: bool) -> list[tuple[str, Path]]:
     """(the name an import binds, the package's folder or module file), first found first."""
     found: list[tuple[str, Path]] = []
     if python:
-        from .libraries.python_environment import site_packages
-
-        env = next((above / name for above in (Path(folder), *Path(folder).parents) for name in (".venv", "venv")
-                    if (above / name / "pyvenv.cfg").is_file()), None)
+        env = project_venv(Path(folder), None)
         for site in site_packages(env) if env is not None else ():
             for entry in sorted(site.iterdir()):
                 stem = entry.name.removesuffix(".py")
@@ -79,8 +77,9 @@ def _packages(folder: str, python: bool) -> list[tuple[str, Path]]:
     return found
 
 
-def _package_name(path: Path) -> str:
-    return path.name
+def _module(path: Path, python: bool) -> str:
+    """What an import names the package at ``path``: a Python module's name, a package's folder name."""
+    return path.name.removesuffix(".py") if python else path.name
 
 
 class Exports:
@@ -110,7 +109,7 @@ class Exports:
         out: dict[str, list[tuple[str, str]]] = {}
         try:
             for _, path in _packages(folder, python)[:MAX_PACKAGES]:
-                module = path.name.removesuffix(".py") if python else _package_name(path)
+                module = _module(path, python)
                 for name in (_python_exports(path) if python else _javascript_exports(path)):
                     out.setdefault(name, []).append((module, name))
         except Exception as error:  # a package that cannot be read costs its names, nothing else  # noqa: BLE001
@@ -151,7 +150,7 @@ def _python_exports(path: Path) -> set[str]:
         return {m.decode() for m in _STRING.findall(listed.group(1))}
     tree = PYTHON.parser().parse(data)
     names = {n.decode("utf-8", "replace") for n in exported_names(tree, PYTHON, top=True)}
-    package = path.name.removesuffix(".py")
+    package = _module(path, True)
     names |= {name for name, target in bindings(tree, PYTHON, [(0, len(data))]).items()
               if target.names and (target.module.startswith(".") or target.module.split(".")[0] == package)}
     return {n for n in names if not n.startswith("_")}
@@ -169,7 +168,7 @@ def _javascript_exports(path: Path) -> set[str]:
     if data is None:
         return set()
     tree = JAVASCRIPT.parser().parse(data)
-    return {n.text.decode("utf-8", "replace") for n in tree_sitter.QueryCursor(_exported(JAVASCRIPT))
+    return {n.text.decode("utf-8", "replace") for n in tree_sitter.QueryCursor(exported_query(JAVASCRIPT))
             .captures(tree.root_node).get("name", ()) if n.text and not n.text.startswith(b"_")}
 
 

@@ -87,7 +87,7 @@ class PositionFacts:
         defines (imports.module_defines); elsewhere nothing."""
         position = self._position(context)
         if position.defines is None:
-            view = self._project(context) if self.imported_names(context) is not None else None
+            view = self.project_view(context) if self.imported_names(context) is not None else None
             position.defines = frozenset(module_defines(context, view.snapshot, view.path)) if view is not None else frozenset()
         return position.defines
 
@@ -96,7 +96,7 @@ class PositionFacts:
         (imports.modules_defining)."""
         position = self._position(context)
         if position.modules is None:
-            view = self._project(context) if module_position(context) else None
+            view = self.project_view(context) if module_position(context) else None
             position.modules = frozenset(modules_defining(context, view.snapshot, view.path)) if view is not None else frozenset()
         return position.modules
 
@@ -105,7 +105,7 @@ class PositionFacts:
         position = self._position(context)
         if not position.next_export_read:
             listed = self.imported_names(context)
-            view = self._project(context) if listed is not None else None
+            view = self.project_view(context) if listed is not None else None
             position.next_export = next_export(context, view.snapshot, view.path, listed) if view is not None else None
             position.next_export_read = True
         return position.next_export
@@ -122,7 +122,7 @@ class PositionFacts:
             if context.tree is None or context.category != NAME:
                 return position.wanted
             where = self.declaring(context)
-            view = self._project(context) if (where.declaration and where.member is None or assigned_at(context)) else None
+            view = self.project_view(context) if (where.declaration and where.member is None or assigned_at(context)) else None
             if view is not None and view.path and top_level(context):
                 found = view.snapshot.wanted_from(module_name(PurePath(view.path)), context.prefix, view.own,
                                                   context.language.member_set)

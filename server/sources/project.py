@@ -305,7 +305,7 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
         return frozenset(map(sys.intern, found))
 
     bound = frozenset(import_bindings(tree, language, path)) if path is not None else frozenset()
-    query = _exported(language)
+    query = exported_query(language)
     exported = {n.text.decode("utf-8", "replace") for n in tree_sitter.QueryCursor(query).captures(tree.root_node).get("name", ())
                 if n.text} if query is not None else set()
     return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules),
@@ -327,7 +327,7 @@ _JS_EXPORTED = """
 
 
 @functools.cache
-def _exported(language: LanguageSpec) -> tree_sitter.Query | None:
+def exported_query(language: LanguageSpec) -> tree_sitter.Query | None:
     """JavaScript's and TypeScript's query of the names a file exports by name."""
     if language.exports_query != JS_EXPORTS:
         return None

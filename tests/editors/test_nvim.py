@@ -108,7 +108,8 @@ def test_the_plugin_completes_a_copied_identifier(language: str, before: str, tm
     assert result.get("found"), f"{expected} was not offered as a copy from the context"
 
 
-SIGNATURE = r"""
+# The fallback engine started on a file, once the client is attached (``finish`` writes the result).
+ATTACHED = r"""
 vim.opt.runtimepath:prepend(%(plugin)s)
 require('treecomplete').setup({ cmd = %(cmd)s, settings = { model = 'fallback' } })
 local function finish(result)
@@ -121,6 +122,9 @@ local buf = vim.api.nvim_get_current_buf()
 if not vim.wait(20000, function() return #vim.lsp.get_clients({ bufnr = buf, name = 'treecomplete' }) > 0 end, 50) then
   finish({ error = 'no client attached' }) return
 end
+"""
+
+SIGNATURE = ATTACHED + r"""
 local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 1, character = 8 } }
 for _ = 1, 100 do
   for _, response in pairs(vim.lsp.buf_request_sync(buf, 'textDocument/completion', params, 5000) or {}) do
@@ -149,19 +153,7 @@ def test_a_members_signature_is_shown_beside_its_name(tmp_path: Path):
     assert result["kind"] == 3  # Function
 
 
-ACCEPT = r"""
-vim.opt.runtimepath:prepend(%(plugin)s)
-require('treecomplete').setup({ cmd = %(cmd)s, settings = { model = 'fallback' } })
-local function finish(result)
-  vim.fn.writefile({ vim.json.encode(result) }, %(out)s)
-  vim.cmd('qall!')
-end
-vim.api.nvim_create_autocmd('VimEnter', { nested = true, callback = function()
-vim.cmd.edit(%(file)s)
-local buf = vim.api.nvim_get_current_buf()
-if not vim.wait(20000, function() return #vim.lsp.get_clients({ bufnr = buf, name = 'treecomplete' }) > 0 end, 50) then
-  finish({ error = 'no client attached' }) return
-end
+ACCEPT = ATTACHED + r"""
 vim.api.nvim_create_autocmd('CompleteDone', { buffer = buf, callback = function()
   vim.defer_fn(function() finish({ lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false) }) end, 500)
 end })

@@ -31,22 +31,26 @@ TOP = 60  # members kept per module
 MIN_FILES = 2  # a member used in fewer files is not kept
 
 
-def count(files: list[Path], language: LanguageSpec) -> dict[str, Counter[str]]:
+def _parsed(files: list[Path], language: LanguageSpec):
+    """Each readable file of at most 1 MB, and its tree."""
     parser = language.parser()
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if len(data) <= 1_000_000:
+            yield data, parser.parse(data)
+
+
+def count(files: list[Path], language: LanguageSpec) -> dict[str, Counter[str]]:
     globals_ = {}
     if language is JAVASCRIPT:
         from .javascript import table
 
         globals_ = {name: receivers.Target("", (name,)) for name in table()["globals"]}
     usage: dict[str, Counter[str]] = defaultdict(Counter)
-    for path in files:
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        if len(data) > 1_000_000:
-            continue
-        tree = parser.parse(data)
+    for data, tree in _parsed(files, language):
         bound = {**globals_, **receivers.bindings(tree, language, [(0, len(data))])}
         seen: set[tuple[str, str]] = set()
         for name, target in bound.items():
@@ -66,16 +70,9 @@ def count(files: list[Path], language: LanguageSpec) -> dict[str, Counter[str]]:
 def count_imports(files: list[Path], language: LanguageSpec) -> dict[str, Counter[str]]:
     """How many files import each name from each module (``from m import x``: m -> x; ``import
     m``: m -> ""), for auto-import (sources/auto_import.py)."""
-    parser = language.parser()
     found: dict[str, Counter[str]] = defaultdict(Counter)
-    for path in files:
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        if len(data) > 1_000_000:
-            continue
-        for name, target in receivers.bindings(parser.parse(data), language, [(0, len(data))]).items():
+    for data, tree in _parsed(files, language):
+        for name, target in receivers.bindings(tree, language, [(0, len(data))]).items():
             module = target.module.removeprefix("node:")
             if name and module and not module.startswith((".", "_")) and len(target.names) <= 1:
                 found[module][target.names[0] if target.names else ""] += 1

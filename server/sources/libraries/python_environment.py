@@ -69,6 +69,19 @@ def site_packages(env: Path) -> list[Path]:
     return [p for p in found if p.is_dir()]
 
 
+def project_venv(folder: Path, workspace: Path | None) -> Path | None:
+    """A ``.venv`` or ``venv`` folder (with its ``pyvenv.cfg``) in ``folder`` or a folder above
+    it, within ``workspace`` where one is given."""
+    stop = workspace or Path(folder.anchor)
+    while True:
+        for name in (".venv", "venv"):
+            if (folder / name / "pyvenv.cfg").is_file():
+                return folder / name
+        if folder == stop or folder.parent == folder or stop not in folder.parents:
+            return None
+        folder = folder.parent
+
+
 def environment(folder: Path | None, workspace: Path | None, python_path: str = "") -> tuple[Path, ...]:
     """The site-packages folders that the imports of a document in ``folder`` come from."""
     if python_path:  # the interpreter: its environment is the folder above its bin/ (Scripts\ on Windows)
@@ -77,15 +90,9 @@ def environment(folder: Path | None, workspace: Path | None, python_path: str = 
         if found:
             return tuple(found)
         log.warning("pythonPath %s: no site-packages found beside it", python_path)
-    if folder is not None:
-        stop = workspace or Path(folder.anchor)
-        while True:
-            for name in (".venv", "venv"):
-                if (folder / name / "pyvenv.cfg").is_file():
-                    return tuple(site_packages(folder / name))
-            if folder == stop or folder.parent == folder or stop not in folder.parents:
-                break
-            folder = folder.parent
+    venv = project_venv(folder, workspace) if folder is not None else None
+    if venv is not None:
+        return tuple(site_packages(venv))
     for variable in ("VIRTUAL_ENV", "CONDA_PREFIX"):
         if value := os.environ.get(variable):
             return tuple(site_packages(Path(value)))
