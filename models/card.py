@@ -35,6 +35,10 @@ def card(checkpoint: Path, result: dict, manifest: str, command: str) -> str:
                  "Architecture and training code: models/pointer_lstm.py, models/train.py."]
         shape = [f"- {config.arch}, parent input {config.parent}; embeddings type {config.type_dim} + value "
                  f"{config.value_dim}, LSTM {config.hidden} units, attention window L = {config.window}"]
+        if config.subtrees:
+            shape.append(f"- subtree summaries (Ahmed et al., ACL 2019; models/subtrees.py): width {config.subtree_dim}, "
+                         f"{config.subtree_heads} heads, {config.subtree_steps} composition steps, frontier over the last "
+                         f"{config.subtree_window} elements")
     lines = [
         f"# {checkpoint.stem}",
         "",

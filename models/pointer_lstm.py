@@ -14,7 +14,9 @@ Next-type and next-value are two heads on the same G_t (one model per language, 
 
 Baselines from the same code (``config.arch``): ``vanilla`` (G_t = h_t), ``attention``
 (context attention, no parent unless asked), ``pointer`` and ``pointer-random`` (the pointer's
-weights random instead of alpha_t). The value head is ``nn.AdaptiveLogSoftmaxWithLoss`` when
+weights random instead of alpha_t). ``pointer-subtrees`` adds Ahmed et al.'s attention-only
+subtree encoder (models/subtrees.py): a second attention of h_t over the summaries of the closed
+subtrees before the cursor, its context one more part of G_t's input. The value head is ``nn.AdaptiveLogSoftmaxWithLoss`` when
 the vocabulary is large: the full softmax dominates CPU training time.
 
 This module knows tensors only: batches come from models/batches.py, losses and metrics are
@@ -31,9 +33,10 @@ from torch import nn
 
 from .heads import ValueScores, value_head
 from .settings import from_dict
+from .subtrees import SubtreeEncoder, TreeMemory, depths, frontier, parent_slots
 from .suffix import SuffixPointer
 
-ARCHS = ("vanilla", "attention", "pointer", "pointer-random")
+ARCHS = ("vanilla", "attention", "pointer", "pointer-random", "pointer-subtrees")
 PARENTS = ("none", "hidden", "type")
 SHORT = 8  # inference on the CPU steps the LSTM by hand up to this many inputs (_stepwise)
 
@@ -49,12 +52,20 @@ class ModelConfig:
     vocab: int = 10_000  # K: the most frequent training values; the rest go to the pointer
     cutoffs: tuple[int, ...] = (2_000,)  # adaptive softmax clusters; () for a full softmax
     suffix: int = 0  # S: elements after the predicted node the suffix pointer reads (models/suffix.py); 0: none
+    # pointer-subtrees (models/subtrees.py): summary width, heads, composition steps, and how
+    # many elements back the frontier reaches
+    subtree_dim: int = 64
+    subtree_heads: int = 4
+    subtree_steps: int = 3
+    subtree_window: int = 100
 
     def __post_init__(self) -> None:
         if self.arch not in ARCHS:
             raise ValueError(f"arch must be one of {', '.join(ARCHS)}, not {self.arch!r}")
         if self.parent not in PARENTS:
             raise ValueError(f"parent must be one of {', '.join(PARENTS)}, not {self.parent!r}")
+        if self.subtrees and self.subtree_window > self.window:
+            raise ValueError("subtree_window must be at most window")
         if self.suffix and not self.points:
             raise ValueError("a suffix pointer needs a pointer model (arch pointer)")
         self.cutoffs = tuple(self.cutoffs)
@@ -65,7 +76,11 @@ class ModelConfig:
 
     @property
     def points(self) -> bool:
-        return self.arch in ("pointer", "pointer-random")
+        return self.arch in ("pointer", "pointer-random", "pointer-subtrees")
+
+    @property
+    def subtrees(self) -> bool:
+        return self.arch == "pointer-subtrees"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -84,17 +99,20 @@ class State:
     c: torch.Tensor  # (1, B, H)
     memory: torch.Tensor  # (B, L, H)
     memory_file: torch.Tensor  # (B, L) file id, -1 for an empty slot
+    tree: TreeMemory | None = None  # pointer-subtrees: the inputs the subtree encoder reads again
 
     def detach(self) -> State:
-        return State(self.h.detach(), self.c.detach(), self.memory.detach(), self.memory_file)
+        return State(self.h.detach(), self.c.detach(), self.memory.detach(), self.memory_file, self.tree)
 
     def select(self, index: torch.Tensor) -> State:
         """The lanes ``index`` (B',), in that order: one state per hypothesis of a beam."""
         return State(self.h.index_select(1, index), self.c.index_select(1, index),
-                     self.memory.index_select(0, index), self.memory_file.index_select(0, index))
+                     self.memory.index_select(0, index), self.memory_file.index_select(0, index),
+                     self.tree.select(index) if self.tree is not None else None)
 
     def nbytes(self) -> int:
-        return sum(t.element_size() * t.nelement() for t in (self.h, self.c, self.memory, self.memory_file))
+        return sum(t.element_size() * t.nelement() for t in (self.h, self.c, self.memory, self.memory_file)) \
+            + (self.tree.nbytes() if self.tree is not None else 0)
 
 
 @dataclass
@@ -139,6 +157,12 @@ class PointerLSTM(ValueScores, nn.Module):
             width += H
         elif config.parent == "type":
             width += config.type_dim
+        self.subtrees = None
+        if config.subtrees:
+            self.subtrees = SubtreeEncoder(config.type_dim + config.value_dim, config.subtree_dim,
+                                           config.subtree_heads, config.subtree_steps)
+            self.subtree_query = nn.Linear(H, config.subtree_dim, bias=False)
+            width += config.subtree_dim
         self.combine = nn.Linear(width, H) if config.attends or config.parent != "none" else None
         self.type_head = nn.Linear(H, n_types)
         self.value_head = value_head(H, n_values, config.cutoffs)
@@ -152,8 +176,9 @@ class PointerLSTM(ValueScores, nn.Module):
     def initial_state(self, batch: int, device: torch.device | str = "cpu") -> State:
         H, L = self.config.hidden, self.config.window
         zeros = torch.zeros(1, batch, H, device=device)
+        tree = TreeMemory.empty(batch, self.config.subtree_window, device) if self.subtrees is not None else None
         return State(zeros, zeros.clone(), torch.zeros(batch, L, H, device=device),
-                     torch.full((batch, L), -1, dtype=torch.long, device=device))
+                     torch.full((batch, L), -1, dtype=torch.long, device=device), tree)
 
     def forward(self, types: torch.Tensor, values: torch.Tensor, files: torch.Tensor, parent_distance: torch.Tensor,
                 parent_type: torch.Tensor, state: State, positions: torch.Tensor | None = None,
@@ -175,6 +200,9 @@ class PointerLSTM(ValueScores, nn.Module):
         keys = torch.cat([state.memory, h], dim=1)  # (B, L + T, H)
         key_files = torch.cat([state.memory_file, files], dim=1)  # (B, L + T)
         new_state = State(h_n, c_n, keys[:, -L:], key_files[:, -L:])
+        summaries = None
+        if self.subtrees is not None:
+            summaries, new_state.tree = self._subtrees(types, values, files, parent_distance, state.tree, last)
         if last:  # the queries: the last input's only
             h, files, parent_distance, parent_type = h[:, -1:], files[:, -1:], parent_distance[:, -1:], parent_type[:, -1:]
         Q = h.shape[1]
@@ -199,6 +227,11 @@ class PointerLSTM(ValueScores, nn.Module):
             parts.append(keys.gather(1, index))
         elif self.config.parent == "type":
             parts.append(self.type_embedding(parent_type))
+        if summaries is not None:
+            r, allowed = summaries
+            scores = torch.einsum("bqd,bnd->bqn", self.subtree_query(h), r) / math.sqrt(r.shape[-1])
+            weights = torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1).nan_to_num(0.0)
+            parts.append(weights @ r)
         g = torch.tanh(self.combine(torch.cat(parts, dim=-1))) if self.combine is not None else h
         switch = None
         if self.config.points:
@@ -206,6 +239,28 @@ class PointerLSTM(ValueScores, nn.Module):
             if self.config.arch == "pointer-random":
                 alpha = _random_pointer(alpha)
         return Output(self.type_head(g), g, alpha, switch, new_state)
+
+    def _subtrees(self, types: torch.Tensor, values: torch.Tensor, files: torch.Tensor, parent_distance: torch.Tensor,
+                  memory: TreeMemory, last: bool) -> tuple[tuple[torch.Tensor, torch.Tensor], TreeMemory]:
+        """The summaries of the memory's and the new inputs' subtrees (B, W + T, D), which of
+        them each query reads (its frontier, (B, Q, W + T)), and the memory after the inputs."""
+        W, T = memory.depth.shape[1], types.shape[1]
+        up, depth = depths(memory, files, parent_distance, W)
+        all_types, all_values = torch.cat([memory.types, types], 1), torch.cat([memory.values, values], 1)
+        all_up, all_depth = torch.cat([memory.up, up], 1), torch.cat([memory.depth, depth], 1)
+        all_files = torch.cat([memory.files, files], 1)
+        r = self.subtrees(self.embed(all_types, all_values), parent_slots(all_up, all_files, W))
+        queries = torch.arange(W + T - (1 if last else T), W + T, device=types.device)
+        d = parent_distance[:, -queries.numel():]  # the predicted node's parent, d back from the query
+        slot = queries.unsqueeze(0) + 1 - d
+        known = (d > 0) & (d <= W) & (slot >= 0)
+        parent_depth = all_depth.gather(1, torch.where(known, slot, 0))
+        parent_file = torch.where(known, all_files.gather(1, torch.where(known, slot, 0)), -1)
+        next_depth = torch.where(parent_file >= 0, parent_depth + 1, 1)
+        allowed = frontier(all_depth, all_files, queries, next_depth, W)
+        kept = TreeMemory(all_types[:, -W:], all_values[:, -W:], all_up[:, -W:], all_depth[:, -W:],
+                          all_files[:, -W:], parent_distance[:, -1])
+        return (r, allowed), kept
 
 
 def _stepwise(lstm: nn.LSTM, x: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, tuple]:

@@ -8,7 +8,11 @@ processes of B lanes compute the same update as one process of N*B lanes.
 
 Validation runs on the valid split after every epoch (the test split is never read here); the
 checkpoint at ``out`` is the best so far by validation value accuracy, and ``out`` + ``.state``
-holds what ``--resume`` needs (optimizer, epoch, step).
+holds what ``--resume`` needs: weights, optimizer, epoch, step, and each process' lane states
+(``.state.rankN``). It is written after every epoch, every ``save_minutes`` within one, and when
+the run stops on its time or step budget or on SIGTERM / SIGINT; a resumed run continues from
+the step it was saved at, with the same lanes, so stopping and resuming changes nothing: the
+weights come out as an unbroken run's (tests/test_training.py).
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from __future__ import annotations
 import json
 import os
 import platform
+import signal
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -46,6 +52,8 @@ class TrainConfig:
     epoch_elements: int | None = None  # an epoch of this many elements (a random subset of files); None: all
     valid_elements: int | None = 300_000
     minutes: float | None = None  # stop (and save) after this long
+    steps: int | None = None  # stop (and save) after this many steps in all
+    save_minutes: float = 5.0  # the resume state is written this often within an epoch
     # "auto": bfloat16 autocast on CUDA, float32 on CPU; "bf16" also autocasts on a CPU (fast where it
     # has AMX or AVX-512 BF16: docs/models.md); "fp32" never autocasts
     precision: str = "auto"
@@ -116,6 +124,45 @@ def _progress(text: str) -> None:
     print("\r" + text.ljust(100), end="", file=sys.stderr, flush=True)
 
 
+class Interrupt:
+    """SIGTERM and SIGINT, while training runs, ask for a stop at the next step (with a save)
+    instead of killing the process; a second signal kills it as usual."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._previous: dict[int, object] = {}
+
+    def __enter__(self) -> Interrupt:
+        if threading.current_thread() is threading.main_thread():
+            for number in (signal.SIGTERM, signal.SIGINT):
+                self._previous[number] = signal.signal(number, self._ask)
+        return self
+
+    def _ask(self, number: int, frame: object) -> None:
+        self.asked = True
+        signal.signal(number, self._previous.get(number, signal.SIG_DFL))
+
+    def __exit__(self, *exc: object) -> None:
+        for number, handler in self._previous.items():
+            signal.signal(number, handler)
+
+
+def _tensors(state: object) -> dict:
+    """A lane state (a dataclass of tensors, maybe nested) as plain dicts, for ``weights_only``."""
+    return {name: value if isinstance(value, torch.Tensor) or value is None else _tensors(value)
+            for name, value in vars(state).items()}
+
+
+def _lanes_from(template: object, saved: dict) -> object:
+    """The lane state saved by ``_tensors``, rebuilt on the classes of ``template``."""
+    fields = {}
+    for name, value in vars(template).items():
+        kept = saved[name]
+        fields[name] = kept.to(value.device) if isinstance(kept, torch.Tensor) else (
+            None if kept is None else _lanes_from(value, kept))
+    return type(template)(**fields)
+
+
 def train(data: Path, out: Path, language: str, model_settings: dict | None = None, train_settings: dict | None = None,
           init: Path | None = None, resume: bool = False, quiet: bool = False) -> tuple[dict, nn.Module]:
     """Train on the corpus at ``data`` (models/corpus.py); returns the checkpoint's meta and
@@ -147,78 +194,113 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
                   "init": str(init) if init else None, "epochs_done": 0, "elements_trained": 0, "steps": 0, "seconds": 0.0,
                   "hardware": f"{world} x {torch.cuda.get_device_name(device) if device.type == 'cuda' else platform.processor() or 'CPU'}"
                               f" ({torch.get_num_threads()} threads)", "torch": str(torch.__version__), "valid": None}
-    first_epoch, skip_steps = 0, 0
+    first_epoch, skip_steps, lanes_saved = 0, 0, None
+    lanes_path = state_path.with_name(f"{state_path.name}.rank{rank}")
     if resume and state_path.exists():
         saved = torch.load(state_path, map_location="cpu", weights_only=True)
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
         meta = {"steps": 0, **saved["meta"]}
         first_epoch, skip_steps = saved["epoch"], saved["step"]
+        if skip_steps and lanes_path.exists():
+            lanes_saved = torch.load(lanes_path, map_location="cpu", weights_only=True)
+            if lanes_saved.get("step") != skip_steps or lanes_saved.get("epoch") != first_epoch:
+                lanes_saved = None
     amp = _autocast(tcfg.precision, device)
     started = time.monotonic() - meta["seconds"]
     budget = tcfg.minutes * 60 if tcfg.minutes else None
     rows = slice(rank * tcfg.batch, (rank + 1) * tcfg.batch)
     stop = False
-    for epoch in range(first_epoch, tcfg.epochs):
-        for group in optimizer.param_groups:
-            group["lr"] = tcfg.lr * tcfg.decay ** epoch
-        generator = torch.Generator().manual_seed(tcfg.seed * 1000 + epoch)
-        order = torch.randperm(targets.lengths.numel(), generator=generator)
-        laid = lanes(targets, tcfg.batch * world, tcfg.segment, order, tcfg.epoch_elements)
-        total_steps = laid["types"].shape[1] // tcfg.segment
-        state = model.initial_state(tcfg.batch, device)
-        window_start, window_elements = time.monotonic(), 0
-        last_print = 0.0
-        type_loss = value_loss = 0.0
-        for step, b in enumerate(segments(laid, tcfg.segment, rows)):
-            if step < skip_steps:
-                continue
-            b = b.to(device)
-            # one all-reduce a step: the global target counts, and whether any process is out of time
-            over = budget is not None and time.monotonic() - started > budget
-            type_total, value_total, anyone_over = _all_sum(
-                [float(b.scored.sum()), float((b.target_value != NONE).sum() + (b.target_pointer != NONE).sum()), float(over)],
-                device)
-            if anyone_over:
-                stop = True
-                skip_steps = step
+    with Interrupt() as interrupt:
+        for epoch in range(first_epoch, tcfg.epochs):
+            for group in optimizer.param_groups:
+                group["lr"] = tcfg.lr * tcfg.decay ** epoch
+            generator = torch.Generator().manual_seed(tcfg.seed * 1000 + epoch)
+            order = torch.randperm(targets.lengths.numel(), generator=generator)
+            laid = lanes(targets, tcfg.batch * world, tcfg.segment, order, tcfg.epoch_elements)
+            total_steps = laid["types"].shape[1] // tcfg.segment
+            state = model.initial_state(tcfg.batch, device)
+            if lanes_saved is not None:
+                state = _lanes_from(state, lanes_saved["lanes"])
+                lanes_saved = None
+            window_start, window_elements = time.monotonic(), 0
+            last_print = last_save = time.monotonic()
+            type_loss = value_loss = 0.0
+            for step, b in enumerate(segments(laid, tcfg.segment, rows)):
+                if step < skip_steps:
+                    continue
+                b = b.to(device)
+                # one all-reduce a step: the global target counts, whether any process is out of
+                # time or asked to stop, and whether a save is due
+                now = time.monotonic()
+                over = (budget is not None and now - started > budget) or interrupt.asked or (
+                    tcfg.steps is not None and meta["steps"] >= tcfg.steps)
+                due = now - last_save > tcfg.save_minutes * 60
+                type_total, value_total, anyone_over, anyone_due = _all_sum(
+                    [float(b.scored.sum()), float((b.target_value != NONE).sum() + (b.target_pointer != NONE).sum()),
+                     float(over), float(due)], device)
+                if anyone_over:
+                    stop = True
+                    skip_steps = step
+                    break
+                if anyone_due:
+                    meta["seconds"] = now - started
+                    _save_state(state_path, lanes_path, model, optimizer, meta, epoch, step, state, rank)
+                    last_save = now
+                if meta["steps"] < tcfg.warmup:
+                    for group in optimizer.param_groups:
+                        group["lr"] = tcfg.lr * tcfg.decay ** epoch * (meta["steps"] + 1) / tcfg.warmup
+                meta["steps"] += 1
+                with amp:
+                    total, state, type_loss, value_loss = step_module(b, state, type_total, value_total)
+                optimizer.zero_grad(set_to_none=True)
+                total.backward()
+                nn.utils.clip_grad_norm_(model.parameters(), tcfg.clip)
+                optimizer.step()
+                state = state.detach()
+                elements = int(type_total)
+                meta["elements_trained"] += elements
+                window_elements += elements
+                now = time.monotonic()
+                if rank == 0 and not quiet and now - last_print > 2:
+                    rate = window_elements / max(now - window_start, 1e-9)
+                    left = (total_steps - step - 1) * tcfg.segment * tcfg.batch * world / max(rate, 1e-9)
+                    _progress(f"epoch {epoch + 1}/{tcfg.epochs} step {step + 1}/{total_steps} loss type {type_loss:.3f} "
+                              f"value {value_loss:.3f}  {rate:,.0f} nodes/s  ETA {left / 60:.0f} min")
+                    last_print = now
+            else:
+                skip_steps = 0
+            meta["seconds"] = time.monotonic() - started
+            if not stop:
+                meta["epochs_done"] = epoch + 1
+            if stop:  # the lanes as they are, for a resume at this very step
+                _save_state(state_path, lanes_path, model, optimizer, meta, epoch, skip_steps, state, rank)
+            if rank == 0:
+                if not quiet:
+                    print(file=sys.stderr)
+                _finish_epoch(model, out, state_path, optimizer, meta, epoch + (0 if stop else 1), skip_steps if stop else 0,
+                              language, types, values, corpus, valid_split, tcfg, quiet)
+            if dist.is_initialized():
+                dist.barrier()
+            if stop:
                 break
-            if meta["steps"] < tcfg.warmup:
-                for group in optimizer.param_groups:
-                    group["lr"] = tcfg.lr * tcfg.decay ** epoch * (meta["steps"] + 1) / tcfg.warmup
-            meta["steps"] += 1
-            with amp:
-                total, state, type_loss, value_loss = step_module(b, state, type_total, value_total)
-            optimizer.zero_grad(set_to_none=True)
-            total.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), tcfg.clip)
-            optimizer.step()
-            state = state.detach()
-            elements = int(type_total)
-            meta["elements_trained"] += elements
-            window_elements += elements
-            now = time.monotonic()
-            if rank == 0 and not quiet and now - last_print > 2:
-                rate = window_elements / max(now - window_start, 1e-9)
-                left = (total_steps - step - 1) * tcfg.segment * tcfg.batch * world / max(rate, 1e-9)
-                _progress(f"epoch {epoch + 1}/{tcfg.epochs} step {step + 1}/{total_steps} loss type {type_loss:.3f} "
-                          f"value {value_loss:.3f}  {rate:,.0f} nodes/s  ETA {left / 60:.0f} min")
-                last_print = now
-        else:
-            skip_steps = 0
-        meta["seconds"] = time.monotonic() - started
-        if not stop:
-            meta["epochs_done"] = epoch + 1
-        if rank == 0:
-            if not quiet:
-                print(file=sys.stderr)
-            _finish_epoch(model, out, state_path, optimizer, meta, epoch + (0 if stop else 1), skip_steps if stop else 0,
-                          language, types, values, corpus, valid_split, tcfg, quiet)
-        if dist.is_initialized():
-            dist.barrier()
-        if stop:
-            break
     return meta, model
+
+
+def _save_state(state_path: Path, lanes_path: Path, model: nn.Module, optimizer: torch.optim.Optimizer, meta: dict,
+                epoch: int, step: int, lanes_state: object, rank: int) -> None:
+    """What ``--resume`` needs to go on at ``step`` of ``epoch``: each process its lanes, the
+    first also the weights and the optimizer. Written aside and renamed, never half."""
+    _atomic_save({"epoch": epoch, "step": step, "lanes": _tensors(lanes_state)}, lanes_path)
+    if rank == 0:
+        _atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "meta": meta,
+                      "epoch": epoch, "step": step}, state_path)
+
+
+def _atomic_save(payload: dict, path: Path) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save(payload, tmp)
+    tmp.replace(path)
 
 
 def _finish_epoch(model: nn.Module, out: Path, state_path: Path, optimizer: torch.optim.Optimizer, meta: dict,
@@ -241,6 +323,6 @@ def _finish_epoch(model: nn.Module, out: Path, state_path: Path, optimizer: torc
             meta["valid"] = score
     if improved or not out.exists():
         checkpoint.save(out, model, language, types, values, meta)
-    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "meta": meta,
-                "epoch": epoch, "step": step}, state_path)
+    _atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "meta": meta,
+                  "epoch": epoch, "step": step}, state_path)
 

@@ -21,7 +21,7 @@ from .sources.libraries.known import Libraries
 from .sources.project_index import ProjectIndex
 
 # models.architectures.ARCHS, spelt out: this module must not import torch for --help
-ARCHS = ("vanilla", "attention", "pointer", "pointer-random", "tree-transformer")
+ARCHS = ("vanilla", "attention", "pointer", "pointer-random", "pointer-subtrees", "tree-transformer")
 # the languages a corpus can be built and a model trained for: those with a model (TypeScript read
 # as JavaScript, its types blanked), and every grammar served alone (server/grammars.py;
 # models.corpus.LANGUAGES)

@@ -53,6 +53,15 @@ def toy_parent_type(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def toy_subtrees(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The toy pointer LSTM with Ahmed et al.'s subtree summaries (models/subtrees.py)."""
+    from .toy import toy_model
+
+    return toy_model(tmp_path_factory.mktemp("toy-subtrees"), parent="type", arch="pointer-subtrees",
+                     subtree_window=20, subtree_dim=16, subtree_heads=2)
+
+
+@pytest.fixture(scope="session")
 def toy_transformer(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny tree-transformer trained in seconds on the toy corpus."""
     from .toy import TRANSFORMER, toy_model

@@ -1,5 +1,5 @@
 """Incremental inference: after any sequence of edits, what a document's session answers equals
-a from-scratch reading of the same context, for both architectures and both parent inputs; it
+a from-scratch reading of the same context, for every architecture and both parent inputs; it
 reads less; one request reads a bounded number of elements whatever the file size; state is
 dropped on close and kept under a memory cap."""
 
@@ -19,7 +19,7 @@ from treecomplete.languages import PYTHON
 from .toy import toy_source
 
 URI = "file:///work/edit.py"
-MODELS = ["toy_checkpoint", "toy_parent_type", "toy_transformer"]
+MODELS = ["toy_checkpoint", "toy_parent_type", "toy_transformer", "toy_subtrees"]
 
 
 def _counting(predictor: Predictor) -> list[int]:

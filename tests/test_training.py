@@ -66,6 +66,30 @@ def test_checkpoint_round_trip_and_resume(corpus: Path, tmp_path: Path):
     assert meta2["epochs_done"] == 2 and meta2["elements_trained"] > meta["elements_trained"]
 
 
+@pytest.mark.parametrize("model_settings", [MODEL, {**TRANSFORMER, "cutoffs": [10]},
+                                            {**MODEL, "arch": "pointer-subtrees", "subtree_window": 20}],
+                         ids=["pointer-lstm", "tree-transformer", "pointer-subtrees"])
+def test_a_run_stopped_mid_epoch_and_resumed_ends_as_an_unbroken_one(corpus: Path, tmp_path: Path, model_settings: dict):
+    settings = {**TRAIN, "epochs": 1, "epoch_elements": 4000, "valid_elements": 500}
+    torch.manual_seed(0)
+    _, unbroken = train(corpus, tmp_path / "a.pt", "python", model_settings, settings, quiet=True)
+    torch.manual_seed(0)
+    meta, _ = train(corpus, tmp_path / "b.pt", "python", model_settings, {**settings, "steps": 5}, quiet=True)
+    assert meta["steps"] == 5 and meta["epochs_done"] == 0  # stopped inside the first epoch
+    assert (tmp_path / "b.pt.state.rank0").exists()
+    meta, resumed = train(corpus, tmp_path / "b.pt", "python", model_settings, settings, resume=True, quiet=True)
+    assert meta["epochs_done"] == 1
+    for name, tensor in unbroken.state_dict().items():
+        torch.testing.assert_close(resumed.state_dict()[name], tensor, rtol=0, atol=0)
+
+
+def test_the_resume_state_is_written_within_an_epoch(corpus: Path, tmp_path: Path):
+    out = tmp_path / "m.pt"
+    train(corpus, out, "python", MODEL, {**TRAIN, "epochs": 1, "save_minutes": 0.0, "steps": 3}, quiet=True)
+    saved = torch.load(out.with_name("m.pt.state"), weights_only=True)
+    assert (saved["epoch"], saved["step"]) == (0, 3)  # where the run stopped, not an epoch's end
+
+
 # the tree-transformer with an adaptive-softmax head: its LayerNorm hands the head float32 rows
 @pytest.mark.parametrize("model_settings", [MODEL, {**TRANSFORMER, "cutoffs": [10]}], ids=["pointer-lstm", "tree-transformer"])
 def test_bf16_precision_autocasts_on_cpu_and_bad_precision_is_refused(corpus: Path, tmp_path: Path, model_settings: dict):
