@@ -20,9 +20,7 @@ from __future__ import annotations
 import json
 import os
 import platform
-import signal
 import sys
-import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -32,9 +30,10 @@ from torch import distributed as dist
 from torch import nn
 
 from . import checkpoint
+from .architectures import config_from_dict, create, tree_positions
 from .batches import NONE, Batch, CorpusVocabulary, Targets, lanes, segments
 from .evaluate import evaluate
-from .architectures import config_from_dict, create, tree_positions
+from .resume import Interrupt, atomic_save, lanes_from, lanes_to_tensors
 from .scoring import loss
 from .settings import from_dict
 from .store import Split
@@ -124,45 +123,6 @@ def _progress(text: str) -> None:
     print("\r" + text.ljust(100), end="", file=sys.stderr, flush=True)
 
 
-class Interrupt:
-    """SIGTERM and SIGINT, while training runs, ask for a stop at the next step (with a save)
-    instead of killing the process; a second signal kills it as usual."""
-
-    def __init__(self) -> None:
-        self.asked = False
-        self._previous: dict[int, object] = {}
-
-    def __enter__(self) -> Interrupt:
-        if threading.current_thread() is threading.main_thread():
-            for number in (signal.SIGTERM, signal.SIGINT):
-                self._previous[number] = signal.signal(number, self._ask)
-        return self
-
-    def _ask(self, number: int, frame: object) -> None:
-        self.asked = True
-        signal.signal(number, self._previous.get(number, signal.SIG_DFL))
-
-    def __exit__(self, *exc: object) -> None:
-        for number, handler in self._previous.items():
-            signal.signal(number, handler)
-
-
-def _tensors(state: object) -> dict:
-    """A lane state (a dataclass of tensors, maybe nested) as plain dicts, for ``weights_only``."""
-    return {name: value if isinstance(value, torch.Tensor) or value is None else _tensors(value)
-            for name, value in vars(state).items()}
-
-
-def _lanes_from(template: object, saved: dict) -> object:
-    """The lane state saved by ``_tensors``, rebuilt on the classes of ``template``."""
-    fields = {}
-    for name, value in vars(template).items():
-        kept = saved[name]
-        fields[name] = kept.to(value.device) if isinstance(kept, torch.Tensor) else (
-            None if kept is None else _lanes_from(value, kept))
-    return type(template)(**fields)
-
-
 def train(data: Path, out: Path, language: str, model_settings: dict | None = None, train_settings: dict | None = None,
           init: Path | None = None, resume: bool = False, quiet: bool = False) -> tuple[dict, nn.Module]:
     """Train on the corpus at ``data`` (models/corpus.py); returns the checkpoint's meta and
@@ -221,7 +181,7 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
             total_steps = laid["types"].shape[1] // tcfg.segment
             state = model.initial_state(tcfg.batch, device)
             if lanes_saved is not None:
-                state = _lanes_from(state, lanes_saved["lanes"])
+                state = lanes_from(state, lanes_saved["lanes"])
                 lanes_saved = None
             window_start, window_elements = time.monotonic(), 0
             last_print = last_save = time.monotonic()
@@ -291,16 +251,10 @@ def _save_state(state_path: Path, lanes_path: Path, model: nn.Module, optimizer:
                 epoch: int, step: int, lanes_state: object, rank: int) -> None:
     """What ``--resume`` needs to go on at ``step`` of ``epoch``: each process its lanes, the
     first also the weights and the optimizer. Written aside and renamed, never half."""
-    _atomic_save({"epoch": epoch, "step": step, "lanes": _tensors(lanes_state)}, lanes_path)
+    atomic_save({"epoch": epoch, "step": step, "lanes": lanes_to_tensors(lanes_state)}, lanes_path)
     if rank == 0:
-        _atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "meta": meta,
+        atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "meta": meta,
                       "epoch": epoch, "step": step}, state_path)
-
-
-def _atomic_save(payload: dict, path: Path) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    torch.save(payload, tmp)
-    tmp.replace(path)
 
 
 def _finish_epoch(model: nn.Module, out: Path, state_path: Path, optimizer: torch.optim.Optimizer, meta: dict,
@@ -323,6 +277,6 @@ def _finish_epoch(model: nn.Module, out: Path, state_path: Path, optimizer: torc
             meta["valid"] = score
     if improved or not out.exists():
         checkpoint.save(out, model, language, types, values, meta)
-    _atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "meta": meta,
+    atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "meta": meta,
                   "epoch": epoch, "step": step}, state_path)
 

@@ -195,8 +195,8 @@ def train(args: argparse.Namespace) -> int:
 def evaluate(args: argparse.Namespace) -> int:
     from .models import checkpoint
     from .models.batches import CorpusVocabulary
+    from .models.evaluate import Stopped, markdown, write
     from .models.evaluate import evaluate as run_evaluation
-    from .models.evaluate import markdown, write
     from .models.store import Split
 
     try:
@@ -205,13 +205,21 @@ def evaluate(args: argparse.Namespace) -> int:
             raise ValueError(f"{args.model} is a {loaded.model.config.arch} model, not {args.arch}")
         data = Path(args.data)
         corpus = CorpusVocabulary.load(data)
-        result = run_evaluation(loaded, Split(data / args.split), corpus, max_elements=args.max_elements, progress=True)
+        # the counts so far, every few minutes and on SIGTERM / SIGINT: --resume goes on from them
+        partial = Path(f"{args.out or args.model}.{args.split}.partial")
+        if not args.resume:
+            partial.unlink(missing_ok=True)
+        result = run_evaluation(loaded, Split(data / args.split), corpus, max_elements=args.max_elements, progress=True,
+                                partial=partial)
         inside = None
         if getattr(loaded.model.config, "suffix", 0):  # the suffix pointer reads the code after each target
             from .models.suffix_train import validate
 
             inside = validate(loaded.model, Split(data / args.split), corpus, loaded.types, loaded.values,
                               max_elements=args.max_elements)
+    except Stopped as stopped:
+        print(f"treecomplete: {stopped}", file=sys.stderr)
+        return 3
     except (OSError, ValueError, checkpoint.CheckpointError) as error:
         print(f"treecomplete: {error}", file=sys.stderr)
         return 2
@@ -277,6 +285,7 @@ def main(argv: list[str] | None = None) -> None:
     e.add_argument("--split", default="test", choices=["train", "valid", "test"])
     e.add_argument("--max-elements", type=int, help="evaluate on the first files up to this many nodes")
     e.add_argument("--out", help="write OUT.json and OUT.md")
+    e.add_argument("--resume", action="store_true", help="go on from the counts a stopped run left (OUT.SPLIT.partial)")
     e.set_defaults(run=evaluate)
     args = parser.parse_args(argv)
     sys.exit(args.run(args))

@@ -9,7 +9,7 @@ import torch
 
 from treecomplete.models.batches import NONE, CorpusVocabulary, Targets
 from treecomplete.models.checkpoint import Loaded
-from treecomplete.models.evaluate import category, evaluate
+from treecomplete.models.evaluate import Stopped, category, evaluate
 from treecomplete.models.pointer_lstm import ModelConfig, PointerLSTM
 from treecomplete.models.store import Split, SplitWriter
 from treecomplete.models.vocab import EOF_ID, Vocabulary
@@ -110,3 +110,26 @@ def test_long_files_are_cut_into_overlapping_pieces_scored_once(tmp_path: Path):
             if slot >= 0:
                 source = j - (8 - 1 - slot)
                 assert source >= 0 and laid["file_ids"][lane, source] == laid["file_ids"][lane, j]
+
+
+@pytest.mark.parametrize("arch", ["pointer", "pointer-subtrees"])
+def test_an_evaluation_stopped_and_resumed_gives_the_unbroken_figures(tmp_path: Path, arch: str):
+    g = torch.Generator().manual_seed(0)
+    files = [(torch.randint(3, 5, (n,), generator=g).tolist(), torch.randint(3, 7, (n,), generator=g).tolist())
+             for n in (9, 14, 6, 11, 8)]
+    root = _corpus(tmp_path, files)
+    torch.manual_seed(0)
+    config = ModelConfig(arch=arch, parent="type", type_dim=4, value_dim=4, hidden=8, window=4, vocab=2, cutoffs=(),
+                         subtree_dim=4, subtree_heads=2, subtree_window=4)
+    loaded = Loaded(PointerLSTM(config, len(TYPES), 5), "python", TYPES, VALUES[:5])
+    split, corpus = Split(root / "test"), CorpusVocabulary.load(root)
+    unbroken = evaluate(loaded, split, corpus, batch=2, segment=3)
+    partial = tmp_path / "run.partial"
+    with pytest.raises(Stopped, match="--resume"):
+        evaluate(loaded, split, corpus, batch=2, segment=3, partial=partial, stop_after=4)
+    assert partial.exists()
+    resumed = evaluate(loaded, split, corpus, batch=2, segment=3, partial=partial)
+    assert resumed.keys() == unbroken.keys() and unbroken["value"]["queries"] > 20
+    for name, row in unbroken.items():
+        assert resumed[name] == pytest.approx(row), name
+    assert not partial.exists()  # done: nothing left to resume
