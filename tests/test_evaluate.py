@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 import torch
-
 from treecomplete.models.batches import NONE, CorpusVocabulary, Targets
 from treecomplete.models.checkpoint import Loaded
 from treecomplete.models.evaluate import Stopped, category, evaluate
