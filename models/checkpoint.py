@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from .architectures import FORMATS, config_from_dict, create, family
+from .resume import atomic_save
 
 FORMAT = FORMATS["pointer-lstm"]
 
@@ -41,9 +42,7 @@ def save(path: Path, model: nn.Module, language: str, types: list[str], values: 
     payload = {"format": FORMATS[family(model.config)], "config": model.config.to_dict(), "language": language, "types": list(types),
                "values": list(values[: model.n_values]), "state": state, "meta": meta or {}}
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    torch.save(payload, tmp)
-    tmp.replace(path)  # never leave a half-written checkpoint under the real name
+    atomic_save(payload, path)  # never a half-written checkpoint under the real name
 
 
 def load(path: Path, device: torch.device | str = "cpu") -> Loaded:

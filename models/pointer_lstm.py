@@ -16,8 +16,9 @@ Baselines from the same code (``config.arch``): ``vanilla`` (G_t = h_t), ``atten
 (context attention, no parent unless asked), ``pointer`` and ``pointer-random`` (the pointer's
 weights random instead of alpha_t). ``pointer-subtrees`` adds Ahmed et al.'s attention-only
 subtree encoder (models/subtrees.py): a second attention of h_t over the summaries of the closed
-subtrees before the cursor, its context one more part of G_t's input. The value head is ``nn.AdaptiveLogSoftmaxWithLoss`` when
-the vocabulary is large: the full softmax dominates CPU training time.
+subtrees before the cursor, its context one more part of G_t's input. The value head is
+``nn.AdaptiveLogSoftmaxWithLoss`` when the vocabulary is large: the full softmax dominates CPU
+training time.
 
 This module knows tensors only: batches come from models/batches.py, losses and metrics are
 computed here from the log-probabilities, training is in models/train.py.
@@ -33,7 +34,7 @@ from torch import nn
 
 from .heads import ValueScores, value_head
 from .settings import from_dict
-from .subtrees import SubtreeEncoder, TreeMemory, depths, frontier, parent_slots
+from .subtrees import SubtreeEncoder, TreeMemory, depths, frontier
 from .suffix import SuffixPointer
 
 ARCHS = ("vanilla", "attention", "pointer", "pointer-random", "pointer-subtrees")
@@ -245,17 +246,18 @@ class PointerLSTM(ValueScores, nn.Module):
         """The summaries of the memory's and the new inputs' subtrees (B, W + T, D), which of
         them each query reads (its frontier, (B, Q, W + T)), and the memory after the inputs."""
         W, T = memory.depth.shape[1], types.shape[1]
-        up, depth = depths(memory, files, parent_distance, W)
+        up, depth, parents = depths(memory, files, parent_distance, W)
         all_types, all_values = torch.cat([memory.types, types], 1), torch.cat([memory.values, values], 1)
         all_up, all_depth = torch.cat([memory.up, up], 1), torch.cat([memory.depth, depth], 1)
         all_files = torch.cat([memory.files, files], 1)
-        r = self.subtrees(self.embed(all_types, all_values), parent_slots(all_up, all_files, W))
+        r = self.subtrees(self.embed(all_types, all_values), parents)
         queries = torch.arange(W + T - (1 if last else T), W + T, device=types.device)
         d = parent_distance[:, -queries.numel():]  # the predicted node's parent, d back from the query
         slot = queries.unsqueeze(0) + 1 - d
         known = (d > 0) & (d <= W) & (slot >= 0)
-        parent_depth = all_depth.gather(1, torch.where(known, slot, 0))
-        parent_file = torch.where(known, all_files.gather(1, torch.where(known, slot, 0)), -1)
+        slot = torch.where(known, slot, 0)
+        parent_depth = all_depth.gather(1, slot)
+        parent_file = torch.where(known, all_files.gather(1, slot), -1)
         next_depth = torch.where(parent_file >= 0, parent_depth + 1, 1)
         allowed = frontier(all_depth, all_files, queries, next_depth, W)
         kept = TreeMemory(all_types[:, -W:], all_values[:, -W:], all_up[:, -W:], all_depth[:, -W:],

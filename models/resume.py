@@ -1,6 +1,7 @@
 """What lets a long run stop anywhere and go on: a stop asked by SIGTERM / SIGINT, lane states
 as plain tensors (``torch.load(weights_only=True)`` reads them back), and saves written aside
-and renamed, never half. Used by training (models/train.py) and evaluation (models/evaluate.py)."""
+and renamed, never half. Used by training (models/train.py), evaluation (models/evaluate.py)
+and checkpoints (models/checkpoint.py)."""
 
 from __future__ import annotations
 

@@ -63,31 +63,31 @@ class TreeMemory:
 
 
 def depths(memory: TreeMemory, files: torch.Tensor, parent_distance: torch.Tensor,
-           window: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Each new input's distance back to its parent and its depth, (B, T) each. The parent
+           window: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Each new input's distance back to its parent and its depth, (B, T) each, and the parent
+    slot of every slot of the memory and the inputs (``parent_slots``, (B, W + T)). The parent
     distance read with input i is that of input i + 1 (what it predicts); input 0's is the
     memory's. Distance 0 or a parent in another file: a root (depth 0); a parent farther back
     than ``window`` or in an empty slot: depth 1."""
     B, T = files.shape
     W = memory.depth.shape[1]
     up = torch.cat([memory.distance.unsqueeze(1), parent_distance[:, :-1]], dim=1)  # (B, T)
-    all_depth = torch.cat([memory.depth, torch.zeros_like(files)], dim=1)
     all_files = torch.cat([memory.files, files], dim=1)
+    parents = parent_slots(torch.cat([memory.up, up], dim=1), all_files, window)
+    slot = torch.arange(W, W + T, device=files.device).unsqueeze(0) - up
+    valid = (up > 0) & (up <= window) & (slot >= 0)
+    parent_file = torch.where(valid, all_files.gather(1, torch.where(valid, slot, 0)), -1)
+    root = (up <= 0) | ((parent_file >= 0) & (parent_file != files))
+    all_depth = torch.cat([memory.depth, torch.where(root, 0, 1)], dim=1)  # without a parent slot
     rows = torch.arange(B, device=files.device)
-    for i in range(T):
-        n = W + i
-        d = up[:, i]
-        valid = (d > 0) & (d <= window) & (n - d >= 0)
-        slot = torch.where(valid, n - d, 0)
-        parent_file = torch.where(valid, all_files[rows, slot], -1)
-        root = (d <= 0) | ((parent_file >= 0) & (parent_file != files[:, i]))
-        depth = torch.where(root, 0, torch.where(parent_file < 0, 1, all_depth[rows, slot] + 1))
-        all_depth[:, n] = depth
-    return up, all_depth[:, W:]
+    for i in range(T):  # a parent's depth may be this segment's
+        p = parents[:, W + i]
+        all_depth[:, W + i] = torch.where(p >= 0, all_depth[rows, p.clamp(min=0)] + 1, all_depth[:, W + i])
+    return up, all_depth[:, W:], parents
 
 
 def parent_slots(up: torch.Tensor, files: torch.Tensor, window: int) -> torch.Tensor:
-    """(B, N) the slot of each slot's parent within the same window, -1 where there is none."""
+    """(B, N) the slot of each slot's parent within the same window and file, -1 where there is none."""
     n = torch.arange(up.shape[1], device=up.device).unsqueeze(0)
     slot = n - up
     ok = (up > 0) & (up <= window) & (slot >= 0)

@@ -205,7 +205,9 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
                     break
                 if anyone_due:
                     meta["seconds"] = now - started
-                    _save_state(state_path, lanes_path, model, optimizer, meta, epoch, step, state, rank)
+                    _save_lanes(lanes_path, epoch, step, state)
+                    if rank == 0:
+                        _save_weights(state_path, model, optimizer, meta, epoch, step)
                     last_save = now
                 if meta["steps"] < tcfg.warmup:
                     for group in optimizer.param_groups:
@@ -233,8 +235,8 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
             meta["seconds"] = time.monotonic() - started
             if not stop:
                 meta["epochs_done"] = epoch + 1
-            if stop:  # the lanes as they are, for a resume at this very step
-                _save_state(state_path, lanes_path, model, optimizer, meta, epoch, skip_steps, state, rank)
+            if stop:  # the lanes as they are, for a resume at this very step (the weights: _finish_epoch)
+                _save_lanes(lanes_path, epoch, skip_steps, state)
             if rank == 0:
                 if not quiet:
                     print(file=sys.stderr)
@@ -247,14 +249,16 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
     return meta, model
 
 
-def _save_state(state_path: Path, lanes_path: Path, model: nn.Module, optimizer: torch.optim.Optimizer, meta: dict,
-                epoch: int, step: int, lanes_state: object, rank: int) -> None:
-    """What ``--resume`` needs to go on at ``step`` of ``epoch``: each process its lanes, the
-    first also the weights and the optimizer. Written aside and renamed, never half."""
+def _save_lanes(lanes_path: Path, epoch: int, step: int, lanes_state: object) -> None:
+    """This process' lanes, for ``--resume`` at ``step`` of ``epoch``."""
     atomic_save({"epoch": epoch, "step": step, "lanes": lanes_to_tensors(lanes_state)}, lanes_path)
-    if rank == 0:
-        atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "meta": meta,
-                      "epoch": epoch, "step": step}, state_path)
+
+
+def _save_weights(state_path: Path, model: nn.Module, optimizer: torch.optim.Optimizer, meta: dict,
+                  epoch: int, step: int) -> None:
+    """The weights, optimizer and progress ``--resume`` goes on from (the first process)."""
+    atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "meta": meta,
+                 "epoch": epoch, "step": step}, state_path)
 
 
 def _finish_epoch(model: nn.Module, out: Path, state_path: Path, optimizer: torch.optim.Optimizer, meta: dict,
@@ -277,6 +281,5 @@ def _finish_epoch(model: nn.Module, out: Path, state_path: Path, optimizer: torc
             meta["valid"] = score
     if improved or not out.exists():
         checkpoint.save(out, model, language, types, values, meta)
-    atomic_save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "meta": meta,
-                  "epoch": epoch, "step": step}, state_path)
+    _save_weights(state_path, model, optimizer, meta, epoch, step)
 

@@ -30,9 +30,10 @@ def _model(**kw) -> PointerLSTM:
 
 def test_depths_follow_the_parents():
     files = torch.zeros(1, 6, dtype=torch.long)
-    up, depth = depths(TreeMemory.empty(1, W, "cpu"), files, torch.tensor([DISTANCE]), W)
+    up, depth, parents = depths(TreeMemory.empty(1, W, "cpu"), files, torch.tensor([DISTANCE]), W)
     assert depth.tolist() == [[0, 1, 2, 1, 2, 2]]
     assert up[0, 1:].tolist() == [1, 1, 3, 1, 2]
+    assert parents[0, W:].tolist() == [-1] + [W + p for p in PARENTS[1:6]]  # slots after the memory's W
 
 
 @pytest.mark.parametrize("query, parent, expected", [
@@ -82,7 +83,7 @@ def test_a_sequence_read_in_pieces_gives_what_it_gives_whole():
     last = model(types[:, 2:], values[:, 2:], files[:, 2:], distance[:, 2:], parent_type[:, 2:], first.state, last=True)
     torch.testing.assert_close(torch.cat([first.type_logits, rest.type_logits], 1), whole.type_logits)
     torch.testing.assert_close(last.g, whole.g[:, -1:])
-    assert rest.state.nbytes() > model.initial_state(2).nbytes() - 1
+    assert model.initial_state(2).nbytes() > _model(arch="pointer").initial_state(2).nbytes()  # the tree memory counts
     picked = rest.state.select(torch.tensor([1]))
     assert picked.tree.depth.shape == (1, W)
 
