@@ -42,6 +42,10 @@ class SizedLRU(Generic[K, V]):
         if entry is not None:
             self.size -= entry[1]
 
+    def clear(self) -> None:
+        self._entries.clear()
+        self.size = 0
+
     def __contains__(self, key: object) -> bool:
         return key in self._entries
 

@@ -90,9 +90,9 @@ class Document:
         self.encoding = encoding
         self.max_bytes = max_bytes
         self.data = encode(text)
-        self.lines = LineIndex(self.data)
+        self._lines: LineIndex | None = LineIndex(self.data)
         self._has_cr = b"\r" in self.data  # only then do LSP lines and tree-sitter rows differ
-        self._parser = language.parser() if language else None
+        self._parser: tree_sitter.Parser | None = None  # made at the first parse
         self._tree: tree_sitter.Tree | None = None
         self._stale = True  # text changed since the last parse
 
@@ -105,11 +105,20 @@ class Document:
         return self.max_bytes is not None and len(self.data) > self.max_bytes
 
     @property
+    def lines(self) -> LineIndex:
+        """Where the lines start (built again after ``drop_tree``)."""
+        if self._lines is None:
+            self._lines = LineIndex(self.data)
+        return self._lines
+
+    @property
     def tree(self) -> tree_sitter.Tree | None:
         """The syntax tree of the current text (None: no language, or over the size limit)."""
-        if self._parser is None or self.too_large:
+        if self.language is None or self.too_large:
             self._tree = None  # a later parse after shrinking starts afresh
             return None
+        if self._parser is None:
+            self._parser = self.language.parser()
         if self._stale or self._tree is None:
             old = self._tree
             if old is not None and old.root_node.has_error:
@@ -119,8 +128,11 @@ class Document:
         return self._tree
 
     def drop_tree(self) -> None:
-        """Forget the syntax tree (memory); the next use parses the text afresh."""
+        """Keep the text only (memory): the syntax tree, its parser and the line index go; the
+        next use builds them afresh."""
         self._tree = None
+        self._parser = None
+        self._lines = None
         self._stale = True
 
     @property
@@ -154,7 +166,7 @@ class Document:
 
     def replace_all(self, text: str) -> None:
         self.data = encode(text)
-        self.lines = LineIndex(self.data)
+        self._lines = LineIndex(self.data)
         self._has_cr = b"\r" in self.data
         self._tree = None
         self._stale = True

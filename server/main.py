@@ -8,6 +8,7 @@ import logging
 import sys
 
 from . import __version__
+from .memory import IDLE, IdleCollections
 
 EXIT_WAIT = 10.0  # seconds the process waits at exit for a model still loading (one takes ~1.5 s)
 
@@ -61,6 +62,8 @@ def main(argv: list[str] | None = None) -> None:
     # collector's scans, whose pauses would otherwise land on keystrokes.
     gc.freeze()
     gc.enable()
+    project = getattr(server, "project", None)  # None: a test's stand-in server
+    IdleCollections(lambda: project is None or project.quiet(IDLE)).start()
     if args.tcp:
         server.start_tcp(args.host, args.port)
     else:

@@ -23,6 +23,7 @@ from .erasure import served_as
 from .languages import language_for
 from .positions import UTF16
 from .sources.auto_import import UNLISTED, AutoImport
+from .sources.installed import EXPORTS
 from .sources.libraries.known import Libraries
 from .sources.project import path_of
 from .sources.project_index import ProjectIndex
@@ -147,10 +148,14 @@ class CompletionService:
         return dropped
 
     def _drop_read(self) -> None:
-        """Forget what was read for the documents: the engines' caches, the libraries."""
+        """Forget what was read for the documents: the engines' caches, the libraries, what the
+        installed packages export."""
         self.fallback.drop_caches()
+        if self.neural is not None:
+            self.neural.drop_caches()
         if self.libraries is not None:
             self.libraries.clear()
+        EXPORTS.clear()
 
     def hold_memory(self) -> bool:
         """Over ``memory_limit`` MB of resident memory: drop what can be rebuilt (every tree but
@@ -194,6 +199,8 @@ class CompletionService:
             self.models.forget(uri)
         if not self.documents:  # the last one: what was read for the documents goes, and back to the system
             self._drop_read()
+            if self.models is not None:
+                self.models.forget_all()
             memory.release()
 
     def saved(self, uri: str) -> None:

@@ -216,6 +216,27 @@ def test_what_an_installed_package_exports_is_offered_once_read(tmp_path):
     assert exports.starting(str(tmp_path / "src"), True, "ma", 5) == ["Markup"]
 
 
+def test_the_folders_of_one_environment_share_one_read_of_its_exports(tmp_path):
+    from treecomplete.sources.installed import Exports
+
+    site = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages"
+    (site / "markupx").mkdir(parents=True)
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
+    (site / "markupx" / "__init__.py").write_text("def escape(s):\n    pass\n")
+    exports = Exports()
+    for _ in range(200):
+        if exports.of(str(tmp_path / "src"), True):
+            break
+        time.sleep(0.02)
+    read = exports.of(str(tmp_path / "src"), True)
+    assert read == {"escape": [("markupx", "escape")]}
+    assert exports.of(str(tmp_path / "src" / "deep" / "er"), True) is read  # no second read, no wait
+    assert exports.starting(str(tmp_path / "docs"), True, "es", 5) == ["escape"]
+    assert exports.of(str(tmp_path.parent), True) == {}  # no environment above: nothing read
+    exports.clear()
+    assert exports.of(str(tmp_path / "src"), True) == {}  # forgotten: read again on a thread
+
+
 def test_a_binding_read_in_one_function_is_read_again_in_another(tmp_path):
     index = _project(tmp_path, {"a.py": "from os import path\n"})
     service = CompletionService(project=index)

@@ -176,9 +176,9 @@ def test_closing_a_document_drops_its_state(toy_checkpoint):
     lines = text.split("\n")
     assert service.complete(URI, len(lines) - 1, len(lines[-1]), 10) is not None
     predictor = service.models.get("python")
-    assert URI in predictor.sessions
-    service.close(URI)
-    assert URI not in predictor.sessions
+    assert URI in predictor.sessions and predictor._recent and len(predictor.flat_memo)
+    service.close(URI)  # the last one open: what the model remembers of any document goes too
+    assert URI not in predictor.sessions and not predictor._recent and not len(predictor.flat_memo)
 
 
 def test_sessions_stay_under_their_memory_cap(toy_checkpoint):

@@ -86,6 +86,30 @@ def test_a_read_a_request_waits_for_goes_first_past_the_gate():
     assert loader.pending(["a", "b", "c", "d"]) == {"a", "b", "c"}
 
 
+def test_reads_queued_while_the_server_works_are_bounded_and_cleared(monkeypatch):
+    """A busy server queues reads ahead; past PENDING the oldest goes, and clear() drops those
+    nothing waits for (a document closed long ago is not read once the server is quiet)."""
+    monkeypatch.setattr(loader_module, "PENDING", 3)
+    quiet = False
+    loader = Loader(quiet=lambda: quiet)
+    read = []
+
+    def reader(name):
+        def go():
+            read.append(name)
+            return Members(name), []
+        return go
+
+    for name in "abcde":
+        loader.get(name, reader(name), ask=False)
+    assert loader.pending("abcde") == {"c", "d", "e"}  # the newest three
+    loader.clear()
+    assert not loader.pending("abcde") and loader.wait(1)
+    quiet = True
+    loader.get("f", reader("f"))
+    assert loader.wait(5) and read == ["f"]  # nothing cleared was read
+
+
 def test_a_dot_waits_a_moment_for_its_module_and_else_says_the_list_is_incomplete(tmp_path: Path, monkeypatch):
     from treecomplete import service as service_module
     from treecomplete.items import completion_list

@@ -48,6 +48,7 @@ def test_completions_are_the_same_when_every_tree_and_cache_is_dropped(monkeypat
     assert lists(dropping) == kept
     dropping.drop_old_trees()
     assert [doc.parsed for doc in dropping.documents.values()] == [False] * 5 + [True]  # the last used keeps its tree
+    assert all(doc._lines is None and doc._parser is None for doc in list(dropping.documents.values())[:5])  # text only
 
 
 def test_over_the_memory_limit_the_server_drops_what_it_can_rebuild_and_says_so(caplog):
@@ -108,3 +109,21 @@ def test_when_the_last_document_closes_what_was_read_for_the_documents_goes():
     assert not service.libraries.loader._entries and not service.libraries._python
     service.open("file:///b.py", "python", 1, "import json\njson.")  # read again when asked for
     assert "dumps" in [c.text for c in service.complete_read("file:///b.py", 1, 5, 50, timeout=10).candidates]
+
+
+def test_full_collections_wait_for_the_server_to_be_idle_unless_it_never_is():
+    from treecomplete.memory import FULL_ANYWAY, FULL_EVERY, IdleCollections
+
+    state = {"idle": False, "count": FULL_EVERY, "runs": 0}
+
+    def collect():
+        state["runs"] += 1
+        state["count"] = 0
+
+    collector = IdleCollections(lambda: state["idle"], lambda: state["count"], collect)
+    assert not collector.tick()  # due, but the server works
+    state["idle"] = True
+    assert collector.tick() and state["runs"] == 1
+    assert not collector.tick()  # not due again yet
+    state["idle"], state["count"] = False, FULL_ANYWAY
+    assert collector.tick() and state["runs"] == 2  # a server that never pauses still collects

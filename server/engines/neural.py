@@ -75,6 +75,11 @@ class NeuralEngine:
         # read from: the same while an identifier is typed
         self._bound: tuple[str, bytes, set[str]] | None = None
 
+    def drop_caches(self) -> None:
+        """Memory: forget the lines' tokens and the last n-gram model (rebuilt as they are used)."""
+        self._tokenizers.clear()
+        self._cache = self._bound = None
+
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
         others = self.fallback.complete(context, FALLBACK_LIST)
         predictor = self.predictor_for(context.language.name) if context.category in (ATTRIBUTE, NAME) else None

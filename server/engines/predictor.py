@@ -102,9 +102,13 @@ class Predictor(Lookahead):
         self.sessions.forget(uri)
 
     def forget_answers(self) -> None:
-        """Drop the remembered answers (sessions stay): the next request reads the model."""
+        """Drop the remembered answers and flattened subtrees (sessions stay): the next request
+        reads the model."""
         self._recent.clear()
         self._texts.clear()
+        self.flat_memo.clear()
+        self._suffix_memo.clear()
+        self._suffix_reads.clear()
 
     def predict(self, context: CompletionContext) -> list[Prediction]:
         """Next-value candidates at the cursor, most probable first."""

@@ -7,8 +7,9 @@ server's own environment); a package exports what its ``__init__`` (``.pyi`` fir
 Command``). JavaScript: the packages of the ``node_modules`` folders above the file; a package
 exports what its main file exports by name (``exports.x``, ``module.exports = { x }``, ``export``).
 
-The names are listed once per folder. The exports are read on a daemon thread, parsed with
-tree-sitter, never run; until they are read, a request finds none (it never waits).
+The names are listed once per environment (the ``.venv``, or the chain of ``node_modules``
+folders), however many folders' files share it. The exports are read on a daemon thread, parsed
+with tree-sitter, never run; until they are read, a request finds none (it never waits).
 """
 
 from __future__ import annotations
@@ -38,39 +39,56 @@ _ALL = re.compile(rb"__all__\s*(?:=|\+=)\s*[\[(]([^\])]*)[\])]")
 _STRING = re.compile(rb"""['"]([A-Za-z_][A-Za-z0-9_]*)['"]""")
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=1024)
+def environment_of(folder: str, python: bool) -> tuple[str, ...]:
+    """Where the packages of a file in ``folder`` are installed: its ``.venv`` (Python), the
+    ``node_modules`` folders above it, nearest first (JavaScript); () where there are none."""
+    if python:
+        env = project_venv(Path(folder), None)
+        return (str(env),) if env is not None else ()
+    return tuple(str(above / "node_modules") for above in (Path(folder), *Path(folder).parents)
+                 if (above / "node_modules").is_dir())
+
+
 def installed(folder: str, python: bool) -> dict[str, str]:
     """The packages installed for a file in ``folder``, by the name an import binds (a Python
     module's name; ``on-finished`` as onFinished): name -> the module an import names."""
+    return _installed(environment_of(folder, python), python)
+
+
+@functools.lru_cache(maxsize=64)
+def _installed(environment: tuple[str, ...], python: bool) -> dict[str, str]:
     out: dict[str, str] = {}
     try:
-        for name, path in _packages(folder, python):
+        for name, path in _packages(environment, python):
             out.setdefault(name, _module(path, python))
     except OSError:
         pass
     return out
 
 
-@functools.lru_cache(maxsize=64)
 def folded(folder: str) -> dict[str, str]:
     """installed()'s JavaScript packages by their folded name (``typeis`` for type-is)."""
-    return {fold(name): package for name, package in installed(folder, False).items()}
+    return _folded(environment_of(folder, False))
 
 
-def _packages(folder: str, python: bool) -> list[tuple[str, Path]]:
+@functools.lru_cache(maxsize=64)
+def _folded(environment: tuple[str, ...]) -> dict[str, str]:
+    return {fold(name): package for name, package in _installed(environment, False).items()}
+
+
+def _packages(environment: tuple[str, ...], python: bool) -> list[tuple[str, Path]]:
     """(the name an import binds, the package's folder or module file), first found first."""
     found: list[tuple[str, Path]] = []
     if python:
-        env = project_venv(Path(folder), None)
-        for site in site_packages(env) if env is not None else ():
+        for site in (s for env in environment for s in site_packages(Path(env))):
             for entry in sorted(site.iterdir()):
                 stem = entry.name.removesuffix(".py")
                 if stem.isidentifier() and not stem.startswith("_") and stem not in TOOLING \
                         and (entry.suffix == ".py" or (entry / "__init__.py").is_file()):
                     found.append((stem, entry))
         return found
-    for above in (Path(folder), *Path(folder).parents):
-        modules = above / "node_modules"
+    for modules in map(Path, environment):
         for entry in sorted(modules.iterdir()) if modules.is_dir() else ():
             if not entry.name.startswith((".", "@")):
                 found.append((re.sub(r"[-.](\w)", lambda m: m.group(1).upper(), entry.name), entry))
@@ -82,19 +100,32 @@ def _module(path: Path, python: bool) -> str:
     return path.name.removesuffix(".py") if python else path.name
 
 
+Key = tuple[tuple[str, ...], bool]  # (an environment, Python or not)
+
+
 class Exports:
-    """What the installed packages export, per folder: name -> [(module, name)], read on a
-    daemon thread once per folder."""
+    """What the installed packages export, per environment: name -> [(module, name)], read on
+    a daemon thread once per environment."""
 
     def __init__(self) -> None:
-        self._read: dict[tuple[str, bool], dict[str, list[tuple[str, str]]]] = {}
-        self._sorted: dict[tuple[str, bool], list[tuple[str, str]]] = {}  # (lower-case name, name), sorted
-        self._queued: set[tuple[str, bool]] = set()
+        self._read: dict[Key, dict[str, list[tuple[str, str]]]] = {}
+        self._sorted: dict[Key, list[tuple[str, str]]] = {}  # (lower-case name, name), sorted
+        self._queued: set[Key] = set()
         self._lock = threading.Lock()
 
+    def clear(self) -> None:
+        """Memory: forget what was read (read again when next asked)."""
+        with self._lock:
+            self._read.clear()
+            self._sorted.clear()
+            self._queued.clear()
+
     def of(self, folder: str, python: bool) -> dict[str, list[tuple[str, str]]]:
-        """The exports read for ``folder``; none yet where they are being read (a thread starts)."""
-        key = (folder, python)
+        """The exports read for ``folder``'s environment; none yet where they are being read (a
+        thread starts)."""
+        key = (environment_of(folder, python), python)
+        if not key[0]:
+            return {}
         found = self._read.get(key)
         if found is not None:
             return found
@@ -104,22 +135,22 @@ class Exports:
                 threading.Thread(target=self._fill, args=(key,), name="treecomplete-exports", daemon=True).start()
         return {}
 
-    def _fill(self, key: tuple[str, bool]) -> None:
-        folder, python = key
+    def _fill(self, key: Key) -> None:
+        environment, python = key
         out: dict[str, list[tuple[str, str]]] = {}
         try:
-            for _, path in _packages(folder, python)[:MAX_PACKAGES]:
+            for _, path in _packages(environment, python)[:MAX_PACKAGES]:
                 module = _module(path, python)
                 for name in (_python_exports(path) if python else _javascript_exports(path)):
                     out.setdefault(name, []).append((module, name))
         except Exception as error:  # a package that cannot be read costs its names, nothing else  # noqa: BLE001
-            log.warning("installed packages of %s not all read: %s", folder, error)
+            log.warning("installed packages of %s not all read: %s", ", ".join(environment), error)
         self._sorted[key] = sorted((name.lower(), name) for name in out)
         self._read[key] = out
 
     def starting(self, folder: str, python: bool, prefix: str, limit: int) -> list[str]:
         """Up to ``limit`` exported names starting with ``prefix`` (any case), in order."""
-        names = self._sorted.get((folder, python))
+        names = self._sorted.get((environment_of(folder, python), python))
         if not names or not prefix:
             return []
         lower = prefix.lower()

@@ -95,9 +95,9 @@ class ProjectIndex:
             self._quiet_since = time.monotonic()
             self._may_run.set()
 
-    def quiet(self) -> bool:
-        """The server has not worked for QUIET seconds (without waiting)."""
-        return self._may_run.is_set() and time.monotonic() - self._quiet_since >= QUIET
+    def quiet(self, seconds: float = QUIET) -> bool:
+        """The server has not worked for ``seconds`` (without waiting)."""
+        return self._may_run.is_set() and time.monotonic() - self._quiet_since >= seconds
 
     def wait_for_quiet(self) -> None:
         """Until the server has not worked for QUIET seconds (other background readers wait on it too)."""

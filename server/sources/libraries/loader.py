@@ -5,7 +5,9 @@ off the CPU while the server works; everything else is read while the user pause
 
 Entries are kept by key (bounded, least recently used dropped); each remembers the files it
 was read from with their modification times, and is checked again (in the background) when
-used REFRESH seconds after its reading: a file changed on disk is read again.
+used REFRESH seconds after its reading: a file changed on disk is read again. Reads queued
+while the server is busy are bounded too: past PENDING, the oldest one nothing waits for goes
+(a document opened long ago; asked for again, it is queued again).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 ENTRIES = 1024  # receivers kept
+PENDING = 256  # reads queued at most
 REFRESH = 30.0  # seconds before an entry's files are checked again when it is used
 Read = Callable[[], "tuple[Any, list[str]]"]  # what was read (Members, an environment) and the files it came from
 
@@ -97,10 +100,15 @@ class Loader:
                 self._urgent -= set(keys)
 
     def clear(self, also: Callable[[], None] = lambda: None) -> bool:
-        """Forget what was read (memory); it is read again when asked for. ``also`` runs too,
-        where no read is under way (it may then touch what the loader's thread owns): True."""
+        """Forget what was read (memory) and what is queued that nothing waits for; it is read
+        again when asked for. ``also`` runs too, where no read is under way (it may then touch
+        what the loader's thread owns): True."""
         with self._changed:
             self._entries.clear()
+            for key in [k for k in self._pending if k not in self._urgent]:
+                del self._pending[key]
+            if not self._pending and self._reading is None:
+                self._idle.set()
             if self._reading is None:
                 also()
                 return True
@@ -121,6 +129,10 @@ class Loader:
         if key in self._pending or key == self._reading:
             return
         self._pending[key] = (read, check)
+        if len(self._pending) > PENDING:
+            oldest = next((k for k in self._pending if k not in self._urgent), None)
+            if oldest is not None:
+                del self._pending[oldest]
         self._idle.clear()
         self._changed.notify_all()
         if self._thread is None:
