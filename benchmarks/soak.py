@@ -2,7 +2,7 @@
 completion asked in each, a sample edited and asked again, then all closed; the server's RSS
 after each phase and over time, the latency percentiles over time, and the errors.
 
-    python -m benchmarks.soak [--lang python] [--documents 4000] [--edits 200] [--folders DIR ...]
+    python -m benchmarks.soak [--lang python] [--documents 4000] [--edits 200] [--folders DIR ...] [--per-folder N]
                               [--server CMD | --peer NAME] [--plot soak.png] [--out FILE]
     python -m benchmarks.soak --plot soak.png --from NAME=FILE ...   # runs' --out files in one plot
 
@@ -40,14 +40,17 @@ def rss_mb(pid: int) -> float:
     return peak_rss_mb(pid, "VmRSS")
 
 
-def files_of(folders: list[Path], lang: str, count: int) -> list[Path]:
+def files_of(folders: list[Path], lang: str, count: int, per_folder: int | None = None) -> list[Path]:
     """The first ``count`` files of the language under the folders, in path order, a folder at a
-    time (hidden folders and those over MAX_BYTES skipped)."""
+    time, at most ``per_folder`` from each (hidden folders and those over MAX_BYTES skipped)."""
     found: list[Path] = []
     for folder in folders:
+        start = len(found)
         for path in sorted(folder.rglob("*")):
             if len(found) >= count:
                 return found
+            if per_folder is not None and len(found) - start >= per_folder:
+                break
             if (path.suffix in SUFFIXES[lang] and path.is_file() and path.stat().st_size < MAX_BYTES
                     and not any(part.startswith(".") and part not in (".venv",) for part in path.relative_to(folder).parts)):
                 found.append(path)
@@ -153,7 +156,7 @@ async def main_async(args: argparse.Namespace) -> dict:
         p.resolve() for p in (ROOT / "bench-out" / "heldout" / lang).glob("*") if p.is_dir())
     if not args.folders and lang == "python":
         folders.append(Path(sysconfig.get_paths()["stdlib"]))
-    files = files_of(folders, lang, args.documents)
+    files = files_of(folders, lang, args.documents, args.per_folder)
     print(f"{lang}: {len(files)} files from {len(folders)} folders; {args.edits} edited")
     sessions = []
     if args.peer:
@@ -196,6 +199,7 @@ def main() -> None:
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="python")
     parser.add_argument("--documents", type=int, default=4000)
     parser.add_argument("--edits", type=int, default=200)
+    parser.add_argument("--per-folder", type=int, help="files taken from each folder at most (default: no bound)")
     parser.add_argument("--folders", nargs="*", help="workspace folders to take the files from")
     parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio")
     parser.add_argument("--model", default="", help="treecomplete.model (default: the shipped one)")

@@ -151,3 +151,18 @@ def test_hostile_modules_are_harmless(site: Path):
     assert "again" in libraries.members("ping.ping()").names  # what it can read, it reads
     assert libraries.members("vast") is None  # over MAX_FILE: not read
     assert "join" in libraries.members("os.path").names
+
+
+def test_the_parsed_modules_of_the_least_recently_used_environment_go_past_the_bound(tmp_path, monkeypatch):
+    from treecomplete.sources.libraries import known
+
+    monkeypatch.setattr(known, "ENVIRONMENTS", 2)
+    libraries = known.Libraries()
+    envs = [(tmp_path / name,) for name in ("a", "b", "c")]
+    for env in envs:
+        env[0].mkdir()
+    first = libraries._libraries(envs[0])
+    libraries._libraries(envs[1])
+    assert libraries._libraries(envs[0]) is first  # used again: the most recent
+    libraries._libraries(envs[2])
+    assert list(libraries._python) == [envs[0], envs[2]]  # b, the least recently used, went

@@ -17,6 +17,8 @@ def test_files_are_taken_in_path_order_a_folder_at_a_time(tmp_path: Path):
         (tmp_path / name).write_text("x = 1\n")
     assert [p.name for p in files_of([tmp_path], "python", 10)] == ["a.py", "b.py", "c.py"]
     assert len(files_of([tmp_path], "python", 2)) == 2
+    other = tmp_path / "sub"
+    assert [p.name for p in files_of([tmp_path, other], "python", 10, per_folder=1)] == ["a.py", "c.py"]
     assert middle("a\nbb\nccc") == (1, 2)
 
 

@@ -9,6 +9,7 @@ imports come from, each module or class. A request uses what is read and asks fo
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -28,6 +29,7 @@ from .python_environment import environment, import_root, project_module
 log = logging.getLogger(__name__)
 
 BASES = 3  # classes of the file followed this deep
+ENVIRONMENTS = 4  # Python environments whose parsed modules are kept: the most recently used
 
 
 class Libraries:
@@ -36,7 +38,8 @@ class Libraries:
         self.loader = Loader(quiet)
         self.python_path = ""  # the pythonPath setting
         self.roots: list[Path] = []  # the workspace folders
-        self._python: dict[tuple[Path, ...], PythonLibraries] = {}  # by environment (the loader's thread)
+        # by environment, the most recently used last (the loader's thread)
+        self._python: OrderedDict[tuple[Path, ...], PythonLibraries] = OrderedDict()
         self._cleared = False  # clear() asked the loader's thread to drop _python
         self._environments: dict[tuple[Path | None, str], tuple[Path, ...]] = {}  # by folder and pythonPath (ditto)
         self._bindings: Recent[str, tuple[bytes, dict[str, receivers.Target]]] = Recent(256)  # uri -> (bytes read, bindings)
@@ -179,6 +182,9 @@ class Libraries:
             self._cleared = False
         if env not in self._python:
             self._python[env] = PythonLibraries(env)
+            while len(self._python) > ENVIRONMENTS:  # each keeps up to MAX_MODULES parsed modules
+                self._python.popitem(last=False)
+        self._python.move_to_end(env)
         return self._python[env]
 
     def _class(self, context: CompletionContext, own: receivers.OwnClass, bound: dict, depth: int) -> Members:
