@@ -61,10 +61,8 @@ def test_a_failing_read_is_logged_and_answers_nothing():
     assert loader.get("x", broken) is None
 
 
-def test_a_read_a_request_waits_for_goes_first_past_the_gate():
-    """The server never quiet: queued reads wait, but the one a request waits for is read at
-    once, before those queued earlier."""
-    order = []
+def _readers(order: list[str]):
+    """reader(name): a read of ``name`` that records, in ``order``, that it ran."""
 
     def reader(name):
         def read():
@@ -72,6 +70,14 @@ def test_a_read_a_request_waits_for_goes_first_past_the_gate():
             return Members(name), []
         return read
 
+    return reader
+
+
+def test_a_read_a_request_waits_for_goes_first_past_the_gate():
+    """The server never quiet: queued reads wait, but the one a request waits for is read at
+    once, before those queued earlier."""
+    order: list[str] = []
+    reader = _readers(order)
     loader = Loader(quiet=lambda: False)
     for name in ("a", "b", "c"):
         assert loader.get(name, reader(name)) is None
@@ -92,14 +98,8 @@ def test_reads_queued_while_the_server_works_are_bounded_and_cleared(monkeypatch
     monkeypatch.setattr(loader_module, "PENDING", 3)
     quiet = False
     loader = Loader(quiet=lambda: quiet)
-    read = []
-
-    def reader(name):
-        def go():
-            read.append(name)
-            return Members(name), []
-        return go
-
+    read: list[str] = []
+    reader = _readers(read)
     for name in "abcde":
         loader.get(name, reader(name), ask=False)
     assert loader.pending("abcde") == {"c", "d", "e"}  # the newest three
