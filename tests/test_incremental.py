@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import torch
 
 from treecomplete.context import context_at
 from treecomplete.document import Document
@@ -197,3 +198,26 @@ def test_sessions_stay_under_their_memory_cap(toy_checkpoint):
         assert capped.sessions.total() <= capped.sessions.cap
     kept = list(capped.sessions.uris())
     assert 1 <= len(kept) < len(texts) and kept[-1] == "file:///work/m5.py"  # the most recent stays
+
+
+@pytest.mark.parametrize("model", ["toy_checkpoint", "toy_transformer"])
+def test_a_snapshot_holds_no_more_memory_than_it_counts(model, request):
+    """The attention memory after a read is a slice of a larger block: a snapshot copies its
+    slice out, so the sessions' cap is on the memory they really hold."""
+    predictor = Predictor.load(request.getfixturevalue(model), "cpu")
+    text = toy_source(random.Random(3))
+    doc = Document(URI, text, 1, PYTHON)
+    predictor.answer(context_at(doc, len(text.encode()) - 1))
+
+    def held(state) -> int:
+        out = 0
+        for value in vars(state).values():
+            if isinstance(value, torch.Tensor):
+                out += value.untyped_storage().nbytes()
+            elif value is not None and hasattr(value, "__dataclass_fields__"):
+                out += held(value)
+        return out
+
+    snapshots = list(predictor.sessions.get(URI).snapshots.values())
+    assert len(snapshots) > 1
+    assert all(held(s.state) == s.state.nbytes() for s in snapshots)

@@ -29,7 +29,7 @@ recently used first, when all of them together pass a memory cap.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, is_dataclass, replace
 from typing import Any
 
 import torch
@@ -65,6 +65,23 @@ class Snapshot:
     def nbytes(self) -> int:
         extra = sum(t.element_size() * t.nelement() for t in (self.type_logits, self.g, self.alpha) if t is not None)
         return self.state.nbytes() + extra
+
+
+def compact(state: Any) -> Any:
+    """``state`` with each tensor that is a view into a larger block copied out alone, so that a
+    snapshot holds what it counts (``nbytes``): the attention memory after a read is the last
+    rows of the old memory and the new outputs side by side (17% more held than counted,
+    measured on inspect.py's sessions, before this)."""
+    changed = {}
+    for name, value in vars(state).items():
+        if isinstance(value, torch.Tensor):
+            if value.untyped_storage().nbytes() > value.element_size() * value.nelement():
+                changed[name] = value.clone()
+        elif is_dataclass(value):
+            inner = compact(value)
+            if inner is not value:
+                changed[name] = inner
+    return replace(state, **changed) if changed else state
 
 
 @dataclass

@@ -37,7 +37,7 @@ from ..models.suffix import distance_buckets
 from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
 from ..sources import chains
-from .incremental import EVERY, LSTM_BOUNDS, TRANSFORMER_BOUNDS, Session, Sessions, Snapshot, anchor_index
+from .incremental import EVERY, LSTM_BOUNDS, TRANSFORMER_BOUNDS, Session, Sessions, Snapshot, anchor_index, compact
 from .lookahead import Cuts, Lookahead, SuffixRead, remember
 
 T = TypeVar("T")
@@ -225,7 +225,7 @@ class Predictor(Lookahead):
         snapshot = session.snapshots[start]
         for stop in stops:
             out = self.run(state, [keys[at:stop]])
-            state = out.state
+            state = compact(out.state)
             snapshot = Snapshot(
                 state,
                 out.type_logits[0, -1].float(),
