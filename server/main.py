@@ -62,8 +62,7 @@ def main(argv: list[str] | None = None) -> None:
     # collector's scans, whose pauses would otherwise land on keystrokes.
     gc.freeze()
     gc.enable()
-    project = getattr(server, "project", None)  # None: a test's stand-in server
-    IdleCollections(lambda: project is None or project.quiet(IDLE)).start()
+    IdleCollections(lambda: server.project.quiet(IDLE)).start()
     if args.tcp:
         server.start_tcp(args.host, args.port)
     else:

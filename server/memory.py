@@ -52,7 +52,6 @@ class IdleCollections:
     def __init__(self, idle: Callable[[], bool], count: Callable[[], int] = lambda: gc.get_count()[2],
                  collect: Callable[[], object] = gc.collect):
         self._idle, self._count, self._collect = idle, count, collect
-        self.full = 0  # full collections run
 
     def start(self) -> None:
         young, middle, _ = gc.get_threshold()
@@ -64,7 +63,6 @@ class IdleCollections:
         due = self._count()
         if due >= FULL_ANYWAY or (due >= FULL_EVERY and self._idle()):
             self._collect()
-            self.full += 1
             return True
         return False
 

@@ -147,12 +147,14 @@ class CompletionService:
                 dropped += 1
         return dropped
 
-    def _drop_read(self) -> None:
-        """Forget what was read for the documents: the engines' caches, the libraries, what the
-        installed packages export."""
+    def _drop_read(self, keep: str | None = None) -> None:
+        """Forget what was read for the documents: the engines' caches, the models' document
+        states (but ``keep``'s) and answers, the libraries, what the installed packages export."""
         self.fallback.drop_caches()
         if self.neural is not None:
             self.neural.drop_caches()
+        if self.models is not None:
+            self.models.forget_all(keep=keep)
         if self.libraries is not None:
             self.libraries.clear()
         EXPORTS.clear()
@@ -166,9 +168,7 @@ class CompletionService:
             return False
         self._last_drop = self._touches
         trees = self._drop_trees(1)
-        self._drop_read()
-        if self.models is not None:
-            self.models.forget_all(keep=next(reversed(self.documents), None))
+        self._drop_read(keep=next(reversed(self.documents), None))
         after = memory.release()
         log.warning("memoryLimit: %.0f MB resident, over %d MB: dropped %d syntax trees, the caches, the models' "
                     "document states and the libraries read (rebuilt as they are used); %s", used,
@@ -199,8 +199,6 @@ class CompletionService:
             self.models.forget(uri)
         if not self.documents:  # the last one: what was read for the documents goes, and back to the system
             self._drop_read()
-            if self.models is not None:
-                self.models.forget_all()
             memory.release()
 
     def saved(self, uri: str) -> None:

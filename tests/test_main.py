@@ -15,6 +15,7 @@ def test_collections_are_back_on_when_the_server_serves(monkeypatch: pytest.Monk
 
     class Server:
         models = types.SimpleNamespace(finish_loading=lambda timeout: None)
+        project = types.SimpleNamespace(quiet=lambda seconds: False)
 
         def start_io(self) -> None:
             seen["enabled"] = gc.isenabled()
@@ -23,10 +24,12 @@ def test_collections_are_back_on_when_the_server_serves(monkeypatch: pytest.Monk
     monkeypatch.setattr(treecomplete.server, "create_server", Server)
     monkeypatch.setattr(main, "setup_logging", lambda level, log_file: None)  # leave pytest's logging be
     gc.unfreeze()
+    thresholds = gc.get_threshold()
     try:
         main.main(["--stdio"])
     finally:
         gc.unfreeze()
         gc.enable()
+        gc.set_threshold(*thresholds)  # main() leaves full collections to its idle thread
     assert seen["enabled"], "the server would run with the garbage collector off"
     assert seen["frozen"] > 0, "start-up's objects were not kept out of later collections"

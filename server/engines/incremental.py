@@ -69,9 +69,8 @@ class Snapshot:
 
 def compact(state: Any) -> Any:
     """``state`` with each tensor that is a view into a larger block copied out alone, so that a
-    snapshot holds what it counts (``nbytes``): the attention memory after a read is the last
-    rows of the old memory and the new outputs side by side (17% more held than counted,
-    measured on inspect.py's sessions, before this)."""
+    snapshot holds what it counts (``nbytes``): the attention memory after a read is a slice of
+    the old memory and the new outputs side by side."""
     changed = {}
     for name, value in vars(state).items():
         if isinstance(value, torch.Tensor):
