@@ -4,6 +4,8 @@ large (the full softmax dominates CPU training time), else a linear layer and a 
 
 from __future__ import annotations
 
+import functools
+
 import torch
 from torch import nn
 from torch.nn import functional as F
@@ -12,6 +14,13 @@ from torch.nn import functional as F
 def value_head(width: int, n_values: int, cutoffs: tuple[int, ...]) -> nn.Module:
     kept = [c for c in cutoffs if c < n_values - 1]
     return nn.AdaptiveLogSoftmaxWithLoss(width, n_values, kept, div_value=4.0) if kept else nn.Linear(width, n_values)
+
+
+@functools.cache
+def _log_softmax_dtype(device: str, dtype: torch.dtype) -> torch.dtype:
+    """The dtype of log_softmax's result for a ``dtype`` input under ``device``'s autocast."""
+    with torch.autocast(device, dtype=dtype):
+        return torch.log_softmax(torch.zeros(1, 1, dtype=dtype, device=device), 1).dtype
 
 
 class ValueScores:
@@ -30,8 +39,9 @@ class ValueScores:
         if isinstance(self.value_head, nn.AdaptiveLogSoftmaxWithLoss):
             device = g.device.type
             if torch.is_autocast_enabled(device):
-                # the head writes its clusters' results into a tensor of g's dtype: make it the
-                # dtype its layers produce under autocast (a float32 g, after a LayerNorm, fails)
-                g = g.to(torch.get_autocast_dtype(device))
+                # the head writes its clusters' log-probabilities into a tensor of g's dtype: make
+                # it the dtype log_softmax gives under this autocast (bfloat16 on a CPU, float32
+                # on CUDA, where log_softmax autocasts up; either other dtype fails)
+                g = g.to(_log_softmax_dtype(device, torch.get_autocast_dtype(device)))
             return self.value_head(g, target).output
         return F.log_softmax(self.value_head(g), dim=-1).gather(1, target.unsqueeze(1)).squeeze(1)

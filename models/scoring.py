@@ -64,7 +64,8 @@ def value_scores(model: nn.Module, g: torch.Tensor, switch: torch.Tensor | None,
     """Rows g (N, H). Returns the vocabulary scores (N, V) with in-vocabulary slot mass added,
     the OoV slot scores (N, L) with equal values summed, and a (N, L) mask of the slots that
     stand for a distinct OoV value (the first slot of each)."""
-    vocab = model.value_log_probs(g).exp()
+    # the head runs where the model is (a GPU while training validates); the scores come back to g's device
+    vocab = model.value_log_probs(g.to(next(model.parameters()).device)).exp().to(g.device)
     if switch is None or alpha is None or slot_values is None:
         empty = vocab.new_zeros(vocab.shape[0], 0)
         return vocab, empty, empty.bool()

@@ -107,6 +107,17 @@ def test_bf16_precision_autocasts_on_cpu_and_bad_precision_is_refused(corpus: Pa
         train(corpus, tmp_path / "bad.pt", "python", model_settings, {**settings, "precision": "fp16"}, quiet=True)
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_training_and_its_validation_run_on_cuda_with_an_adaptive_value_head(corpus: Path, tmp_path: Path):
+    # on CUDA, autocast runs log_softmax in float32 and the validation reads the head on the GPU:
+    # both failed on an H200 before models/heads.py and models/scoring.py followed the device
+    for precision in ("auto", "fp32"):  # "auto" is bfloat16 autocast on CUDA
+        meta, model = train(corpus, tmp_path / f"{precision}.pt", "python", {**MODEL, "cutoffs": [10]},
+                            {**TRAIN, "epochs": 1, "precision": precision}, quiet=True)
+        assert next(model.parameters()).is_cuda
+        assert meta["epochs_done"] == 1 and meta["valid"]["value"] > 0
+
+
 class _Payload:
     def __reduce__(self):
         return (os.system, ("echo owned > /dev/null",))
