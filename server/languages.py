@@ -176,6 +176,9 @@ class LanguageSpec:
     # `async` are keywords far more often than names)
     reserved: tuple[str, ...] | None = None
     members_any: bool = False  # a member name may be any word, reserved or not (JavaScript's `promise.catch`)
+    # keywords that are names too, offered with their import where the project imports them
+    # (JavaScript's `import { get, set } from './sources.js'`, rxjs' `of`)
+    importable_keywords: frozenset[str] = frozenset()
     members: tuple[str, ...] = ()  # the standard types' and modules' members: offered after a dot
     modules: tuple[str, ...] = ()  # the standard library's modules: offered where an import names one
     # the cursor's line, read as text (context.py): what opens a comment to the line's end and a
@@ -295,6 +298,7 @@ JAVASCRIPT = LanguageSpec(
     identifier_chars=r"A-Za-z0-9_$",
     keywords=tuple(JS_KEYWORDS),
     members_any=True,  # `app.get`, `promise.catch`, `obj.delete`
+    importable_keywords=frozenset({"async", "from", "get", "of", "set", "static"}),
     builtins=tuple(JS_BUILTINS),
     members=tuple(JS_MEMBERS),
     definitions_query=JS_DEFINITIONS,

@@ -53,6 +53,11 @@ def test_what_binds_a_python_name(code, bound):
     ("let join = 1\n", True),
     ("const [a, join] = x\n", True),
     ("join === 1\n", False),
+    ("const { join: joined, b } = x\n", False),  # a key: `joined` is bound
+    ("const {\n  join: joined,\n} = x\n", False),
+    ("const { a: join } = x\n", True),
+    ("promise.catch(join)\n", False),  # a method named catch, not a catch clause
+    ("try {\n} catch (join) {\n  x", True),
 ])
 def test_what_binds_a_javascript_name(code, bound):
     data = code.encode()
@@ -175,6 +180,8 @@ def test_a_javascript_name_a_project_file_exports_with_the_extension_the_file_wr
     index = _project(tmp_path, {"lib/command.js": "export class Command {}\nclass Hidden {}\n",
                                 "lib/option.js": "exports.Option = class {};\n",
                                 "index.js": "import { Option } from './lib/option.js';\n",
+                                "lib/helpers.js": "function isFunction(x) {}\nconst helpers = { isFunction };\n"
+                                                  "module.exports = helpers;\n",
                                 "other.js": "const x = 1;\n"})
     here = str((tmp_path / "index.js").resolve())
     snapshot = index.snapshot(JAVASCRIPT, here)
@@ -182,6 +189,36 @@ def test_a_javascript_name_a_project_file_exports_with_the_extension_the_file_wr
     assert offers("Hidden", JAVASCRIPT, snapshot, here) == []  # not exported
     other = str((tmp_path / "other.js").resolve())
     assert offers("Command", JAVASCRIPT, snapshot, other)[0].module == "./lib/command"  # no extension written there
+    # an object's keys, the object exported as the module
+    assert offers("isFunction", JAVASCRIPT, snapshot, other)[0] == Offer("isFunction", "./lib/helpers", "isFunction", "project")
+
+
+def test_a_scoped_package_is_written_as_its_name_and_a_default_export_is_imported_as_the_default(tmp_path):
+    index = _project(tmp_path, {"js/a.js": "import Popper from '@popperjs/core';\n",
+                                "js/b.js": "import Popper from '@popperjs/core';\n",
+                                "helpers/fromURI.js": "export default function fromURI(uri) {}\n"})
+    here = str((tmp_path / "js" / "new.js").resolve())
+    snapshot = index.snapshot(JAVASCRIPT, here)
+    assert offers("Popper", JAVASCRIPT, snapshot, here)[0] == Offer("Popper", "@popperjs/core", "", "project", 2)
+    # the file's default export: `import fromURI from`, not `import { fromURI } from`
+    assert [(o.module, o.imported) for o in offers("fromURI", JAVASCRIPT, snapshot, here)] == [("../helpers/fromURI", "")]
+
+
+def test_a_keyword_that_is_a_name_too_is_offered_with_its_import_where_the_project_imports_it(tmp_path):
+    files = {"runtime.js": "export function get(s) {}\nexport function set(s, v) {}\n",
+             "a.js": "import { get, set } from './runtime.js';\n", "b.js": "import { get } from './runtime.js';\n"}
+    index = _project(tmp_path, files)
+    service = CompletionService(project=index)
+    uri = (tmp_path / "new.js").as_uri()
+    text = "function f(s) {\n  return ge"
+    doc = service.open(uri, "javascript", 1, text)
+    items = completion_list(doc, service.complete(uri, 1, 11, 50), 50).items
+    got = [i for i in items if i.label == "get"]
+    assert [e.new_text for i in got for e in i.additional_text_edits or ()] == ["import { get } from './runtime.js';\n"]
+    # `static` is imported nowhere: the keyword stays a keyword, with no import
+    doc = service.open(uri, "javascript", 2, "class A {\n  sta")
+    items = completion_list(doc, service.complete(uri, 1, 5, 50), 50).items
+    assert all(not i.additional_text_edits for i in items if i.label == "static")
 
 
 def test_a_name_written_past_the_limit_is_taken_as_bound_at_a_bounded_cost():

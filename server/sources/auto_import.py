@@ -36,7 +36,7 @@ from .bound import SCOPES, bound_in
 from .buffer import PROJECT
 from .imports import module_position
 from .installed import EXPORTS, folded, installed
-from .project import BOUND, fold, path_of
+from .project import BOUND, fold, is_file_key, path_of
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class Offer:
 def written(module: str, relative: bool, language: LanguageSpec, path: str | None) -> str | None:
     """How the file ``path`` writes the import of ``module`` (``@`` and a path: a project
     file), relative where ``relative``; None where it cannot."""
-    if not module.startswith("@"):
+    if not is_file_key(module):
         return module
     return _written(module, relative, language.name == "python", path)
 
@@ -245,7 +245,7 @@ def _extensions(own) -> bool:
 @functools.lru_cache(maxsize=64)
 def _relative_style(own) -> bool:
     """Whether this file's saved version writes most of its project imports relative."""
-    written_relative = [b[3] for b in own.bound if b[1].startswith("@") or b[3]] if own is not None else []
+    written_relative = [b[3] for b in own.bound if is_file_key(b[1]) or b[3]] if own is not None else []
     return sum(written_relative) * 2 > len(written_relative) if written_relative else False
 
 
@@ -341,10 +341,14 @@ class AutoImport:
         out: list[Candidate] = []
         for position, candidate in enumerate(candidates):
             out.append(candidate)
-            if position >= ATTACHED or candidate.kind in (Kind.KEYWORD, Kind.SNIPPET, Kind.ARGUMENT) \
+            keyword = candidate.kind == Kind.KEYWORD
+            if position >= ATTACHED or candidate.kind in (Kind.SNIPPET, Kind.ARGUMENT) \
+                    or keyword and candidate.text not in context.language.importable_keywords \
                     or not context.language.identifier.fullmatch(candidate.text):
                 continue
             found = offers(candidate.text, context.language, snapshot, path)
+            if keyword:  # a keyword that is a name too (`get`): only as the project's files import it
+                found = [offer for offer in found if offer.origin == "project" and offer.files]
             if not found:
                 continue
             if candidate.text not in bound:
@@ -353,7 +357,8 @@ class AutoImport:
                 continue
             out.pop()
             for offer in found:
-                kind = Kind.MODULE if not offer.imported and candidate.kind == Kind.VARIABLE else candidate.kind
+                kind = Kind.MODULE if not offer.imported and candidate.kind == Kind.VARIABLE \
+                    else Kind.VARIABLE if keyword else candidate.kind
                 detail = f"auto-import from {offer.module}" + (f" · {candidate.detail}" if candidate.detail else "")
                 out.append(replace(candidate, kind=kind, detail=detail, origin=offer.module, auto_import=offer))
         return out

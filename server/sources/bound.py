@@ -18,7 +18,7 @@ _BINDS = {  # the text before a binding occurrence (on its line), and after it
                           rb"|^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([^)]*[(,][ \t]*[*]{0,2}|\blambda[ \t][^:]*"
                           rb"|^[ \t]*from[ \t].*\bimport\b.*)$"),
                re.compile(rb"[ \t]*(?:,[\w \t,]*)?(?::[^=\n]*)?(?:=(?!=)|:=)|[\w \t,]*[ \t]in\b")),
-    "javascript": (re.compile(rb"(?:\b(?:const|let|var|function|class|catch)[ \t]*\(?[ \t]*|^[ \t]*import\b[^;]*"
+    "javascript": (re.compile(rb"(?:(?<![.$])\b(?:const|let|var|function|class|catch)[ \t]*\(?[ \t]*|^[ \t]*import\b[^;]*"
                               rb"|\b(?:const|let|var)[ \t]*[{\[][^;=]*)$"),
                    re.compile(rb"[ \t]*(?:=(?![=>])|=>)")),
 }
@@ -28,6 +28,8 @@ _JS_PARAMETER = (re.compile(rb"\([ \t]*(?:[\w$]+[ \t]*(?:=[^,()]*)?,[ \t]*)*$"),
 # inside a from-import's parentheses, an import's or a destructuring's braces over several lines
 _OPEN = {"python": re.compile(rb"\bimport\s*\([^)]*$"),
          "javascript": re.compile(rb"(?:\bimport\s*(?:[\w$]+\s*,\s*)?|\b(?:const|let|var)\s*)\{[^{}]*$")}
+_KEY = re.compile(rb"[ \t]*:(?!:)")
+_DESTRUCTURING = re.compile(rb"\b(?:const|let|var)[ \t]*\{[^;=]*$")
 _TEXT = frozenset({"comment", "string", "string_content", "string_fragment", "template_string", "regex"})
 
 
@@ -56,6 +58,9 @@ def bound_in(data: bytes, language: LanguageSpec, name: str, skip: tuple[int, in
         if skip[0] <= start < skip[1] or _ALIASED.match(data, end):
             continue  # the word typed; `import m as x` binds x
         line = data[data.rfind(b"\n", 0, start) + 1:start]
+        if not python and _KEY.match(data, end, end + 160) and (
+                _DESTRUCTURING.search(line) or _OPEN["javascript"].search(data[max(0, start - 2048):start])):
+            continue  # `const { https: agent } = …`: a key; what it is renamed to is bound
         # what the text says, read before the tree (a use, the common case, costs no node)
         written = (before.search(line) and (tree is None or not _PARAMETER_LINE.search(line))
                    or after.match(data, end, end + 160) and not _VALUE.search(line))

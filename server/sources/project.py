@@ -255,6 +255,12 @@ def _importers(files: dict[str, FileWords], modules: dict[str, list[str]]
     return {name: tuple(found) for name, found in out.items()}, bound_df
 
 
+def is_file_key(module: str) -> bool:
+    """Whether ``module`` is a project file's key (``@`` and its absolute path), not a module
+    as written (an npm scope's package, ``@popperjs/core``, starts with ``@`` too)."""
+    return module.startswith("@") and os.path.isabs(module[1:])
+
+
 def _project_file(module: str, modules: dict[str, list[str]]) -> str | None:
     """``@`` and the path (without its suffix; a package's folder) of the project file that the
     absolute Python module ``module`` names, if one does."""
@@ -306,13 +312,46 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
 
     bound = frozenset(import_bindings(tree, language, path)) if path is not None else frozenset()
     query = exported_query(language)
-    exported = {n.text.decode("utf-8", "replace") for n in tree_sitter.QueryCursor(query).captures(tree.root_node).get("name", ())
-                if n.text} if query is not None else set()
+    exported = set()
+    if query is not None:
+        captures = tree_sitter.QueryCursor(query).captures(tree.root_node)
+        exported = {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and not _default_export(n)}
+        exported |= _object_keys(tree.root_node, {n.text for n in captures.get("object", ())})
     return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules),
                      bound, interned(exported))
 
 
+def _object_keys(root: tree_sitter.Node, names: set[bytes | None]) -> set[str]:
+    """The keys of the objects that top-level declarations of ``names`` initialise (``const
+    helpers = { isFunction, writeStream: write }`` … ``module.exports = helpers``)."""
+    keys: set[str] = set()
+    for statement in root.children if names else ():
+        if statement.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for declarator in statement.named_children:
+            name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+            if name is None or value is None or name.text not in names or value.type != "object":
+                continue
+            for entry in value.named_children:
+                key = entry if entry.type == "shorthand_property_identifier" else \
+                    entry.child_by_field_name("key") if entry.type == "pair" else \
+                    entry.child_by_field_name("name") if entry.type == "method_definition" else None
+                if key is not None and key.type in ("shorthand_property_identifier", "property_identifier") and key.text:
+                    keys.add(key.text.decode("utf-8", "replace"))
+    return keys
+
+
+def _default_export(name: tree_sitter.Node) -> bool:
+    """Whether the declaration that ``name`` names is a default export (``export default function
+    f``: imported as the module's default, not by its name)."""
+    statement = name.parent.parent if name.parent is not None else None
+    return statement is not None and statement.type == "export_statement" and \
+        any(child.type == "default" for child in statement.children)
+
+
 _JS_EXPORTED = """
+(program (expression_statement (assignment_expression left: (member_expression object: (identifier) @_m
+  property: (property_identifier) @_x) right: (identifier) @object) (#eq? @_m "module") (#eq? @_x "exports")))
 (export_statement declaration: (_ name: (_) @name))
 (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name)))
 (export_statement (export_clause (export_specifier alias: (_) @name)))
