@@ -97,3 +97,33 @@ def test_declarations_reader():
     assert exported == {"a": "v", "b": "v", "c": "f", "d": "f", "E": "c", "g": "v"}
     assert set(javascript_exports(b"module.exports = status\nstatus.message = {}\nstatus.code = function () {}\n")) == {
         "message", "code"}
+
+
+def test_an_object_exported_as_the_default_or_as_the_module_has_its_keys_as_members():
+    assert javascript_exports(b"function isArray(x) {}\nexport default { isArray, trim: (s) => s, VERSION: 1 };\n") == {
+        "isArray": "f(x)", "trim": "f", "VERSION": "v"}
+    engine = b"const SelectorEngine = {\n  find(selector) {},\n  findOne(selector) {},\n};\nexport default SelectorEngine;\n"
+    assert javascript_exports(engine) == {"find": "f", "findOne": "f"}
+    assert set(javascript_exports(b"const helpers = { isFunction, writeStream };\nmodule.exports = helpers\n")) == {
+        "isFunction", "writeStream"}
+    assert javascript_exports(b"var common = exports,\n  url = require('url');\ncommon.setupOutgoing = function (o) {};\n") == {
+        "setupOutgoing": "f"}
+    assert javascript_exports(b"class Headers {\n  static from(t) {}\n  get(h) {}\n}\nexport default Headers;\n") == {
+        "from": "f(t)"}  # a default-exported class: its statics, not an instance's methods
+    # the grammar parses no keyword as an alias: `return_builder as return` is read from its text
+    assert javascript_exports(b"function a() {}\nconst b = 1;\nexport { a as return, b as var, a as ok };\n") == {
+        "return": "f()", "var": "v", "ok": "f()"}
+
+
+def test_a_subpath_import_resolves_through_the_package_s_imports(tmp_path: Path):
+    (tmp_path / "package.json").write_text('{"imports": {"#builders": "./src/utils/builders.js", '
+                                           '"#internal/*": {"default": "./src/internal/*.js"}, "#gone": "./nowhere.js"}}')
+    (tmp_path / "src" / "utils").mkdir(parents=True)
+    (tmp_path / "src" / "internal").mkdir()
+    (tmp_path / "src" / "utils" / "builders.js").write_text("export function call() {}\nexport function id() {}\n")
+    (tmp_path / "src" / "internal" / "flags.js").write_text("export const DIRTY = 1;\n")
+    deep = tmp_path / "src" / "phases" / "client"
+    deep.mkdir(parents=True)
+    assert names(deep, Target("#builders")) == {"call", "id"}
+    assert names(deep, Target("#internal/flags")) == {"DIRTY"}
+    assert names(deep, Target("#gone")) == set() and names(deep, Target("#unknown")) == set()

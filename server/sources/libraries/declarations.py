@@ -213,17 +213,28 @@ class Reader:
             return
         clause = next((c for c in node.named_children if c.type == "export_clause"), None)
         if clause is not None:
+            shown = ""
             for specifier in clause.named_children:
+                if specifier.type == "ERROR":  # `b as return`: the grammar takes no keyword as an alias
+                    renamed = _KEYWORD_ALIAS.fullmatch(specifier.text or b"")
+                    if renamed and shown:
+                        scope.exported.discard(shown)
+                        shown = renamed.group(1).decode()
+                        scope.values.setdefault(shown, scope.values.get(node_text(name), VARIABLE))
+                        scope.exported.add(shown)
+                    continue
                 name, alias = specifier.child_by_field_name("name"), specifier.child_by_field_name("alias")
                 shown = node_text(alias or name)
-                scope.values.setdefault(shown, scope.values.get(node_text(name), VARIABLE))
-                scope.exported.add(shown)
+                if shown:
+                    scope.values.setdefault(shown, scope.values.get(node_text(name), VARIABLE))
+                    scope.exported.add(shown)
         elif source is not None:
             scope.export_from.append(node_text(source).strip("'\""))
         elif any(c.type == "=" for c in node.children) and node.named_children:  # export = name
             scope.export_equals = node_text(node.named_children[-1])
 
 
+_KEYWORD_ALIAS = re.compile(rb"as\s+([A-Za-z_$][\w$]*)")
 _COMMONJS = """
 (assignment_expression left: (member_expression object: (identifier) @object property: (property_identifier) @name)
   right: (_) @value (#eq? @object "exports"))
@@ -236,6 +247,7 @@ _COMMONJS = """
 
 
 _EXPORTED_NAME = re.compile(rb"(?m)^[ \t]*(?:exports[ \t]*=[ \t]*)?module\.exports[ \t]*=[ \t]*([A-Za-z_$][\w$]*)[ \t]*;?[ \t]*$")
+_EXPORTS_ALIAS = re.compile(rb"\b(?:var|let|const)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:module\.)?exports[ \t]*[,;\n]")
 _DEFINED_EXPORT = re.compile(rb"Object\.defineProperty\(\s*(?:module\.)?exports\s*,\s*['\"]([A-Za-z_$][\w$]*)['\"]")
 
 
@@ -246,29 +258,64 @@ def _commonjs_query() -> tree_sitter.Query:
     return tree_sitter.Query(tree_sitter.Language(tree_sitter_javascript.language()), _COMMONJS)
 
 
+def _object_named(root: tree_sitter.Node, node: tree_sitter.Node | None) -> tree_sitter.Node | None:
+    """``node`` if it is an object literal; for an identifier, the object literal a top-level
+    declaration of that name is initialised with; else None."""
+    if node is None or node.type == "object":
+        return node
+    if node.type != "identifier":
+        return None
+    for statement in root.children:
+        if statement.type in ("lexical_declaration", "variable_declaration"):
+            for declarator in statement.named_children:
+                name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+                if name is not None and name.text == node.text and value is not None and value.type == "object":
+                    return value
+    return None
+
+
+def _object_keys(obj: tree_sitter.Node | None, out: dict[str, str], known: dict[str, str]) -> None:
+    """An object literal's keys into ``out``: a method or a function value a function, a
+    shorthand key (``{ isArray }``) of the kind ``known`` (the file's declarations) gives it."""
+    for pair in obj.named_children if obj is not None else ():
+        key = pair.child_by_field_name("key") if pair.type in ("pair", "method_definition") else pair
+        if pair.type == "method_definition":
+            key = pair.child_by_field_name("name")
+        if key is None:
+            continue
+        name = node_text(key).strip("'\"")
+        if name.replace("$", "_").isidentifier():
+            value = pair.child_by_field_name("value")
+            out.setdefault(name, FUNCTION if pair.type == "method_definition" or (value is not None and "function" in value.type)
+                           else known.get(name, VARIABLE) if pair.type == "shorthand_property_identifier" else VARIABLE)
+
+
 def javascript_exports(data: bytes) -> dict[str, str]:
     """A JavaScript module's exports: ES ``export`` declarations and CommonJS's
     ``module.exports = {...}``, ``exports.a = ...``, ``module.exports.a = ...``."""
     root = _parser(False).parse(data).root_node
     scope = Reader().read_tree(root)
     out = {n: k for n, k in scope.values.items() if n in scope.exported}
+    # `export default { a, b }`, `export default Engine` / `module.exports = Engine` where
+    # `const Engine = { find() {…} }`: the object's keys, what a default import reads after its name
+    # `export default AxiosHeaders` / `module.exports = AxiosHeaders`, a class of the file: its statics
+    defaults = [statement.child_by_field_name("value") for statement in root.children if statement.type == "export_statement"]
+    defaults += [root.descendant_for_byte_range(match.start(1), match.end(1)) for match in _EXPORTED_NAME.finditer(data)]
+    for value in defaults:
+        if value is not None:
+            _object_keys(_object_named(root, value), out, scope.values)
+            for name, kind in scope.statics.get(node_text(value), {}).items() if value.type == "identifier" else ():
+                out.setdefault(name, kind)
     for _, captures in tree_sitter.QueryCursor(_commonjs_query()).matches(root):
         if "object" in captures and captures["object"][0].type == "object":
-            for pair in captures["object"][0].named_children:
-                key = pair.child_by_field_name("key") if pair.type in ("pair", "method_definition") else pair
-                if pair.type == "method_definition":
-                    key = pair.child_by_field_name("name")
-                name = node_text(key).strip("'\"")
-                if name.replace("$", "_").isidentifier():
-                    value = pair.child_by_field_name("value")
-                    out.setdefault(name, FUNCTION if pair.type == "method_definition" or (
-                        value is not None and "function" in value.type) else VARIABLE)
+            _object_keys(captures["object"][0], out, scope.values)
         elif "name" in captures:
             value = captures["value"][0]
             kind = FUNCTION if "function" in value.type else CLASS if value.type == "class" else VARIABLE
             out.setdefault(node_text(captures["name"][0]), kind)
-    # `module.exports = status` then `status.message = ...`; `Object.defineProperty(exports, 'json', ...)`
-    for match in _EXPORTED_NAME.finditer(data):
+    # `module.exports = status` then `status.message = ...`, `var common = exports` then `common.setup = ...`;
+    # `Object.defineProperty(exports, 'json', ...)`
+    for match in (*_EXPORTED_NAME.finditer(data), *_EXPORTS_ALIAS.finditer(data)):
         for member in re.finditer(rb"(?m)^[ \t]*" + re.escape(match.group(1)) + rb"\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)[ \t]*(function|class)?", data):
             name = member.group(1).decode()
             out.setdefault(name, FUNCTION if member.group(2) == b"function" else CLASS if member.group(2) else VARIABLE)

@@ -165,6 +165,8 @@ def _resolve(folder: Path, spec: str) -> Path | None:
     has them), or None."""
     if spec.startswith((".", "/")):
         return _file(folder / spec)
+    if spec.startswith("#"):  # a subpath import: package.json's `imports` maps it to a file of the package
+        return _subpath(folder, spec)
     parts = spec.split("/")
     package = "/".join(parts[:2] if spec.startswith("@") else parts[:1])
     rest = "/".join(parts[2:] if spec.startswith("@") else parts[1:])
@@ -175,6 +177,37 @@ def _resolve(folder: Path, spec: str) -> Path | None:
                 found = _file(root / rest) if rest else _entry(root)
                 if found is not None:
                     return found
+        if here.parent == here:
+            break
+        here = here.parent
+    return None
+
+
+def _subpath(folder: Path, spec: str) -> Path | None:
+    """The file that ``#spec`` names in the ``imports`` of the nearest package.json above
+    ``folder`` (an exact key, or one pattern with ``*``)."""
+    here = folder
+    for _ in range(UP):
+        manifest = here / "package.json"
+        if manifest.is_file():
+            try:
+                imports = json.loads(manifest.read_text(encoding="utf-8")).get("imports")
+            except (OSError, ValueError, AttributeError) as error:
+                log.info("%s not read: %s", manifest, error)
+                return None
+            if not isinstance(imports, dict):
+                return None
+            target, middle = imports.get(spec), None
+            if target is None:
+                for key, value in imports.items():
+                    head, star, tail = key.partition("*")
+                    if star and spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(key) - 1:
+                        target, middle = value, spec[len(head):len(spec) - len(tail)]
+                        break
+            entry = _export_entry(target) if target is not None else None
+            if isinstance(entry, str) and middle is not None:
+                entry = entry.replace("*", middle)
+            return _file(here / entry) if isinstance(entry, str) and entry.startswith("./") else None
         if here.parent == here:
             break
         here = here.parent
