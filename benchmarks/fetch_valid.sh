@@ -22,8 +22,8 @@ for archive in "$tmp"/*.tgz; do
   name=$(basename "$archive" .tgz); rm -rf "${out:?}/$name"; mkdir -p "$out/$name"
   tar -xzf "$archive" -C "$out/$name"
   find "$out/$name" -type f ! -name '*.js' ! -name package.json -delete
-  # bundles (dist/) are generated: their imports are not what a user writes
-  find "$out/$name" \( -name '*.min.js' -o -path '*/test/*' -o -path '*/dist/*' \) -type f -delete
+  # bundles (dist/, files over 200 KB as for the held-out ones) are generated: not what a user writes
+  find "$out/$name" \( -name '*.min.js' -o -path '*/test/*' -o -path '*/dist/*' -o -size +200k \) -type f -delete
   (cd "$out/$name/package" && ! node -e 'process.exit(Object.keys(require("./package.json").dependencies || {}).length ? 0 : 1)' \
     || npm install --silent --omit=dev --ignore-scripts --no-audit --no-fund --no-package-lock --legacy-peer-deps >/dev/null) \
     || echo "$name: dependencies not installed" >&2
