@@ -127,3 +127,16 @@ def test_a_subpath_import_resolves_through_the_package_s_imports(tmp_path: Path)
     assert names(deep, Target("#builders")) == {"call", "id"}
     assert names(deep, Target("#internal/flags")) == {"DIRTY"}
     assert names(deep, Target("#gone")) == set() and names(deep, Target("#unknown")) == set()
+
+
+def test_an_object_spreading_imported_modules_and_a_json_file_have_their_members(tmp_path: Path):
+    (tmp_path / "node").mkdir()
+    (tmp_path / "node" / "index.js").write_text("export default { isNode: true, protocols: ['http'] };\n")
+    (tmp_path / "utils.js").write_text("export const hasBrowserEnv = false;\nexport const origin = '';\n")
+    (tmp_path / "platform.js").write_text("import platform from './node/index.js';\nimport * as utils from './utils.js';\n"
+                                          "export default {\n  ...utils,\n  ...platform,\n  extra: 1,\n};\n")
+    (tmp_path / "package.json").write_text('{"name": "p", "description": "d", "version": "1.0.0"}')
+    assert names(tmp_path, Target("./platform")) == {"hasBrowserEnv", "origin", "isNode", "protocols", "extra"}
+    assert names(tmp_path, Target("./package.json")) == {"name", "description", "version"}
+    (tmp_path / "broken.json").write_text("{not json")
+    assert names(tmp_path, Target("./broken.json")) == set()

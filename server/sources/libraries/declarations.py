@@ -258,6 +258,31 @@ def _commonjs_query() -> tree_sitter.Query:
     return tree_sitter.Query(tree_sitter.Language(tree_sitter_javascript.language()), _COMMONJS)
 
 
+_IMPORTED_AS = re.compile(rb"\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+['\"]([^'\"]+)['\"]"
+                          rb"|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)")
+
+
+def spread_sources(data: bytes) -> list[str]:
+    """The modules whose exports an exported object spreads (``import platform from './node'``
+    … ``export default { ...utils, ...platform }``), as the file imports them."""
+    if b"..." not in data:
+        return []
+    imported = {}
+    for match in _IMPORTED_AS.finditer(data):
+        name, module = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        imported.setdefault(name, module.decode("utf-8", "replace"))
+    root = _parser(False).parse(data).root_node
+    values = [statement.child_by_field_name("value") for statement in root.children if statement.type == "export_statement"]
+    values += [root.descendant_for_byte_range(match.start(1), match.end(1)) for match in _EXPORTED_NAME.finditer(data)]
+    out = []
+    for value in values:
+        for entry in (found.named_children if (found := _object_named(root, value)) is not None else ()):
+            spread = entry.named_children[0] if entry.type == "spread_element" and entry.named_children else None
+            if spread is not None and spread.type == "identifier" and spread.text in imported:
+                out.append(imported[spread.text])
+    return out
+
+
 def _object_named(root: tree_sitter.Node, node: tree_sitter.Node | None) -> tree_sitter.Node | None:
     """``node`` if it is an object literal; for an identifier, the object literal a top-level
     declaration of that name is initialised with; else None."""

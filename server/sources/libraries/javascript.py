@@ -22,7 +22,7 @@ from ...languages import JAVASCRIPT, TSX, TYPESCRIPT
 from ...receivers import Target, all_types, read_class
 from ...words import node_text, parse_in_pieces
 from . import declarations
-from .declarations import CLASS, FUNCTION, NAMESPACE, Reader, javascript_exports
+from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader, javascript_exports, spread_sources
 from .members import Members, class_members
 
 log = logging.getLogger(__name__)
@@ -269,9 +269,16 @@ def _exports(path: Path, files: list[str], depth: int) -> dict[str, str]:
         scope = reader.read(data)
         names = scope.members(reader.interfaces)
         sources = scope.export_from
+    elif path.suffix == ".json":  # `const pkg = require('./package.json')`: its keys
+        try:
+            parsed = json.loads(data)
+        except ValueError:
+            parsed = None
+        names = {key: VARIABLE for key in parsed if isinstance(key, str)} if isinstance(parsed, dict) else {}
+        sources = []
     else:
         names = javascript_exports(data)
-        sources = [m.group(1).decode("utf-8", "replace") for m in _REQUIRED.finditer(data)]
+        sources = [m.group(1).decode("utf-8", "replace") for m in _REQUIRED.finditer(data)] + spread_sources(data)
     for source in sources[:16] if depth < FOLLOW else ():
         if source.startswith(".") and (found := _file(path.parent / source)) is not None:
             for name, kind in _exports(found, files, depth + 1).items():
