@@ -50,6 +50,7 @@ from ..words import (
     taken_from,
     taken_names,
 )
+from .libraries.declarations import object_keys, object_named
 
 log = logging.getLogger(__name__)
 
@@ -316,29 +317,12 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
     if query is not None:
         captures = tree_sitter.QueryCursor(query).captures(tree.root_node)
         exported = {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and not _default_export(n)}
-        exported |= _object_keys(tree.root_node, {n.text for n in captures.get("object", ())})
+        keys: dict[str, str] = {}  # `const helpers = { isFunction }` … `module.exports = helpers`: its keys
+        for node in captures.get("object", ()):
+            object_keys(object_named(tree.root_node, node), keys, {})
+        exported |= keys.keys()
     return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules),
                      bound, interned(exported))
-
-
-def _object_keys(root: tree_sitter.Node, names: set[bytes | None]) -> set[str]:
-    """The keys of the objects that top-level declarations of ``names`` initialise (``const
-    helpers = { isFunction, writeStream: write }`` … ``module.exports = helpers``)."""
-    keys: set[str] = set()
-    for statement in root.children if names else ():
-        if statement.type not in ("lexical_declaration", "variable_declaration"):
-            continue
-        for declarator in statement.named_children:
-            name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
-            if name is None or value is None or name.text not in names or value.type != "object":
-                continue
-            for entry in value.named_children:
-                key = entry if entry.type == "shorthand_property_identifier" else \
-                    entry.child_by_field_name("key") if entry.type == "pair" else \
-                    entry.child_by_field_name("name") if entry.type == "method_definition" else None
-                if key is not None and key.type in ("shorthand_property_identifier", "property_identifier") and key.text:
-                    keys.add(key.text.decode("utf-8", "replace"))
-    return keys
 
 
 def _default_export(name: tree_sitter.Node) -> bool:

@@ -213,20 +213,19 @@ class Reader:
             return
         clause = next((c for c in node.named_children if c.type == "export_clause"), None)
         if clause is not None:
-            shown = ""
+            local = shown = ""  # the last specifier's name in the module and as exported
             for specifier in clause.named_children:
                 if specifier.type == "ERROR":  # `b as return`: the grammar takes no keyword as an alias
                     renamed = _KEYWORD_ALIAS.fullmatch(specifier.text or b"")
-                    if renamed and shown:
-                        scope.exported.discard(shown)
-                        shown = renamed.group(1).decode()
-                        scope.values.setdefault(shown, scope.values.get(node_text(name), VARIABLE))
-                        scope.exported.add(shown)
-                    continue
-                name, alias = specifier.child_by_field_name("name"), specifier.child_by_field_name("alias")
-                shown = node_text(alias or name)
+                    if not renamed or not shown:
+                        continue
+                    scope.exported.discard(shown)
+                    shown = renamed.group(1).decode()
+                else:
+                    name, alias = specifier.child_by_field_name("name"), specifier.child_by_field_name("alias")
+                    local, shown = node_text(name), node_text(alias or name)
                 if shown:
-                    scope.values.setdefault(shown, scope.values.get(node_text(name), VARIABLE))
+                    scope.values.setdefault(shown, scope.values.get(local, VARIABLE))
                     scope.exported.add(shown)
         elif source is not None:
             scope.export_from.append(node_text(source).strip("'\""))
@@ -258,32 +257,7 @@ def _commonjs_query() -> tree_sitter.Query:
     return tree_sitter.Query(tree_sitter.Language(tree_sitter_javascript.language()), _COMMONJS)
 
 
-_IMPORTED_AS = re.compile(rb"\bimport\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+['\"]([^'\"]+)['\"]"
-                          rb"|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)")
-
-
-def spread_sources(data: bytes) -> list[str]:
-    """The modules whose exports an exported object spreads (``import platform from './node'``
-    … ``export default { ...utils, ...platform }``), as the file imports them."""
-    if b"..." not in data:
-        return []
-    imported = {}
-    for match in _IMPORTED_AS.finditer(data):
-        name, module = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
-        imported.setdefault(name, module.decode("utf-8", "replace"))
-    root = _parser(False).parse(data).root_node
-    values = [statement.child_by_field_name("value") for statement in root.children if statement.type == "export_statement"]
-    values += [root.descendant_for_byte_range(match.start(1), match.end(1)) for match in _EXPORTED_NAME.finditer(data)]
-    out = []
-    for value in values:
-        for entry in (found.named_children if (found := _object_named(root, value)) is not None else ()):
-            spread = entry.named_children[0] if entry.type == "spread_element" and entry.named_children else None
-            if spread is not None and spread.type == "identifier" and spread.text in imported:
-                out.append(imported[spread.text])
-    return out
-
-
-def _object_named(root: tree_sitter.Node, node: tree_sitter.Node | None) -> tree_sitter.Node | None:
+def object_named(root: tree_sitter.Node, node: tree_sitter.Node | None) -> tree_sitter.Node | None:
     """``node`` if it is an object literal; for an identifier, the object literal a top-level
     declaration of that name is initialised with; else None."""
     if node is None or node.type == "object":
@@ -299,7 +273,7 @@ def _object_named(root: tree_sitter.Node, node: tree_sitter.Node | None) -> tree
     return None
 
 
-def _object_keys(obj: tree_sitter.Node | None, out: dict[str, str], known: dict[str, str]) -> None:
+def object_keys(obj: tree_sitter.Node | None, out: dict[str, str], known: dict[str, str]) -> None:
     """An object literal's keys into ``out``: a method or a function value a function, a
     shorthand key (``{ isArray }``) of the kind ``known`` (the file's declarations) gives it."""
     for pair in obj.named_children if obj is not None else ():
@@ -315,12 +289,26 @@ def _object_keys(obj: tree_sitter.Node | None, out: dict[str, str], known: dict[
                            else known.get(name, VARIABLE) if pair.type == "shorthand_property_identifier" else VARIABLE)
 
 
+@dataclass
+class JavaScriptModule:
+    names: dict[str, str]  # what the module exports, name -> kind
+    spreads: list[str]  # the identifiers an exported object spreads (``{ ...utils }``): their modules' names too
+    tree: tree_sitter.Tree
+
+
 def javascript_exports(data: bytes) -> dict[str, str]:
+    """A JavaScript module's exports (``javascript_module``)."""
+    return javascript_module(data).names
+
+
+def javascript_module(data: bytes) -> JavaScriptModule:
     """A JavaScript module's exports: ES ``export`` declarations and CommonJS's
     ``module.exports = {...}``, ``exports.a = ...``, ``module.exports.a = ...``."""
-    root = _parser(False).parse(data).root_node
+    tree = _parser(False).parse(data)
+    root = tree.root_node
     scope = Reader().read_tree(root)
     out = {n: k for n, k in scope.values.items() if n in scope.exported}
+    spreads: list[str] = []
     # `export default { a, b }`, `export default Engine` / `module.exports = Engine` where
     # `const Engine = { find() {…} }`: the object's keys, what a default import reads after its name
     # `export default AxiosHeaders` / `module.exports = AxiosHeaders`, a class of the file: its statics
@@ -328,12 +316,15 @@ def javascript_exports(data: bytes) -> dict[str, str]:
     defaults += [root.descendant_for_byte_range(match.start(1), match.end(1)) for match in _EXPORTED_NAME.finditer(data)]
     for value in defaults:
         if value is not None:
-            _object_keys(_object_named(root, value), out, scope.values)
+            found = object_named(root, value)
+            object_keys(found, out, scope.values)
+            spreads += [node_text(entry.named_children[0]) for entry in (found.named_children if found is not None else ())
+                        if entry.type == "spread_element" and entry.named_children and entry.named_children[0].type == "identifier"]
             for name, kind in scope.statics.get(node_text(value), {}).items() if value.type == "identifier" else ():
                 out.setdefault(name, kind)
     for _, captures in tree_sitter.QueryCursor(_commonjs_query()).matches(root):
         if "object" in captures and captures["object"][0].type == "object":
-            _object_keys(captures["object"][0], out, scope.values)
+            object_keys(captures["object"][0], out, scope.values)
         elif "name" in captures:
             value = captures["value"][0]
             kind = FUNCTION if "function" in value.type else CLASS if value.type == "class" else VARIABLE
@@ -346,4 +337,4 @@ def javascript_exports(data: bytes) -> dict[str, str]:
             out.setdefault(name, FUNCTION if member.group(2) == b"function" else CLASS if member.group(2) else VARIABLE)
     for match in _DEFINED_EXPORT.finditer(data):
         out.setdefault(match.group(1).decode(), VARIABLE)
-    return out
+    return JavaScriptModule(out, spreads, tree)

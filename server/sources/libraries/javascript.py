@@ -19,10 +19,10 @@ import tree_sitter
 
 from ...engines.base import Kind
 from ...languages import JAVASCRIPT, TSX, TYPESCRIPT
-from ...receivers import Target, all_types, read_class
+from ...receivers import Target, all_types, bindings, read_class
 from ...words import node_text, parse_in_pieces
 from . import declarations
-from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader, javascript_exports, spread_sources
+from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader, javascript_module
 from .members import Members, class_members
 
 log = logging.getLogger(__name__)
@@ -277,8 +277,12 @@ def _exports(path: Path, files: list[str], depth: int) -> dict[str, str]:
         names = {key: VARIABLE for key in parsed if isinstance(key, str)} if isinstance(parsed, dict) else {}
         sources = []
     else:
-        names = javascript_exports(data)
-        sources = [m.group(1).decode("utf-8", "replace") for m in _REQUIRED.finditer(data)] + spread_sources(data)
+        module = javascript_module(data)
+        names = module.names
+        sources = [m.group(1).decode("utf-8", "replace") for m in _REQUIRED.finditer(data)]
+        if module.spreads:  # `{ ...utils }` of `import * as utils from './utils.js'`: that module's names
+            bound = bindings(module.tree, JAVASCRIPT, [(0, len(data))])
+            sources += [bound[name].module for name in module.spreads if name in bound and not bound[name].names]
     for source in sources[:16] if depth < FOLLOW else ():
         if source.startswith(".") and (found := _file(path.parent / source)) is not None:
             for name, kind in _exports(found, files, depth + 1).items():
