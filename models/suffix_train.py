@@ -40,14 +40,17 @@ AHEAD = ("types", "values", "raw_values", "file_ids", "first", "previous")
 
 
 def with_suffix(loaded: checkpoint.Loaded, size: int) -> PointerLSTM:
-    """``loaded``'s model with a new suffix pointer reading ``size`` elements, the rest frozen."""
+    """``loaded``'s model with a suffix pointer reading ``size`` elements, the rest frozen: the
+    pointer it has where it has one of that size (training goes on from it, as after the model
+    below was trained further), else a new one."""
     base = loaded.model
     if family(base.config) != "pointer-lstm" or not base.config.points:
         raise ValueError("a suffix pointer is trained on a pointer-mixture LSTM (arch pointer)")
     model = PointerLSTM(replace(base.config, suffix=size), base.n_types, base.n_values)
-    own = {k: v for k, v in base.state_dict().items() if not k.startswith("suffix.")}
+    keep = base.config.suffix == size
+    own = {k: v for k, v in base.state_dict().items() if keep or not k.startswith("suffix.")}
     missing, unexpected = model.load_state_dict(own, strict=False)
-    assert not unexpected and all(k.startswith("suffix.") for k in missing)
+    assert not unexpected and all(k.startswith("suffix.") for k in missing) and not (keep and missing)
     for name, parameter in model.named_parameters():
         parameter.requires_grad = name.startswith("suffix.")
     return model

@@ -22,6 +22,7 @@ from treecomplete.models.suffix import (
     first_occurrence,
     pair_features,
 )
+from treecomplete.models.suffix_train import with_suffix as suffix_model
 
 from .syntax import identifier_leaves
 from .toy import toy_source
@@ -110,6 +111,16 @@ def test_training_changes_the_suffix_pointer_only_and_helps_inside_files(toy_che
     valid = trained.meta["suffix"]["valid"]
     assert valid["with suffix"]["queries"] > 100
     assert valid["with suffix"]["mrr10"] > valid["model alone"]["mrr10"] + 0.02
+
+
+def test_training_a_suffix_pointer_onto_a_model_that_has_one_goes_on_from_it(toy_suffix):
+    loaded = checkpoint.load(toy_suffix)
+    had = {k: v for k, v in loaded.model.state_dict().items() if k.startswith("suffix.")}
+    same = suffix_model(loaded, loaded.model.config.suffix).state_dict()
+    assert had and all(torch.equal(same[k], v) for k, v in had.items())
+    other = suffix_model(loaded, 16)
+    assert other.config.suffix == 16
+    assert all(not p.requires_grad for n, p in other.named_parameters() if not n.startswith("suffix."))
 
 
 def _predict(predictor: Predictor, text: str, offset: int):
