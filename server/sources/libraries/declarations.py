@@ -309,11 +309,12 @@ def javascript_module(data: bytes) -> JavaScriptModule:
     scope = Reader().read_tree(root)
     out = {n: k for n, k in scope.values.items() if n in scope.exported}
     spreads: list[str] = []
+    exported_as = list(_EXPORTED_NAME.finditer(data))  # `module.exports = name`
     # `export default { a, b }`, `export default Engine` / `module.exports = Engine` where
     # `const Engine = { find() {…} }`: the object's keys, what a default import reads after its name
     # `export default AxiosHeaders` / `module.exports = AxiosHeaders`, a class of the file: its statics
     defaults = [statement.child_by_field_name("value") for statement in root.children if statement.type == "export_statement"]
-    defaults += [root.descendant_for_byte_range(match.start(1), match.end(1)) for match in _EXPORTED_NAME.finditer(data)]
+    defaults += [root.descendant_for_byte_range(match.start(1), match.end(1)) for match in exported_as]
     for value in defaults:
         if value is not None:
             found = object_named(root, value)
@@ -331,7 +332,7 @@ def javascript_module(data: bytes) -> JavaScriptModule:
             out.setdefault(node_text(captures["name"][0]), kind)
     # `module.exports = status` then `status.message = ...`, `var common = exports` then `common.setup = ...`;
     # `Object.defineProperty(exports, 'json', ...)`
-    for match in (*_EXPORTED_NAME.finditer(data), *_EXPORTS_ALIAS.finditer(data)):
+    for match in (*exported_as, *_EXPORTS_ALIAS.finditer(data)):
         for member in re.finditer(rb"(?m)^[ \t]*" + re.escape(match.group(1)) + rb"\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)[ \t]*(function|class)?", data):
             name = member.group(1).decode()
             out.setdefault(name, FUNCTION if member.group(2) == b"function" else CLASS if member.group(2) else VARIABLE)

@@ -12,7 +12,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import tree_sitter
@@ -170,31 +170,44 @@ def _resolve(folder: Path, spec: str) -> Path | None:
     parts = spec.split("/")
     package = "/".join(parts[:2] if spec.startswith("@") else parts[:1])
     rest = "/".join(parts[2:] if spec.startswith("@") else parts[1:])
-    here = folder
-    for _ in range(UP):
+    for here in _up(folder):
         for root in (here / "node_modules" / package, here / "node_modules" / "@types" / package.replace("@", "").replace("/", "__")):
             if root.is_dir():
                 found = _file(root / rest) if rest else _entry(root)
                 if found is not None:
                     return found
-        if here.parent == here:
-            break
-        here = here.parent
     return None
+
+
+def _up(folder: Path) -> Iterator[Path]:
+    """``folder``, then the folders above it (UP at most)."""
+    here = folder
+    for _ in range(UP):
+        yield here
+        if here.parent == here:
+            return
+        here = here.parent
+
+
+def _manifest(path: Path) -> dict:
+    """A package.json's fields; empty where it is missing or not an object (logged where it
+    does not read)."""
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as error:
+        log.info("%s not read: %s", path, error)
+        return {}
+    return manifest if isinstance(manifest, dict) else {}
 
 
 def _subpath(folder: Path, spec: str) -> Path | None:
     """The file that ``#spec`` names in the ``imports`` of the nearest package.json above
     ``folder`` (an exact key, or one pattern with ``*``)."""
-    here = folder
-    for _ in range(UP):
-        manifest = here / "package.json"
-        if manifest.is_file():
-            try:
-                imports = json.loads(manifest.read_text(encoding="utf-8")).get("imports")
-            except (OSError, ValueError, AttributeError) as error:
-                log.info("%s not read: %s", manifest, error)
-                return None
+    for here in _up(folder):
+        if (here / "package.json").is_file():
+            imports = _manifest(here / "package.json").get("imports")
             if not isinstance(imports, dict):
                 return None
             target, middle = imports.get(spec), None
@@ -208,9 +221,6 @@ def _subpath(folder: Path, spec: str) -> Path | None:
             if isinstance(entry, str) and middle is not None:
                 entry = entry.replace("*", middle)
             return _file(here / entry) if isinstance(entry, str) and entry.startswith("./") else None
-        if here.parent == here:
-            break
-        here = here.parent
     return None
 
 
@@ -225,15 +235,7 @@ def _file(base: Path) -> Path | None:
 
 def _entry(root: Path) -> Path | None:
     """A package's entry: package.json's ``types``/``typings``, ``exports``' ``.``, ``main``."""
-    try:
-        manifest = json.loads((root / "package.json").read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        manifest = {}
-    except (OSError, ValueError) as error:
-        log.info("%s/package.json not read: %s", root, error)
-        manifest = {}
-    if not isinstance(manifest, dict):
-        manifest = {}
+    manifest = _manifest(root / "package.json")
     candidates = [manifest.get("types"), manifest.get("typings"), _export_entry(manifest.get("exports")), manifest.get("main"), "index"]
     for candidate in candidates:
         if isinstance(candidate, str) and (found := _file(root / candidate)) is not None:
