@@ -22,6 +22,7 @@ from .engines.registry import Registry
 from .erasure import served_as
 from .languages import language_for
 from .positions import UTF16
+from .sources.auto_import import NAMES as AUTO_IMPORTED
 from .sources.auto_import import UNLISTED, AutoImport
 from .sources.installed import EXPORTS
 from .sources.libraries.known import Libraries
@@ -106,6 +107,8 @@ class CompletionService:
             self.models.get(served_as(language.name))  # start loading its model
         if language is not None and self.project is not None and (path := path_of(uri)):
             self.project.add_document(Path(path))  # its folder, unless a workspace folder holds it
+        if language is not None and language.name in AUTO_IMPORTED and self.auto_import.enabled and (path := path_of(uri)):
+            EXPORTS.of(str(Path(path).parent), language.name == "python")  # its packages' exports, read ahead of a name
         if language is not None and self.libraries is not None and not doc.too_large:
             self.libraries.opened(doc)  # the modules it imports, read ahead of the first dot
         if language is None:

@@ -204,6 +204,22 @@ def test_a_scoped_package_is_written_as_its_name_and_a_default_export_is_importe
     assert [(o.module, o.imported) for o in offers("fromURI", JAVASCRIPT, snapshot, here)] == [("../helpers/fromURI", "")]
 
 
+def test_a_javascript_default_export_is_offered_under_the_name_it_has_in_its_file(tmp_path):
+    index = _project(tmp_path, {"lib/request.js": "var req = Object.create(null);\nmodule.exports = req;\n",
+                                "lib/express.js": "exports = module.exports = createApplication;\nfunction createApplication() {}\n",
+                                "lib/router.js": "class Router {}\nexport default Router;\n",
+                                "lib/two.js": "module.exports = a;\nmodule.exports = b;\n",
+                                "lib/app.js": "const x = 1;\n"})
+    here = str((tmp_path / "lib" / "app.js").resolve())
+    snapshot = index.snapshot(JAVASCRIPT, here)
+    assert offers("req", JAVASCRIPT, snapshot, here) == [Offer("req", "./request", "", "project")]
+    assert offers("createApplication", JAVASCRIPT, snapshot, here)[0] == Offer("createApplication", "./express", "", "project")
+    assert offers("Router", JAVASCRIPT, snapshot, here)[0] == Offer("Router", "./router", "", "project")
+    assert offers("a", JAVASCRIPT, snapshot, here) == []  # two default exports: neither name is the module's
+    mine = str((tmp_path / "lib" / "request.js").resolve())
+    assert offers("req", JAVASCRIPT, snapshot, mine) == []  # not from itself
+
+
 def test_a_keyword_that_is_a_name_too_is_offered_with_its_import_where_the_project_imports_it(tmp_path):
     files = {"runtime.js": "export function get(s) {}\nexport function set(s, v) {}\n",
              "a.js": "import { get, set } from './runtime.js';\n", "b.js": "import { get } from './runtime.js';\n"}
@@ -249,8 +265,22 @@ def test_what_an_installed_package_exports_is_offered_once_read(tmp_path):
         time.sleep(0.02)
     python = exports.of(str(tmp_path / "src"), True)
     assert python == {"Markup": [("markupx", "Markup")], "escape": [("markupx", "escape")]}  # not typing's Any, not pip's
-    assert exports.of(str(tmp_path / "web"), False) == {"HttpError": [("http-errorz", "HttpError")]}
+    # by name, and the default export under the name it has in the package (`const create = require('http-errorz')`)
+    assert exports.of(str(tmp_path / "web"), False) == {"HttpError": [("http-errorz", "HttpError")], "create": [("http-errorz", "")]}
     assert exports.starting(str(tmp_path / "src"), True, "ma", 5) == ["Markup"]
+
+
+def test_a_scoped_package_is_offered_under_the_name_after_its_scope(tmp_path):
+    from treecomplete.sources.installed import installed
+
+    modules = tmp_path / "node_modules"
+    for package in ("@sinonjs/samsam", "@types/samsam", "@babel/core", "core"):
+        (modules / package).mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    here = str(tmp_path / "src" / "a.js")
+    # the unscoped package keeps its name; a type package is no import
+    assert installed(str(tmp_path / "src"), False) == {"samsam": "@sinonjs/samsam", "core": "core"}
+    assert offers("samsam", JAVASCRIPT, None, here) == [Offer("samsam", "@sinonjs/samsam", "", "library")]
 
 
 def test_the_folders_of_one_environment_share_one_read_of_its_exports(tmp_path):

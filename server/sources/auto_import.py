@@ -6,7 +6,8 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
 - the project's other files: how their imports bind the name (``from whoosh.query import
   And``, ``const { join } = require('path')``), most files first; a relative import resolved
   from the importing file and written again from this one;
-- a project file that defines the name at its top level (JavaScript: exports it by name);
+- a project file that defines the name at its top level (JavaScript: exports it by name, or
+  exports under that name as its default: ``module.exports = req``);
 - an installed package of that name, or one that exports it (sources/installed.py);
 - the standard library's and Node's modules: what real code imports from each
   (libraries/python_imports.json from CPython's ``Lib``, javascript_imports.json from npm's
@@ -181,7 +182,7 @@ def library_names(language: str) -> LibraryNames:
 def offers(name: str, language: LanguageSpec, project, path: str | None) -> list[Offer]:
     """The imports that may bind ``name`` in the file ``path``, most likely first (at most
     OFFERS): the project's imports of it, a project module of that name, a project file defining
-    it (JavaScript: exporting it by name), an installed package of that name, what real code
+    it (JavaScript: exporting it by name, or as its default export of that name), an installed package of that name, what real code
     imports from the standard library, what an installed package exports, the members real
     code reads after a standard module's name."""
     out: list[Offer] = []
@@ -205,6 +206,9 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     if not python:  # a file exporting the name by name before a guess at a module's default export
         for defining in definers:  # the extension as this file writes its relative imports
             add("@" + (defining if _extensions(own) else str(Path(defining).with_suffix(""))), name)
+        for defining in project.defaulters.get(name, ()) if project is not None else ():  # `module.exports = req`
+            if defining != path:
+                add("@" + (defining if _extensions(own) else str(Path(defining).with_suffix(""))), "")
     modules = (project.modules.get(name, ()) if python else project.folded.get(fold(name), ())) if project is not None else ()
     for found in modules if path is not None else ():
         stem = Path(found).with_suffix("")

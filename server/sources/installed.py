@@ -5,7 +5,8 @@ Python: the top-level modules of a ``.venv`` or ``venv`` folder above the file (
 server's own environment); a package exports what its ``__init__`` (``.pyi`` first) lists in
 ``__all__``, else what it defines or takes from its own submodules (``from .core import
 Command``). JavaScript: the packages of the ``node_modules`` folders above the file; a package
-exports what its main file exports by name (``exports.x``, ``module.exports = { x }``, ``export``).
+exports what its main file exports by name (``exports.x``, ``module.exports = { x }``, ``export``)
+and its default export, under the name it has there (``module.exports = convert``).
 
 The names are listed once per environment (the ``.venv``, or the chain of ``node_modules``
 folders), however many folders' files share it. The exports are read on a daemon thread, parsed
@@ -28,7 +29,7 @@ from ..languages import JAVASCRIPT, PYTHON
 from ..receivers import bindings
 from ..words import exported_names
 from .libraries.python_environment import project_venv, site_packages
-from .project import exported_query, fold
+from .project import default_name, exported_query, fold
 
 log = logging.getLogger(__name__)
 
@@ -89,15 +90,21 @@ def _packages(environment: tuple[str, ...], python: bool) -> list[tuple[str, Pat
                     found.append((stem, entry))
         return found
     for modules in map(Path, environment):
-        for entry in sorted(modules.iterdir()) if modules.is_dir() else ():
-            if not entry.name.startswith((".", "@")):
-                found.append((re.sub(r"[-.](\w)", lambda m: m.group(1).upper(), entry.name), entry))
+        entries = sorted(modules.iterdir()) if modules.is_dir() else []
+        # then the scoped packages (`@sinonjs/samsam`) by the name after their scope, as code binds them
+        scoped = [p for e in entries if e.name.startswith("@") and e.name != "@types" and e.is_dir() for p in sorted(e.iterdir())]
+        for package in [e for e in entries if not e.name.startswith("@")] + scoped:
+            if not package.name.startswith((".", "@")):
+                found.append((re.sub(r"[-.](\w)", lambda m: m.group(1).upper(), package.name), package))
     return found
 
 
 def _module(path: Path, python: bool) -> str:
-    """What an import names the package at ``path``: a Python module's name, a package's folder name."""
-    return path.name.removesuffix(".py") if python else path.name
+    """What an import names the package at ``path``: a Python module's name, a package's folder
+    name (with its scope: ``@sinonjs/samsam``)."""
+    if python:
+        return path.name.removesuffix(".py")
+    return f"{path.parent.name}/{path.name}" if path.parent.name.startswith("@") else path.name
 
 
 Key = tuple[tuple[str, ...], bool]  # (an environment, Python or not)
@@ -141,8 +148,8 @@ class Exports:
         try:
             for _, path in _packages(environment, python)[:MAX_PACKAGES]:
                 module = _module(path, python)
-                for name in (_python_exports(path) if python else _javascript_exports(path)):
-                    out.setdefault(name, []).append((module, name))
+                for name, imported in (_python_exports(path) if python else _javascript_exports(path)):
+                    out.setdefault(name, []).append((module, imported))
         except Exception as error:  # a package that cannot be read costs its names, nothing else  # noqa: BLE001
             log.warning("installed packages of %s not all read: %s", ", ".join(environment), error)
         self._sorted[key] = sorted((name.lower(), name) for name in out)
@@ -169,7 +176,7 @@ def _read(path: Path) -> bytes | None:
         return None
 
 
-def _python_exports(path: Path) -> set[str]:
+def _python_exports(path: Path) -> list[tuple[str, str]]:
     """A Python package's or module's top-level names: its ``__all__``, else what it defines and
     takes from its own submodules."""
     files = [path / "__init__.pyi", path / "__init__.py"] if path.is_dir() else [path.with_suffix(".pyi"), path]
@@ -178,17 +185,19 @@ def _python_exports(path: Path) -> set[str]:
         return set()
     listed = _ALL.search(data)
     if listed:
-        return {m.decode() for m in _STRING.findall(listed.group(1))}
+        return [(name, name) for name in sorted({m.decode() for m in _STRING.findall(listed.group(1))})]
     tree = PYTHON.parser().parse(data)
     names = {n.decode("utf-8", "replace") for n in exported_names(tree, PYTHON, top=True)}
     package = _module(path, True)
     names |= {name for name, target in bindings(tree, PYTHON, [(0, len(data))]).items()
               if target.names and (target.module.startswith(".") or target.module.split(".")[0] == package)}
-    return {n for n in names if not n.startswith("_")}
+    return [(name, name) for name in sorted(names) if not name.startswith("_")]
 
 
-def _javascript_exports(path: Path) -> set[str]:
-    """A package's names exported by name from its main file (package.json ``main``, else index.js)."""
+def _javascript_exports(path: Path) -> list[tuple[str, str]]:
+    """A package's names exported from its main file (package.json ``main``, else index.js), as
+    (name, name imported): by name, and its default export under the name it has there
+    (``module.exports = convert``: imported as the default, "")."""
     try:
         manifest = json.loads((path / "package.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -199,8 +208,11 @@ def _javascript_exports(path: Path) -> set[str]:
     if data is None:
         return set()
     tree = JAVASCRIPT.parser().parse(data)
-    return {n.text.decode("utf-8", "replace") for n in tree_sitter.QueryCursor(exported_query(JAVASCRIPT))
-            .captures(tree.root_node).get("name", ()) if n.text and not n.text.startswith(b"_")}
+    captures = tree_sitter.QueryCursor(exported_query(JAVASCRIPT)).captures(tree.root_node)
+    named = {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and not n.text.startswith(b"_")}
+    out = [(name, name) for name in sorted(named)]
+    default = default_name(captures)
+    return out + [(default, "")] if default and not default.startswith("_") else out
 
 
 EXPORTS = Exports()

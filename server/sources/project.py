@@ -85,6 +85,7 @@ class FileWords:
     bound: frozenset[tuple[str, str, str, bool]] = frozenset()
     # JavaScript's names an import can take by name (``export``, ``exports.x =``, ``module.exports = { x }``)
     exported: frozenset[str] = frozenset()
+    default: str = ""  # the name a JavaScript file's default export has there (``module.exports = req``)
 
 
 @dataclass
@@ -108,6 +109,7 @@ class Snapshot:
     importers: dict[str, tuple[tuple[str, str, int, int], ...]] = field(default_factory=dict)
     # name -> the files defining it at the top level (Python) or exporting it by name (JavaScript)
     definers: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    defaulters: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> the files default-exporting it so
     folded: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module name, folded (fold) -> its paths
 
     @classmethod
@@ -139,15 +141,19 @@ class Snapshot:
             modules.setdefault(module_name(Path(path)), []).append(path)
         importers, bound_df = _importers(files, modules)
         definers: dict[str, list[str]] = {}
+        defaulters: dict[str, list[str]] = {}
         for path, fw in files.items():
             for name in fw.exported or (fw.defined if path.endswith((".py", ".pyi")) else ()):
                 definers.setdefault(name, []).append(path)
+            if fw.default:
+                defaulters.setdefault(fw.default, []).append(path)
         buckets = {WORDS: _buckets(df, df), MEMBERS: _buckets(member_df, member_df), DEFINED: _buckets(defined_df, df),
                    TAKEN: _buckets(taken_df, taken_df), BOUND: _buckets(bound_df, bound_df)}
         return cls(files, df, member_df, defined_df, pair_df, taken_df, {r: tuple(m) for r, m in after.items()}, buckets,
                    {name: tuple(paths) for name, paths in modules.items()}, taken_from_df,
                    {module: tuple(names) for module, names in taken_of.items()}, importers,
-                   {name: tuple(paths) for name, paths in definers.items()}, _folded(modules))
+                   {name: tuple(paths) for name, paths in definers.items()},
+                   {name: tuple(paths) for name, paths in defaulters.items()}, _folded(modules))
 
     def words(self, prefix: str, exclude: str | None, limit: int, kind: str = WORDS) -> list[tuple[str, int, int]]:
         """Up to ``limit`` words of a kind (WORDS: any; MEMBERS: written after a dot, by the files
@@ -313,16 +319,26 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
 
     bound = frozenset(import_bindings(tree, language, path)) if path is not None else frozenset()
     query = exported_query(language)
-    exported = set()
+    exported, default = set(), ""
     if query is not None:
         captures = tree_sitter.QueryCursor(query).captures(tree.root_node)
         exported = {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and not _default_export(n)}
+        default = default_name(captures)
         keys: dict[str, str] = {}  # `const helpers = { isFunction }` … `module.exports = helpers`: its keys
         for node in captures.get("object", ()):
             object_keys(object_named(tree.root_node, node), keys, {})
         exported |= keys.keys()
     return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules),
-                     bound, interned(exported))
+                     bound, interned(exported), sys.intern(default))
+
+
+def default_name(captures: dict[str, list[tree_sitter.Node]]) -> str:
+    """The name a JavaScript file's default export has in the file (exported_query's captures):
+    ``module.exports = req``, ``exports = module.exports = createApplication``, ``export default
+    Router``, ``export default function fromURI``; "" where it has none or several."""
+    names = {n.text.decode("utf-8", "replace") for n in captures.get("default", ()) if n.text}
+    names |= {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and _default_export(n)}
+    return names.pop() if len(names) == 1 else ""
 
 
 def _default_export(name: tree_sitter.Node) -> bool:
@@ -337,6 +353,9 @@ _JS_EXPORTED = """
 (program (expression_statement (assignment_expression left: (member_expression object: (identifier) @_m
   property: (property_identifier) @_x) right: (identifier) @object) (#eq? @_m "module") (#eq? @_x "exports")))
 (export_statement declaration: (_ name: (_) @name))
+(export_statement value: (identifier) @default)
+(assignment_expression left: (member_expression object: (identifier) @_dm property: (property_identifier) @_dx)
+  right: (identifier) @default (#eq? @_dm "module") (#eq? @_dx "exports"))
 (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name)))
 (export_statement (export_clause (export_specifier alias: (_) @name)))
 (export_statement (export_clause (export_specifier name: (_) @name !alias)))
