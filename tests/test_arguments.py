@@ -68,3 +68,16 @@ def test_not_where_no_argument_starts(service: CompletionService, tmp_path: Path
     assert not [i for i in items(service, tmp_path, "import json\nx = 1\njson.dumps(x + ") if i.label.endswith("=")]
     assert not [i for i in items(service, tmp_path, "import json\njson.") if i.label.endswith("=")]
     assert not [i for i in items(service, tmp_path, "unknown_function(1, ") if i.label.endswith("=")]
+
+
+def test_a_builtins_keywords_are_read_when_the_document_opens(service: CompletionService, tmp_path: Path, monkeypatch):
+    # builtins is read ahead at the open, as the document's imports are: the first request in a
+    # call to `print(` finds its keywords without waiting for a read (a request may not wait here)
+    monkeypatch.setattr("treecomplete.service.MEMBER_WAIT", 0.0)
+    uri = (tmp_path / "call.py").as_uri()
+    text = "x = 1\nprint(x, "
+    doc = service.open(uri, "python", 1, text)
+    assert service.libraries.loader.wait(10)
+    completion = service.complete(uri, 1, 9, 50)
+    assert not completion.incomplete
+    assert {"sep=", "end="} <= {i.label for i in completion_list(doc, completion, 50).items}

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 BASES = 3  # classes of the file followed this deep
 ENVIRONMENTS = 4  # Python environments whose parsed modules are kept: the most recently used
+BUILTINS = receivers.Target("builtins")  # what a name no import binds may be (`print(`, `open(`)
 
 
 class Libraries:
@@ -103,9 +104,12 @@ class Libraries:
         return self._bound(context.uri, context.tree, context.language, context.data, ranges)
 
     def opened(self, doc: Document) -> None:
-        """A document opened: the modules its imports name are read ahead of the first dot, and
-        in TypeScript the types it imports from the project's files (``user: User`` … ``user.``)."""
+        """A document opened: the modules its imports name are read ahead of the first dot (and
+        Python's builtins, which a call's keyword arguments and `print(` need), and in TypeScript
+        the types it imports from the project's files (``user: User`` … ``user.``)."""
         if doc.tree is not None and doc.language is not None and doc.language.name in receivers.OWN:
+            if doc.language.name == "python":
+                self._read("python", _folder(doc.uri), BUILTINS, ask=False)
             bound = self._bound(doc.uri, doc.tree, doc.language, doc.data, [(0, min(receivers.BINDINGS_READ, len(doc.data)))])
             if doc.language.name in receivers.TYPED:
                 folder = _folder(doc.uri)
