@@ -64,6 +64,9 @@ def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, pack
     out.mkdir(parents=True, exist_ok=True)
     project = ProjectIndex()
     service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=Libraries())
+    # an empty document stays open: closing each list's file is never closing the last one,
+    # which drops every library read (a day of use keeps some file open)
+    service.open(f"untitled:rank-lists{suffix}", lang, 1, "")
     with tempfile.TemporaryDirectory() as tmp:
         by_package = samples_by_package(corpus, packages or valid_packages(corpus), language, lang, suffix, Path(tmp), project)
         rng = random.Random(seed)
