@@ -333,6 +333,7 @@ def gather(args, language, suffix: str) -> list:
     project = None if args.no_project else ProjectIndex()
     # libraries read as the server reads them (stdlib stubs, Node's table; the packages' own deps are not installed)
     service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=Libraries())
+    service.open(f"untitled:ranking{suffix}", args.lang, 1, "")  # open throughout: no close is the last (rank_lists.py)
     lists = Lists()
     with tempfile.TemporaryDirectory() as tmp:
         by_package = samples_by_package(args.corpus, args.packages.split(","), language, args.lang, suffix, Path(tmp), project)
