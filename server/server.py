@@ -10,6 +10,7 @@ ContentModified and costs nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sys
@@ -37,6 +38,9 @@ from .stdio import MessageReader
 
 log = logging.getLogger(__name__)
 
+# seconds after the last document closes before what was read for the documents goes: a file
+# switched for another (a preview tab: didClose, then didOpen) keeps it
+EMPTY_DROP = 2.0
 LIBRARIES = "treecomplete/librariesRead"  # client -> server: wait until the libraries asked for are read
 # (benchmarks, tests); answers the count of reads so far
 STATUS = "treecomplete/status"  # server -> client: a model's state per language (loading, ready, failed, off),
@@ -61,6 +65,7 @@ class TreecompleteServer(LanguageServer):
         self.roots: list[Path] = []  # the workspace folders, indexed once settings allow
         self.libraries = Libraries(quiet=self.project.quiet)
         self.service = CompletionService(max_file_size=self.options.max_file_size, models=self.models, libraries=self.libraries)
+        self.service.on_empty = self._emptied
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treecomplete-worker")
         self.versions: dict[str, int] = {}  # latest version received, per open URI (loop thread)
         self.event_loop: asyncio.AbstractEventLoop | None = None  # for messages from other threads
@@ -119,6 +124,17 @@ class TreecompleteServer(LanguageServer):
 
     def _project_indexed(self, files: int) -> None:
         self._send_status({"language": "*", "state": "indexed", "files": files})
+
+    def _emptied(self, closes: int) -> None:
+        """The last document closed: what was read for the documents goes EMPTY_DROP seconds
+        later if none is open then (on the worker, in turn with the messages)."""
+        def drop() -> None:
+            with contextlib.suppress(RuntimeError):  # the worker shut down: the process is ending
+                self.submit(self.service.drop_if_still_empty, closes)
+
+        timer = threading.Timer(EMPTY_DROP, drop)
+        timer.daemon = True
+        timer.start()
 
     def _configure_service(self, options: Options) -> None:
         project = self.project if options.project_index else None

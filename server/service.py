@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +65,10 @@ class CompletionService:
         self.wait_for_models = wait_for_models  # the CLI waits; the server answers while loading
         self.auto_import = AutoImport(self.fallback)
         self.neural = NeuralEngine(self.fallback, self._predictor, self.auto_import) if models is not None else None
+        # the last document closed: (the number of such closes) -> arrange drop_if_still_empty(it) a
+        # moment later (the server); None: drop at once
+        self.on_empty: Callable[[int], None] | None = None
+        self._emptied = 0
 
     @property
     def libraries(self) -> Libraries | None:
@@ -201,8 +206,21 @@ class CompletionService:
         if self.models is not None:
             self.models.forget(uri)
         if not self.documents:  # the last one: what was read for the documents goes, and back to the system
-            self._drop_read()
-            memory.release()
+            self._emptied += 1
+            if self.on_empty is not None:
+                self.on_empty(self._emptied)
+            else:
+                self.drop_if_still_empty(self._emptied)
+
+    def drop_if_still_empty(self, closes: int) -> bool:
+        """What was read for the documents goes, where none has been opened since the last one
+        closed (the ``closes``-th time): a file switched for another (a preview tab: didClose,
+        then didOpen) keeps the libraries and caches read. True where it dropped."""
+        if self.documents or closes != self._emptied:
+            return False
+        self._drop_read()
+        memory.release()
+        return True
 
     def saved(self, uri: str) -> None:
         """The document's file may have changed on disk: the project index reads it again."""

@@ -59,3 +59,23 @@ async def test_a_cancelled_request_is_never_computed(busy_server):
     gate.set()
     await asyncio.get_running_loop().run_in_executor(ls.worker, lambda: None)  # drain the worker
     assert calls == []
+
+
+def test_the_last_documents_reads_go_a_moment_after_it_closes_unless_another_opens(monkeypatch):
+    monkeypatch.setattr("treecomplete.server.EMPTY_DROP", 0.05)
+    ls = create_server()
+    dropped = []
+    drop = ls.service.drop_if_still_empty
+    ls.service.drop_if_still_empty = lambda closes: dropped.append(drop(closes)) or dropped[-1]
+    try:
+        ls.service.open(URI, "python", 1, "alpha = 1\nal")
+        ls.service.close(URI)
+        ls.service.open("file:///work/b.py", "python", 1, "beta = 1\n")  # the next file at once
+        ls.service.close("file:///work/b.py")
+        for _ in range(100):
+            if len(dropped) == 2:
+                break
+            threading.Event().wait(0.02)
+        assert dropped == [False, True]  # the first close's timer finds a document opened since; the last drops
+    finally:
+        ls.worker.shutdown()

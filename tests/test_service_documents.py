@@ -111,6 +111,25 @@ def test_when_the_last_document_closes_what_was_read_for_the_documents_goes():
     assert "dumps" in [c.text for c in service.complete_read("file:///b.py", 1, 5, 50, timeout=10).candidates]
 
 
+def test_a_file_switched_for_another_keeps_what_was_read_until_none_stays_open():
+    from treecomplete.sources.libraries.known import Libraries
+
+    service = CompletionService(libraries=Libraries())
+    later: list[int] = []
+    service.on_empty = later.append  # the server runs drop_if_still_empty a moment later
+    service.open("file:///a.py", "python", 1, "import json\njson.")
+    service.complete_read("file:///a.py", 1, 5, 50, timeout=10)
+    service.close("file:///a.py")
+    service.open("file:///b.py", "python", 1, "import json\njson.")  # a preview tab: the next file at once
+    assert not service.drop_if_still_empty(later[-1])
+    assert service.libraries.loader._entries and service.libraries._python  # kept: read once for both
+    service.close("file:///b.py")
+    assert service.libraries.loader._entries  # not yet
+    assert not service.drop_if_still_empty(later[0])  # a close before the last open says nothing
+    assert service.drop_if_still_empty(later[-1])
+    assert not service.libraries.loader._entries and not service.libraries._python
+
+
 def test_full_collections_wait_for_the_server_to_be_idle_unless_it_never_is():
     from treecomplete.memory import FULL_ANYWAY, FULL_EVERY, IdleCollections
 
