@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baseline", action="store_true", help="fit the trees on top of the linear scorer's score")
     parser.add_argument("--max-lists", type=int, default=0, help="fit on the first this many lists (0: all)")
     parser.add_argument("--write", action="store_true", help="store the trees fitted on every list, and their card")
-    parser.add_argument("--out", type=Path, help="store the trees fitted on every list (and their card) here instead")
+    parser.add_argument("--out", type=Path, help="store the trees fitted on every list (and their card) in this file or folder instead")
     parser.add_argument("--no-report", action="store_true", help="fit on every list without the two folds' figures")
     args = parser.parse_args(argv)
     if args.samples:
@@ -255,6 +255,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.write or args.out:
         ranker.RANKINGS.mkdir(exist_ok=True)
         path = args.out or ranker.RANKINGS / f"{args.lang}.json"
+        if path.is_dir():  # a folder: the file named as the server looks for it
+            path = path / f"{args.lang}.json"
         path.write_text(json.dumps({k: v for k, v in fitted.items() if k != "importance"}, separators=(",", ":")) + "\n")
         path.with_suffix(".md").write_text(card(args.lang, fitted, lists, figures, params))
         print(f"written to {path} ({path.stat().st_size} bytes)")
