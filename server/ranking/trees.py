@@ -42,7 +42,7 @@ class Trees:
             raise ValueError("a split reads a feature the file does not name")
         self.depth, self.feature, self.border = depth, feature, border
         self.leaves = leaves
-        self.bits = np.tile(1 << np.arange(depth, dtype=np.intp), self.count)
+        self.border32 = border.astype(np.float32)
         self.offsets = np.arange(self.count, dtype=np.intp) << depth
         self.scale, self.bias = float(data.get("scale", 1.0)), float(data.get("bias", 0.0))
         # the input the trees were fitted on top of (CatBoost's baseline), added to their score
@@ -66,9 +66,13 @@ class Trees:
         x = np.asarray(x, dtype=np.float64)
         if x.ndim != 2 or not len(x):
             return []
-        passed = (x[:, self.feature] > self.border) * self.bits  # each split's bit, where it holds
-        leaf = passed.reshape(len(x), self.count, self.depth).sum(axis=2) + self.offsets
-        out = self.leaves[leaf].sum(axis=1) * self.scale + self.bias
+        # each split's condition, compared in float32 as CatBoost compares (its borders are float32)
+        passed = np.greater(x.astype(np.float32)[:, self.feature], self.border32).view(np.uint8)
+        passed = passed.reshape(len(x), self.count, self.depth)
+        leaf = passed[:, :, 0].astype(np.intp)  # a leaf's index: bit d set where level d's split holds
+        for level in range(1, self.depth):
+            leaf |= passed[:, :, level].astype(np.intp) << level
+        out = self.leaves[leaf + self.offsets].sum(axis=1) * self.scale + self.bias
         if self.baseline is not None:
             out += x[:, self.baseline]
         return out.tolist()
