@@ -42,7 +42,8 @@ class Trees:
             raise ValueError("a split reads a feature the file does not name")
         self.depth, self.feature, self.border = depth, feature, border
         self.leaves = leaves
-        self.border32 = border.astype(np.float32)
+        with np.errstate(over="ignore"):  # a border no input passes (1e300) becomes inf: still none passes
+            self.border32 = border.astype(np.float32)
         self.offsets = np.arange(self.count, dtype=np.intp) << depth
         self.scale, self.bias = float(data.get("scale", 1.0)), float(data.get("bias", 0.0))
         # the input the trees were fitted on top of (CatBoost's baseline), added to their score
