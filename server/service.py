@@ -110,9 +110,10 @@ class CompletionService:
         doc.tree  # noqa: B018 - parse now, while the user reads, not at the first keystroke
         if language is not None and self.models is not None:
             self.models.get(served_as(language.name))  # start loading its model
-        if language is not None and self.project is not None and (path := path_of(uri)):
+        path = path_of(uri) if language is not None else None
+        if path and self.project is not None:
             self.project.add_document(Path(path))  # its folder, unless a workspace folder holds it
-        if language is not None and language.name in AUTO_IMPORTED and self.auto_import.enabled and (path := path_of(uri)):
+        if path and language.name in AUTO_IMPORTED and self.auto_import.enabled:
             EXPORTS.of(str(Path(path).parent), language.name == "python")  # its packages' exports, read ahead of a name
         if language is not None and self.libraries is not None and not doc.too_large:
             self.libraries.opened(doc)  # the modules it imports, read ahead of the first dot

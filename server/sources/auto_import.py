@@ -182,9 +182,9 @@ def library_names(language: str) -> LibraryNames:
 def offers(name: str, language: LanguageSpec, project, path: str | None) -> list[Offer]:
     """The imports that may bind ``name`` in the file ``path``, most likely first (at most
     OFFERS): the project's imports of it, a project module of that name, a project file defining
-    it (JavaScript: exporting it by name, or as its default export of that name), an installed package of that name, what real code
-    imports from the standard library, what an installed package exports, the members real
-    code reads after a standard module's name."""
+    it (JavaScript: exporting it by name, or as its default export of that name), an installed
+    package of that name, what real code imports from the standard library, what an installed
+    package exports, the members real code reads after a standard module's name."""
     out: list[Offer] = []
     seen: set[str] = set()  # the modules offered: ``@`` and a path for a project file, however written
     python = language.name == "python"
@@ -204,11 +204,11 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
             add(module, imported, 2 * relative > files, files=files)
     definers = [d for d in project.definers.get(name, ()) if d != path] if project is not None else []
     if not python:  # a file exporting the name by name before a guess at a module's default export
-        for defining in definers:  # the extension as this file writes its relative imports
-            add("@" + (defining if _extensions(own) else str(Path(defining).with_suffix(""))), name)
-        for defining in project.defaulters.get(name, ()) if project is not None else ():  # `module.exports = req`
-            if defining != path:
-                add("@" + (defining if _extensions(own) else str(Path(defining).with_suffix(""))), "")
+        defaulters = [d for d in project.defaulters.get(name, ()) if d != path] if project is not None else []
+        # by name, then as the file's default export of that name (`module.exports = req`); the
+        # extension as this file writes its relative imports
+        for defining, imported in [(d, name) for d in definers] + [(d, "") for d in defaulters]:
+            add("@" + (defining if _extensions(own) else str(Path(defining).with_suffix(""))), imported)
     modules = (project.modules.get(name, ()) if python else project.folded.get(fold(name), ())) if project is not None else ()
     for found in modules if path is not None else ():
         stem = Path(found).with_suffix("")
