@@ -91,6 +91,19 @@ def test_the_other_documents_words_come_most_frequent_first_and_only_as_far_as_r
     assert ("late_word", 1) in list(service.fallback.open_documents.words(_context(service)))
 
 
+def test_the_other_documents_words_of_a_prefix_first_letter_are_the_same_as_filtered():
+    service = CompletionService()
+    service.open("file:///a.py", "python", 1, "Frame = fetch(first, Frame)\nother = fetch(fetch)\n")
+    service.open("file:///b.py", "python", 1, "first = fetch_all(first)\nÉtat = 1\n")
+    service.open("file:///here.py", "python", 1, "x = 1\n")
+    documents = service.fallback.open_documents
+    everything = list(documents.words(_context(service)))
+    for initial in ("f", "é", "o", "z"):
+        expected = [(w, c) for w, c in everything if w.lower().startswith(initial)]
+        assert list(documents.words(_context(service), initial)) == expected
+    assert [w for w, _ in documents.words(_context(service), "f")][:2] == ["fetch", "Frame"]  # counts, case aside
+
+
 def _context(service: CompletionService):
     from treecomplete.context import context_at
 

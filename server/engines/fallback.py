@@ -178,7 +178,7 @@ class FallbackEngine(PositionFacts):
         for word in reads:
             scores[word] += DECLARED_BELOW if declared else STARTS_BELOW
         taken = 0
-        for word, c in self.open_documents.words(context):  # the most frequent first: the tier's best, a list's worth
+        for word, c in self.open_documents.words(context, scores.prefix[:1]):  # the most frequent first: a list's worth
             if taken >= limit + OTHER_SPARE:
                 break
             if word not in scores and scores.wanted(word):

@@ -2,8 +2,9 @@
 names the project index may not hold yet (unsaved edits, files outside the workspace).
 
 Only the OTHER_DOCUMENTS most recently used documents of the language are read, each one's words
-counted and sorted once per version, and merged as far as a request reads: its cost does not
-grow with the documents a day of use leaves open.
+counted and sorted once per version (and grouped by their first letter, case aside), and merged
+as far as a request reads, those of the prefix's first letter only: its cost does not grow with
+the documents a day of use leaves open, nor with the words a prefix rules out.
 """
 
 from __future__ import annotations
@@ -24,19 +25,21 @@ class OpenDocuments:
     def __init__(self, documents: Callable[[], Reversible[Document]] = lambda: ()):
         self._documents = documents  # the open documents, in the order of their last use
         # uri -> (version, its words with their counts, the most frequent first), bounded
-        self._counts: OrderedDict[str, tuple[int, list[tuple[str, int]]]] = OrderedDict()
+        self._counts: OrderedDict[str, tuple[int, Ranked]] = OrderedDict()
 
-    def words(self, context: CompletionContext) -> Iterator[tuple[str, int]]:
+    def words(self, context: CompletionContext, initial: str = "") -> Iterator[tuple[str, int]]:
         """The other documents' words, the most frequent first, each once with its highest count
         in one document: a merge of each document's words sorted once (per version), read only
-        as far as the caller reads."""
+        as far as the caller reads. ``initial`` (one lowercase character): only the words whose
+        lowercase form starts with it."""
         seen: set[str] = set()
-        for word, c in heapq.merge(*(ranked for _, _, ranked in self._others(context)), key=_by_count):
+        lists = (ranked.starting(initial) for _, _, ranked in self._others(context))
+        for word, c in heapq.merge(*lists, key=_by_count):
             if word not in seen:
                 seen.add(word)
                 yield word, c
 
-    def _others(self, context: CompletionContext) -> Iterable[tuple[str, int, list[tuple[str, int]]]]:
+    def _others(self, context: CompletionContext) -> Iterable[tuple[str, int, Ranked]]:
         """The words of the most recently used other documents of the language, counted and
         sorted, with their URI and version (cached by version, for twice as many documents)."""
         read = 0
@@ -54,7 +57,7 @@ class OpenDocuments:
                 text = blank(doc.data, scan(tree, doc.language, 0, end)[0], 0, end)
                 words = context.language.identifier_pattern.findall(text)
                 counts = Counter(w.decode("utf-8", "replace") for w in words)
-                cached = (doc.version, sorted(counts.items(), key=_by_count))
+                cached = (doc.version, Ranked(sorted(counts.items(), key=_by_count)))
                 self._counts[doc.uri] = cached
                 while len(self._counts) > 2 * OTHER_DOCUMENTS:
                     self._counts.popitem(last=False)
@@ -67,6 +70,27 @@ class OpenDocuments:
 
     def forget(self, uri: str) -> None:
         self._counts.pop(uri, None)
+
+
+class Ranked:
+    """One document's words with their counts, the most frequent first; and those of each first
+    letter (lowercase), grouped when first asked."""
+
+    __slots__ = ("words", "_by_initial")
+
+    def __init__(self, words: list[tuple[str, int]]):
+        self.words = words
+        self._by_initial: dict[str, list[tuple[str, int]]] | None = None
+
+    def starting(self, initial: str) -> list[tuple[str, int]]:
+        if not initial:
+            return self.words
+        if self._by_initial is None:
+            groups: dict[str, list[tuple[str, int]]] = {}
+            for item in self.words:
+                groups.setdefault(item[0].lower()[:1], []).append(item)
+            self._by_initial = groups
+        return self._by_initial.get(initial, [])
 
 
 def _by_count(item: tuple[str, int]) -> tuple[int, str]:
