@@ -165,6 +165,48 @@ def test_a_shallower_tree_is_exported_at_the_ranking_s_depth_with_the_same_score
     assert model.scores(rows) == pytest.approx([-1.0 + 0.0 + 0.25, 3.0 + 2.0 + 0.25, 3.0 + 4.0 + 0.25])
 
 
+
+def test_many_trees_score_as_each_tree_read_alone_and_alike_from_several_threads():
+    """Splits sharing a (feature, border) pair, lists longer than the arrays kept so far, and
+    threads scoring at once: each score is the sum of the leaves each tree reaches."""
+    import random
+    import threading
+
+    rng = random.Random(7)
+    width, depth = len(features.INPUTS), 4
+    borders = [-1.0, 0.0, 0.5, 2.0]
+    splits = [[(rng.randrange(6), rng.choice(borders)) for _ in range(depth)] for _ in range(40)]
+    leaves = [[rng.uniform(-1, 1) for _ in range(1 << depth)] for _ in splits]
+    model = trees.Trees(ranking(splits, leaves, scale=1.5, bias=-0.25))
+
+    def expected(row):
+        total = 0.0
+        for tree, values in zip(splits, leaves):
+            leaf = sum(1 << level for level, (f, b) in enumerate(tree) if row[f] > b)
+            total += values[leaf]
+        return total * 1.5 - 0.25
+
+    lists = [[[rng.choice([-2.0, 0.0, 0.5, 1.0, 3.0]) for _ in range(width)] for _ in range(n)] for n in (3, 300, 40)]
+    for rows in lists:
+        assert model.scores(rows) == pytest.approx([expected(r) for r in rows])
+    got, errors = {}, []
+
+    def score(i):
+        try:
+            for _ in range(50):
+                got[i] = model.scores(lists[i % 3])
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=score, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for i in range(6):
+        assert got[i] == pytest.approx([expected(r) for r in lists[i % 3]])
+
 def test_trees_rank_only_the_cases_they_serve(tmp_path):
     """A ranking that serves some cases (those where its folds had it ahead): the linear scorer
     ranks the others, rules and all."""

@@ -18,6 +18,7 @@ score that came before, 0.5 log p - 0.5 log(r + 1) + f + 1.25 log c.
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 import operator
 from pathlib import Path
@@ -119,7 +120,12 @@ class Ranker:
         features and the rules') in case ``block``: the server's and benchmarks/rank_fit.py's."""
         import numpy as np
 
-        x = np.asarray(xs, dtype=np.float64).reshape(-1, ROW)
+        if isinstance(xs, np.ndarray):
+            x = xs.astype(np.float64, copy=False).reshape(-1, ROW)
+        else:  # rows of floats: read once, without a list of arrays between
+            if any(len(row) != ROW for row in xs):
+                raise ValueError(f"a candidate's row is not {ROW} features long")
+            x = np.fromiter(itertools.chain.from_iterable(xs), dtype=np.float64, count=len(xs) * ROW).reshape(-1, ROW)
         base = self.base(x[:, :SIZE], block)
         case = np.broadcast_to(np.asarray(case_inputs(block), dtype=np.float64), (len(x), len(CASE_INPUTS)))
         return np.hstack([x, case, base[:, None]])

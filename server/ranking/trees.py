@@ -2,7 +2,10 @@
 benchmarks/rank_fit.py fits them), each of which compares the same feature with the same
 border at every node of a level, so that a candidate's leaf is the bits of its D comparisons.
 All the candidates of a list and all the trees are scored in a few array operations
-(`python -m benchmarks.rank_cost` times it; docs/benchmarks.md).
+(`python -m benchmarks.rank_cost` times it; docs/benchmarks.md): each distinct (feature, border)
+pair is compared once (CatBoost quantizes borders: 150 trees of depth 6 hold ~300 distinct ones
+among 900 splits), candidates along the inner axis, and a leaf's index is summed level by level
+from the comparisons' bits.
 
 A file holds: ``format``; ``features``, the names of the inputs in order (what the server
 computes must be what the trees were fitted on); ``depth``; per tree, D feature indices and D
@@ -16,6 +19,7 @@ scorer (those where they were behind it on the fit's folds).
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 FORMAT = "treecomplete-oblivious-trees/1"
@@ -44,7 +48,16 @@ class Trees:
         self.leaves = leaves
         with np.errstate(over="ignore"):  # a border no input passes (1e300) becomes inf: still none passes
             self.border32 = border.astype(np.float32)
-        self.offsets = np.arange(self.count, dtype=np.intp) << depth
+        self.offsets = (np.arange(self.count, dtype=np.intp) << depth)[:, None]
+        # each split as one of the distinct (feature, border) pairs; level d's splits of every tree
+        pairs = sorted(set(zip(feature.tolist(), self.border32.tolist())))
+        where = {pair: i for i, pair in enumerate(pairs)}
+        self.pair_feature = np.asarray([f for f, _ in pairs], dtype=np.intp)
+        self.pair_border = np.asarray([b for _, b in pairs], dtype=np.float32)[:, None]
+        split_pair = np.asarray([where[pair] for pair in zip(feature.tolist(), self.border32.tolist())], dtype=np.intp)
+        self.level_pairs = split_pair.reshape(self.count, depth).T.ravel().copy()  # level 0 of every tree, then 1, ...
+        self.level_bit = np.repeat((1 << np.arange(depth)).astype(np.uint8), self.count)[:, None]
+        self._scratch = threading.local()
         self.scale, self.bias = float(data.get("scale", 1.0)), float(data.get("bias", 0.0))
         # the input the trees were fitted on top of (CatBoost's baseline), added to their score
         baseline = data.get("baseline")
@@ -55,6 +68,24 @@ class Trees:
         if cases is not None and (not isinstance(cases, list) or not all(isinstance(c, int) and c >= 0 for c in cases)):
             raise ValueError("cases: not a list of case blocks")
         self.cases = frozenset(cases) if cases is not None else None
+
+    def _arrays(self, n: int):
+        """This thread's arrays for ``n`` candidates: the compared inputs, the comparisons, the
+        splits' bits, the leaves' indexes and their values."""
+        import numpy as np
+
+        kept = getattr(self._scratch, "arrays", None)
+        if kept is None or kept[0] < n:
+            size = max(n, 256)
+            pairs, splits, trees = len(self.pair_feature), len(self.level_pairs), self.count
+            kept = (size, np.empty(pairs * size, np.float32), np.empty(pairs * size, np.bool_),
+                    np.empty(splits * size, np.uint8), np.empty(trees * size, np.intp), np.empty(trees * size, np.float64))
+            self._scratch.arrays = kept
+        _, compared, passed, bits, leaf, values = kept
+        pairs, splits, trees = len(self.pair_feature), len(self.level_pairs), self.count
+        return (compared[:pairs * n].reshape(pairs, n), passed[:pairs * n].reshape(pairs, n),
+                bits[:splits * n].reshape(splits, n), leaf[:trees * n].reshape(trees, n),
+                values[:trees * n].reshape(trees, n))
 
     def serves(self, block: int) -> bool:
         """Whether the trees rank case ``block`` (else the linear scorer does)."""
@@ -67,13 +98,22 @@ class Trees:
         x = np.asarray(x, dtype=np.float64)
         if x.ndim != 2 or not len(x):
             return []
-        # each split's condition, compared in float32 as CatBoost compares (its borders are float32)
-        passed = np.greater(x.astype(np.float32)[:, self.feature], self.border32).view(np.uint8)
-        passed = passed.reshape(len(x), self.count, self.depth)
-        leaf = passed[:, :, 0].astype(np.intp)  # a leaf's index: bit d set where level d's split holds
+        n = len(x)
+        # each distinct split compared once, in float32 as CatBoost compares (its borders are
+        # float32); features x candidates, so that each comparison reads one contiguous row.
+        # The large arrays are this thread's, reused: fresh ones cost page faults at each call.
+        columns = np.ascontiguousarray(x.T, dtype=np.float32)
+        compared, passed, bits, leaf, values = self._arrays(n)
+        np.take(columns, self.pair_feature, axis=0, out=compared, mode="wrap")
+        passed = np.greater(compared, self.pair_border, out=passed).view(np.uint8)
+        np.take(passed, self.level_pairs, axis=0, out=bits, mode="wrap")  # each split's, level by level
+        np.multiply(bits, self.level_bit, out=bits)  # the bit it sets in its tree's leaf index
+        bits = bits.reshape(self.depth, self.count, n)
+        np.add(bits[0], self.offsets, out=leaf)  # a leaf's index in ``leaves``: its tree's first, plus its bits
         for level in range(1, self.depth):
-            leaf |= passed[:, :, level].astype(np.intp) << level
-        out = self.leaves[leaf + self.offsets].sum(axis=1) * self.scale + self.bias
+            np.add(leaf, bits[level], out=leaf)
+        np.take(self.leaves, leaf, out=values, mode="wrap")
+        out = values.sum(axis=0) * self.scale + self.bias
         if self.baseline is not None:
             out += x[:, self.baseline]
         return out.tolist()
