@@ -18,8 +18,9 @@ and it reads its whole context again: reading 200 to 300 elements instead of 400
 its p99 by a third, with held-out editing accuracy within a few lists either way.
 
 A session keeps, per document, the inputs read from its anchor (one key per element) and
-snapshots of the model after some of them: every EVERY elements, at the cut points a request
-names (where the statement and the expression at the cursor start), and at the end. A request
+snapshots of the model after some of them: at the cut points a request names (where the
+statement and the expression at the cursor start), at the end, and at the last multiple of
+EVERY before the cut points that a read passes. A request
 compares its inputs with the session's, resumes from the last snapshot at or before the first
 difference, and reads only the rest. The answer is the from-scratch reading of the same context
 (tests/test_incremental.py), to float rounding. Sessions are dropped on didClose and, least
@@ -46,7 +47,7 @@ class Bounds:
 LSTM_BOUNDS = Bounds(200, 300)
 TRANSFORMER_BOUNDS = Bounds(200, 300)
 LIMIT = max(LSTM_BOUNDS.limit, TRANSFORMER_BOUNDS.limit)  # what any model reads at most
-EVERY = 64  # a snapshot every EVERY elements from the anchor
+EVERY = 64  # a read keeps a snapshot at the last multiple of EVERY it passes before the cut points
 EXTRA = 6  # snapshots kept besides those (cut points, ends), most recent first
 MEMORY_CAP = 96 << 20  # bytes of snapshots across all documents, per model
 
