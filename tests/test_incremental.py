@@ -201,6 +201,30 @@ def test_sessions_stay_under_their_memory_cap(toy_checkpoint):
 
 
 @pytest.mark.parametrize("model", ["toy_checkpoint", "toy_transformer"])
+def test_every_session_starts_from_one_empty_state_counted_nowhere_and_left_unchanged(model, request):
+    predictor = Predictor.load(request.getfixturevalue(model), "cpu")
+    rng = random.Random(9)
+    for i in range(3):
+        text = toy_source(rng)
+        doc = Document(f"file:///work/e{i}.py", text, 1, PYTHON)
+        for end in (len(text) // 2, len(text) - 1):
+            predictor.answer(context_at(doc, len(text[:end].encode())))
+    sessions = [predictor.sessions.get(u) for u in predictor.sessions.uris()]
+    starts = {id(s.snapshots[0]) for s in sessions}
+    assert len(sessions) == 3 and len(starts) == 1
+    assert all(s.nbytes() == sum(n.nbytes() for i, n in s.snapshots.items() if i) for s in sessions)
+    fresh = predictor.model.initial_state(1, "cpu")
+
+    def tensors(state):
+        for value in vars(state).values():
+            if isinstance(value, torch.Tensor):
+                yield value
+            elif value is not None and hasattr(value, "__dataclass_fields__"):
+                yield from tensors(value)
+
+    assert all(torch.equal(a, b) for a, b in zip(tensors(sessions[0].snapshots[0].state), tensors(fresh)))
+
+@pytest.mark.parametrize("model", ["toy_checkpoint", "toy_transformer"])
 def test_a_snapshot_holds_no_more_memory_than_it_counts(model, request):
     """The attention memory after a read is a slice of a larger block: a snapshot copies its
     slice out, so the sessions' cap is on the memory they really hold."""

@@ -62,8 +62,11 @@ class Snapshot:
     g: torch.Tensor | None = None  # (width,)
     alpha: torch.Tensor | None = None  # (L,)
     switch: float | None = None
+    shared: bool = False  # the empty state every session starts from: held once, counted in none
 
     def nbytes(self) -> int:
+        if self.shared:
+            return 0
         extra = sum(t.element_size() * t.nelement() for t in (self.type_logits, self.g, self.alpha) if t is not None)
         return self.state.nbytes() + extra
 

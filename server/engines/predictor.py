@@ -85,6 +85,7 @@ class Predictor(Lookahead):
         self._buckets = distance_buckets(torch.arange(self.suffix, device=device)).view(1, 1, -1)
         self.bounds = TRANSFORMER_BOUNDS if family(self.model.config) == TREE_TRANSFORMER else LSTM_BOUNDS
         self.sessions = Sessions()
+        self._empty = Snapshot(self.model.initial_state(1, device), shared=True)  # every session's start
         self.flat_memo = Memo()  # subtrees before the cursor, flattened by earlier requests
         self.chain_types: dict = {}  # grammar -> the type ids a member chain is made of (chains.py)
         # the last contexts' answers: typing an identifier leaves the context before it
@@ -138,7 +139,7 @@ class Predictor(Lookahead):
         a = anchor_index(flat.starts, flat.types, flat.values, session, self.bounds)
         anchor = None if a == 0 and n < self.bounds.limit else (flat.starts[a], flat.types[a], flat.values[a])
         if session is None or session.anchor != anchor:
-            session = Session(anchor, snapshots={0: Snapshot(self.model.initial_state(1, self.device))})
+            session = Session(anchor, snapshots={0: self._empty})
         keys = self._keys(flat, a, target_parent, context.target)
         cuts = self._cuts(context, flat, a)
         called = self._call(context, flat, a, keys, cuts)
