@@ -20,9 +20,9 @@ its p99 by a third, with held-out editing accuracy within a few lists either way
 A session keeps, per document, the inputs read from its anchor (one key per element) and
 snapshots of the model after some of them: at the cut points a request names (where the
 statement and the expression at the cursor start), at the end, and at the last multiple of
-EVERY before the cut points that a read passes. A request
-compares its inputs with the session's, resumes from the last snapshot at or before the first
-difference, and reads only the rest. The answer is the from-scratch reading of the same context
+EVERY before the cut points that a read passes. A request compares its inputs with the
+session's, resumes from the last snapshot at or before the first difference, and reads only
+the rest. The answer is the from-scratch reading of the same context
 (tests/test_incremental.py), to float rounding. Sessions are dropped on didClose and, least
 recently used first, when all of them together pass a memory cap.
 """
