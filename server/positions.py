@@ -12,6 +12,7 @@ sends in a JSON string survives the round trip instead of crashing the encoder.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 
 ENCODING_ERRORS = "surrogatepass"
@@ -59,7 +60,10 @@ class LineIndex:
     """Byte offsets of line starts, kept up to date through edits in O(edit + lines after)."""
 
     def __init__(self, data: bytes):
-        self.starts = [0] + [m.end() for m in LINE_BREAK.finditer(data)]
+        if b"\r" in data:
+            self.starts = [0] + [m.end() for m in LINE_BREAK.finditer(data)]
+        else:  # "\n" alone: the lines' lengths, summed (a quarter of the regular expression's time)
+            self.starts = [0, *itertools.accumulate(len(line) + 1 for line in data.split(b"\n")[:-1])]
 
     def update(self, data: bytes, start: int, old_end: int, new_end: int) -> None:
         """``data`` is the text after replacing bytes [start, old_end) with [start, new_end).

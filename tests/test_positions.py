@@ -34,6 +34,14 @@ def test_line_ends_are_lf_crlf_and_cr_only():
     assert index.offset(data, 9, 0, UTF16) == len(data)  # past the last line: the end
 
 
+
+@pytest.mark.parametrize("text", ["", "a", "a\n", "\n\n", "x = 1\n\ny\f= 2", "a\u00e9\n\U0001f600\n", "a\r\nb\n", "\r"])
+def test_line_starts_are_those_of_every_line_break(text):
+    import re
+
+    data = encode(text)
+    assert LineIndex(data).starts == [0] + [m.end() for m in re.finditer(rb"\r\n|\r|\n", data)]
+
 @pytest.mark.parametrize("encoding", [UTF8, UTF16, UTF32])
 def test_position_round_trip(encoding):
     data = encode(TEXT)
