@@ -108,7 +108,7 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
 
 
 async def main_async(args: argparse.Namespace) -> dict:
-    path = Path(args.file) if args.file else Path(inspect.__file__)
+    path = (Path(args.file) if args.file else Path(inspect.__file__)).resolve()  # a file URI needs an absolute path
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
     split = len("".join(lines[: int(len(lines) * args.start)]))
