@@ -102,3 +102,19 @@ def test_in_a_type_there_is_nothing_for_the_javascript_model_to_read():
     doc = Document("file:///b.ts", text, 1, TYPESCRIPT)
     assert as_javascript(context_at(doc, text.index("Us)") + 2)) is None
     assert as_javascript(context_at(doc, text.index("user:") + 2)) is not None  # the parameter's name is JavaScript
+
+
+def test_the_erasure_query_is_compiled_once_and_shared_by_every_thread():
+    import threading
+
+    from treecomplete import erasure
+
+    erasure._QUERIES.clear()
+    erasure.prepare("typescript")
+    erasure.prepare("python")  # not TypeScript: nothing to compile
+    assert list(erasure._QUERIES) == ["typescript"]
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(erasure._queries(TYPESCRIPT)))
+    thread.start()
+    thread.join()
+    assert seen == [erasure._QUERIES["typescript"]]

@@ -9,6 +9,7 @@ import pytest
 
 from treecomplete.engines import registry
 from treecomplete.engines.registry import DEFAULTS, Registry, resolve
+from treecomplete import erasure
 from treecomplete.erasure import served_as
 from treecomplete.models import checkpoint
 
@@ -74,7 +75,9 @@ def test_typescript_documents_take_a_typescript_or_a_javascript_model(tmp_path: 
     r.configure("typescript-mine")  # a TypeScript model serves them alone
     assert r.name_for("typescript") == "typescript-mine" and r.name_for("javascript") == DEFAULTS["javascript"]
     r.configure(str(tmp_path / "javascript-toy.pt"))
+    erasure._QUERIES.clear()
     assert r.get("typescript", wait=True) is not None and not messages
+    assert "typescript" in erasure._QUERIES  # its erasure query compiled as it loaded, not at a first completion
     assert r.get("javascript", wait=True) is r.get("typescript")  # one model, loaded once for both
     r.configure(str(tmp_path / "typescript-toy.pt"))
     assert r.get("typescript", wait=True) is not None and r.get("javascript", wait=True) is None

@@ -159,6 +159,7 @@ class Registry:
 
     def _load(self, language: str, name: str) -> None:
         try:
+            from ..erasure import prepare as prepare_erasure
             from .predictor import Predictor  # imports torch: seconds, so only here
 
             path = resolve(name)
@@ -168,6 +169,7 @@ class Registry:
                 predictor = Predictor.load(path, self.device, threads=INFERENCE_THREADS)
             if predictor.language and predictor.language not in (language, MODELED_AS.get(language)):
                 raise ValueError(f"{path} is a {predictor.language} model, not {language}")
+            prepare_erasure(language)  # a TypeScript grammar's queries, before its first completion
             # torch's modules and the model make hundreds of thousands of long-lived objects:
             # out of the collector's sight, a full collection no longer walks them on some
             # keystroke (56 ms each, four times in the latency trace, before this)
