@@ -11,6 +11,7 @@ from treecomplete.engines import registry
 from treecomplete.engines.registry import DEFAULTS, Registry, resolve
 from treecomplete import erasure
 from treecomplete.erasure import served_as
+from treecomplete.languages import TYPESCRIPT
 from treecomplete.models import checkpoint
 
 
@@ -76,8 +77,11 @@ def test_typescript_documents_take_a_typescript_or_a_javascript_model(tmp_path: 
     assert r.name_for("typescript") == "typescript-mine" and r.name_for("javascript") == DEFAULTS["javascript"]
     r.configure(str(tmp_path / "javascript-toy.pt"))
     erasure._QUERIES.clear()
+    for name in registry.QUERIES:
+        vars(TYPESCRIPT).pop(name, None)  # compiled again below
     assert r.get("typescript", wait=True) is not None and not messages
-    assert "typescript" in erasure._QUERIES  # its erasure query compiled as it loaded, not at a first completion
+    assert "typescript" in erasure._QUERIES  # its queries compiled as it loaded, not at a first completion
+    assert all(name in vars(TYPESCRIPT) for name in registry.QUERIES)
     assert r.get("javascript", wait=True) is r.get("typescript")  # one model, loaded once for both
     r.configure(str(tmp_path / "typescript-toy.pt"))
     assert r.get("typescript", wait=True) is not None and r.get("javascript", wait=True) is None

@@ -159,7 +159,6 @@ class Registry:
 
     def _load(self, language: str, name: str) -> None:
         try:
-            from ..erasure import prepare as prepare_erasure
             from .predictor import Predictor  # imports torch: seconds, so only here
 
             path = resolve(name)
@@ -169,7 +168,7 @@ class Registry:
                 predictor = Predictor.load(path, self.device, threads=INFERENCE_THREADS)
             if predictor.language and predictor.language not in (language, MODELED_AS.get(language)):
                 raise ValueError(f"{path} is a {predictor.language} model, not {language}")
-            prepare_erasure(language)  # a TypeScript grammar's queries, before its first completion
+            _compile_queries(language)
             # torch's modules and the model make hundreds of thousands of long-lived objects:
             # out of the collector's sight, a full collection no longer walks them on some
             # keystroke (56 ms each, four times in the latency trace, before this)
@@ -192,3 +191,22 @@ class Registry:
         finally:
             with self._lock:
                 self._loading.pop(language, None)
+
+
+QUERIES = ("scan", "imports", "exports", "taken", "taken_from")  # LanguageSpec's tree-sitter queries
+
+
+def _compile_queries(language: str) -> None:
+    """The language's tree-sitter queries (and a TypeScript grammar's erasure query) compiled
+    while its model loads, not at the first completion in one of its files: each takes a few
+    ms, TypeScript's erasure ~0.1 s."""
+    from ..erasure import prepare
+    from ..languages import by_name
+
+    spec = by_name(language)
+    for name in QUERIES if spec is not None else ():
+        try:
+            getattr(spec, name)
+        except Exception as error:  # noqa: BLE001 - reported where the query is used
+            log.debug("%s: query %s not compiled: %s", language, name, error)
+    prepare(language)
