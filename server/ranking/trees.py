@@ -57,6 +57,10 @@ class Trees:
         split_pair = np.asarray([where[pair] for pair in zip(feature.tolist(), self.border32.tolist())], dtype=np.intp)
         self.level_pairs = split_pair.reshape(self.count, depth).T.ravel().copy()  # level 0 of every tree, then 1, ...
         self.level_bit = np.repeat((1 << np.arange(depth)).astype(np.uint8), self.count)[:, None]
+        # the rows and type of each array scores() fills: the compared inputs, the comparisons, the
+        # splits' bits, the leaves' indexes and their values (per candidate: the columns)
+        self._shapes = ((len(pairs), np.float32), (len(pairs), np.bool_), (len(split_pair), np.uint8),
+                        (self.count, np.intp), (self.count, np.float64))
         self._scratch = threading.local()
         self.scale, self.bias = float(data.get("scale", 1.0)), float(data.get("bias", 0.0))
         # the input the trees were fitted on top of (CatBoost's baseline), added to their score
@@ -70,22 +74,15 @@ class Trees:
         self.cases = frozenset(cases) if cases is not None else None
 
     def _arrays(self, n: int):
-        """This thread's arrays for ``n`` candidates: the compared inputs, the comparisons, the
-        splits' bits, the leaves' indexes and their values."""
+        """This thread's arrays (``_shapes``) for ``n`` candidates, kept from call to call."""
         import numpy as np
 
         kept = getattr(self._scratch, "arrays", None)
         if kept is None or kept[0] < n:
             size = max(n, 256)
-            pairs, splits, trees = len(self.pair_feature), len(self.level_pairs), self.count
-            kept = (size, np.empty(pairs * size, np.float32), np.empty(pairs * size, np.bool_),
-                    np.empty(splits * size, np.uint8), np.empty(trees * size, np.intp), np.empty(trees * size, np.float64))
+            kept = (size, *(np.empty(rows * size, dtype) for rows, dtype in self._shapes))
             self._scratch.arrays = kept
-        _, compared, passed, bits, leaf, values = kept
-        pairs, splits, trees = len(self.pair_feature), len(self.level_pairs), self.count
-        return (compared[:pairs * n].reshape(pairs, n), passed[:pairs * n].reshape(pairs, n),
-                bits[:splits * n].reshape(splits, n), leaf[:trees * n].reshape(trees, n),
-                values[:trees * n].reshape(trees, n))
+        return tuple(array[:rows * n].reshape(rows, n) for array, (rows, _) in zip(kept[1:], self._shapes))
 
     def serves(self, block: int) -> bool:
         """Whether the trees rank case ``block`` (else the linear scorer does)."""
