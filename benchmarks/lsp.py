@@ -80,7 +80,10 @@ class Session:
             self.indexed.set()
 
     async def start(self) -> None:
-        await self.client.start_io(*self.command, start_new_session=True)
+        # A user's Python writes each module's bytecode at its first import and reads it at every
+        # start after: so does the server here, where this machine's environment would forbid it.
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+        await self.client.start_io(*self.command, start_new_session=True, env=env)
         # Nobody reads the server's stderr otherwise: a chatty server would fill the pipe and
         # block on its next log line.
         self._drain = asyncio.create_task(self._discard(self.client._server.stderr))

@@ -9,6 +9,7 @@ import sys
 
 from . import __version__
 from .memory import IDLE, IdleCollections
+from .startup import GeneratedCode
 
 EXIT_WAIT = 10.0  # seconds the process waits at exit for a model still loading (one takes ~1.5 s)
 
@@ -55,9 +56,11 @@ def main(argv: list[str] | None = None) -> None:
     gc.disable()
     args = parse_args(argv)
     setup_logging(args.log_level, args.log_file)
+    generated = GeneratedCode().start()  # attrs', dataclasses' and cattrs' methods, not compiled at each start
     from .server import create_server  # after logging is set up: imports log too
 
     server = create_server()
+    server.after_initialize = generated.stop  # once initialize is answered
     # Everything imported so far lives as long as the process: keep it out of the garbage
     # collector's scans, whose pauses would otherwise land on keystrokes.
     gc.freeze()
@@ -67,6 +70,7 @@ def main(argv: list[str] | None = None) -> None:
         server.start_tcp(args.host, args.port)
     else:
         server.start_io()
+    generated.stop()  # where no client sent initialized
     server.models.finish_loading(timeout=EXIT_WAIT)
 
 

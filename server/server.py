@@ -71,6 +71,7 @@ class TreecompleteServer(LanguageServer):
         self.event_loop: asyncio.AbstractEventLoop | None = None  # for messages from other threads
         self.client_support = ClientSupport()
         self.documentation = Documentation()  # the last list's, for completionItem/resolve
+        self.after_initialize: Callable[[], None] = lambda: None  # run at the initialized notification
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """pygls' stdio server, reading each message in one thread hop (server/stdio.py)."""
@@ -195,6 +196,7 @@ def create_server() -> TreecompleteServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: TreecompleteServer, params: types.InitializedParams) -> None:
+        ls.after_initialize()
         ls.event_loop = asyncio.get_running_loop()
         ls.submit(ls._configure_service, ls.options)  # starts the project index
         await pull_configuration(ls)
