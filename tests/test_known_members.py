@@ -110,6 +110,60 @@ def test_reads_queued_while_the_server_works_are_bounded_and_cleared(monkeypatch
     assert loader.wait(5) and read == ["f"]  # nothing cleared was read
 
 
+def test_what_was_read_is_bounded_in_bytes_least_recently_used_first(monkeypatch):
+    """Entries go by their estimated size, not their count: a large module pushes out several
+    small ones, the least recently used first, and the count of bytes follows."""
+    def module(name: str, members: int):
+        def read():
+            out = Members(name)
+            for i in range(members):
+                out.add(f"{name}_member_{i}", Kind.FUNCTION, f"def {name}_member_{i}(a, b) ")
+            return out, []
+        return read
+
+    small = module("a", 10)()[0].footprint()  # each of a-d's: their names are as long
+    monkeypatch.setattr(loader_module, "BUDGET", 5 * small)
+    loader = Loader()
+    for name in "abcd":
+        loader.get(name, module(name, 10))
+        assert loader.wait(5)
+    assert loader.bytes == 4 * small
+    loader.get("a", module("a", 10))  # used: now the most recently used
+    loader.get("big", module("big", 25))  # about two and a half small ones
+    assert loader.wait(5)
+    kept = {key for key in "abcd" if key in loader._entries}
+    assert kept == {"a", "d"}, "not the least recently used that went"
+    assert loader.get("big", module("big", 25)).where == "big" and loader.bytes <= 5 * small
+    loader.clear()
+    assert loader.bytes == 0
+
+
+def test_a_members_footprint_is_near_its_objects_size():
+    """The estimate the loader counts, against a deep count of the objects it holds."""
+    import sys
+
+    out = Members("m")
+    for i in range(200):
+        out.add(f"name_{i}", Kind.METHOD, f"def name_{i}(self, value, /, *rest) ", signature="(self, value, /, *rest)",
+                origin="m.Class", doc=f"What {i} does, in a sentence or two of documentation.")
+
+    def deep(o, seen: set[int]) -> int:
+        if id(o) in seen or isinstance(o, Kind):
+            return 0
+        seen.add(id(o))
+        size = sys.getsizeof(o)
+        if isinstance(o, dict):
+            size += sum(deep(k, seen) + deep(v, seen) for k, v in o.items())
+        elif isinstance(o, (list, tuple)):
+            size += sum(deep(x, seen) for x in o)
+        elif hasattr(o, "__dict__"):
+            size += deep(vars(o), seen)
+        return size
+
+    counted = deep(out, set())
+    assert 0.7 * counted <= out.footprint() <= 1.3 * counted
+
+
 def test_a_dot_waits_a_moment_for_its_module_and_else_says_the_list_is_incomplete(tmp_path: Path, monkeypatch):
     from treecomplete import service as service_module
     from treecomplete.items import completion_list

@@ -166,3 +166,21 @@ def test_the_parsed_modules_of_the_least_recently_used_environment_go_past_the_b
     assert libraries._libraries(envs[0]) is first  # used again: the most recent
     libraries._libraries(envs[2])
     assert list(libraries._python) == [envs[0], envs[2]]  # b, the least recently used, went
+
+
+def test_parsed_modules_are_bounded_in_bytes_and_read_again_after(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Past PARSED estimated bytes of parsed modules, an environment starts afresh: the same
+    members come back, read again, and the estimate falls."""
+    from treecomplete.sources.libraries import python
+
+    site = make_venv(tmp_path)
+    libraries = PythonLibraries((site,))
+    first = set(libraries.read("fakepkg.units")[0].names)
+    held = libraries.parsed_bytes()
+    assert held > 0
+    assert held == (site / "fakepkg" / "units.py").stat().st_size * python.PER_SOURCE_BYTE  # the one module parsed
+    monkeypatch.setattr(python, "PARSED", held)  # full: the next read starts afresh
+    resolver = libraries.resolver
+    assert "Stubbed" in libraries.read("stubbed")[0].names
+    assert libraries.resolver is not resolver and libraries.parsed_bytes() < held + site.joinpath("stubbed.pyi").stat().st_size * python.PER_SOURCE_BYTE
+    assert set(libraries.read("fakepkg.units")[0].names) == first

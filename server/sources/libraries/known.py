@@ -186,7 +186,7 @@ class Libraries:
             self._cleared = False
         if env not in self._python:
             self._python[env] = PythonLibraries(env)
-            while len(self._python) > ENVIRONMENTS:  # each keeps up to MAX_MODULES parsed modules
+            while len(self._python) > ENVIRONMENTS:  # each keeps up to python.PARSED bytes of parsed modules
                 self._python.popitem(last=False)
         self._python.move_to_end(env)
         return self._python[env]

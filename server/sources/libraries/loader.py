@@ -3,7 +3,8 @@ gets them if they are read, or None while they are read. A request may wait for 
 for, bounded (``wait_for``): those reads go first, past the gate that otherwise keeps the thread
 off the CPU while the server works; everything else is read while the user pauses.
 
-Entries are kept by key (bounded, least recently used dropped); each remembers the files it
+Entries are kept by key, bounded in bytes (BUDGET, each entry's size estimated as it is stored;
+least recently used dropped first); each remembers the files it
 was read from with their modification times, and is checked again (in the background) when
 used REFRESH seconds after its reading: a file changed on disk is read again. Reads queued
 while the server is busy are bounded too: past PENDING, the oldest one nothing waits for goes
@@ -23,7 +24,8 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-ENTRIES = 1024  # receivers kept
+BUDGET = 16 << 20  # bytes of entries kept, as estimated (Members.footprint): ~1,200 standard modules
+UNSIZED = 256  # bytes counted for an entry that gives no estimate (nothing found, a failed read)
 PENDING = 256  # reads queued at most
 REFRESH = 30.0  # seconds before an entry's files are checked again when it is used
 Read = Callable[[], "tuple[Any, list[str]]"]  # what was read (Members, an environment) and the files it came from
@@ -34,7 +36,9 @@ class Loader:
         """``quiet`` says whether the server is quiet (the project index's): other reads wait for it,
         a read a request waits for does not."""
         self._quiet = quiet
-        self._entries: OrderedDict[Hashable, tuple[Any, dict[str, float], float]] = OrderedDict()
+        # key -> (what was read, its files' modification times, when, its estimated bytes)
+        self._entries: OrderedDict[Hashable, tuple[Any, dict[str, float], float, int]] = OrderedDict()
+        self.bytes = 0  # the entries' estimated bytes
         self._pending: OrderedDict[Hashable, tuple[Read, bool]] = OrderedDict()  # queued, in order
         self._reading: Hashable | None = None
         self._urgent: set[Hashable] = set()  # what a request waits for: read first, past the gate
@@ -105,6 +109,7 @@ class Loader:
         what the loader's thread owns): True."""
         with self._changed:
             self._entries.clear()
+            self.bytes = 0
             for key in [k for k in self._pending if k not in self._urgent]:
                 del self._pending[key]
             if not self._pending and self._reading is None:
@@ -160,23 +165,38 @@ class Loader:
             try:
                 entry = self._entries.get(key)
                 if check and entry is not None and _unchanged(entry[1]):
-                    result = (entry[0], entry[1], time.monotonic())
+                    result = (entry[0], entry[1], time.monotonic(), entry[3])
                 else:
                     value, files = read()
-                    result = (value, _stamps(files), time.monotonic())
+                    result = (value, _stamps(files), time.monotonic(), footprint(value))
             except Exception:  # a library that breaks the reader: logged, answered without it
                 log.exception("library %s not read", key)
-                result = (None, {}, time.monotonic())
+                result = (None, {}, time.monotonic(), UNSIZED)
             with self._changed:
-                self._entries[key] = result
-                self._entries.move_to_end(key)
-                while len(self._entries) > ENTRIES:
-                    self._entries.popitem(last=False)
+                self._store(key, result)
                 self._reading = None
                 self.reads += 1
                 if not self._pending:
                     self._idle.set()
                 self._changed.notify_all()
+
+
+    def _store(self, key: Hashable, entry: tuple[Any, dict[str, float], float, int]) -> None:
+        """Keep ``entry``, the most recently used; the least recently used others go past BUDGET."""
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self.bytes -= old[3]
+        self._entries[key] = entry
+        self.bytes += entry[3]
+        while self.bytes > BUDGET and len(self._entries) > 1:
+            _, dropped = self._entries.popitem(last=False)
+            self.bytes -= dropped[3]
+
+
+def footprint(value: Any) -> int:
+    """The estimated bytes of what a read gave: its own estimate (``Members.footprint``), else UNSIZED."""
+    estimate = getattr(value, "footprint", None)
+    return estimate() if callable(estimate) else UNSIZED
 
 
 def _stamp(path: str) -> float:

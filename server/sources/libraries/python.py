@@ -24,7 +24,8 @@ USAGE = Path(__file__).with_name("python_usage.json")
 MAX_FILE = 2 * 1024 * 1024  # a larger module file is not read
 MAX_NAMES = 2000  # names listed per module or class
 MAX_READ = 4096  # names whose members are kept per environment
-MAX_MODULES = 160  # modules whose parsed stubs or sources are kept per environment (a third of a MB each)
+PARSED = 48 << 20  # bytes of parsed stubs and sources kept per environment, as estimated (PER_SOURCE_BYTE)
+PER_SOURCE_BYTE = 37  # bytes a parsed module holds per byte of its file (150 standard stubs: 38 MB for 1.0 MB)
 BASES = 4  # base classes followed this deep
 IGNORED_BASES = frozenset({"object", "Generic", "Protocol", "NamedTuple", "TypedDict", "Enum"})
 
@@ -44,6 +45,7 @@ class PythonLibraries:
 
     def _reset(self) -> None:
         self.resolver = self._tc.Resolver(self.context)
+        self._sizes: dict[tuple[str, ...], int] = {}  # a parsed module -> its file's bytes
         self._paths: dict[str, Path | None] = {}  # dotted -> its file
         self._parsed: dict[str, dict | None] = {}  # dotted -> its names
         self._read: dict[str, tuple[Members | None, dict[str, float]]] = {}  # dotted -> members, their files' mtimes
@@ -56,13 +58,29 @@ class PythonLibraries:
             if all(_mtime(path) == mtime for path, mtime in cached[1].items()):
                 return cached[0], list(cached[1])
             self._reset()  # a file changed: nothing read before can be trusted
-        if len(self._read) >= MAX_READ or len(getattr(self.resolver, "_module_cache", ())) >= MAX_MODULES:
+        if len(self._read) >= MAX_READ or self.parsed_bytes() >= PARSED:
             self._reset()
         members = self.members(dotted)
         parts = dotted.split(".")
         files = [str(f) for f in (self._module(".".join(parts[:i])) for i in range(1, len(parts) + 1)) if f is not None]
         self._read[dotted] = (members, {path: _mtime(path) for path in files})
         return members, files
+
+    def parsed_bytes(self) -> int:
+        """The estimated bytes of the modules the resolver keeps parsed: PER_SOURCE_BYTE times
+        their files' sizes."""
+        total = 0
+        for module in getattr(self.resolver, "_module_cache", ()):
+            size = self._sizes.get(module)
+            if size is None:
+                path = self._module(".".join(module))
+                try:
+                    size = path.stat().st_size if path is not None else 0
+                except OSError:
+                    size = 0
+                self._sizes[module] = size
+            total += size
+        return total * PER_SOURCE_BYTE
 
     def members(self, dotted: str) -> Members | None:
         """The members of module or class ``dotted``; None where it names neither. A last name
