@@ -3,10 +3,10 @@ gets them if they are read, or None while they are read. A request may wait for 
 for, bounded (``wait_for``): those reads go first, past the gate that otherwise keeps the thread
 off the CPU while the server works; everything else is read while the user pauses.
 
-Entries are kept by key, bounded in bytes (BUDGET, each entry's size estimated as it is stored;
-least recently used dropped first); each remembers the files it
-was read from with their modification times, and is checked again (in the background) when
-used REFRESH seconds after its reading: a file changed on disk is read again. Reads queued
+Entries are kept by key, bounded in bytes (BUDGET: each entry's size is estimated as it is
+stored, and the least recently used go first); each remembers the files it was read from with
+their modification times, and is checked again (in the background) when used REFRESH seconds
+after its reading: a file changed on disk is read again. Reads queued
 while the server is busy are bounded too: past PENDING, the oldest one nothing waits for goes
 (a document opened long ago; asked for again, it is queued again).
 """
@@ -179,7 +179,6 @@ class Loader:
                 if not self._pending:
                     self._idle.set()
                 self._changed.notify_all()
-
 
     def _store(self, key: Hashable, entry: tuple[Any, dict[str, float], float, int]) -> None:
         """Keep ``entry``, the most recently used; the least recently used others go past BUDGET."""
