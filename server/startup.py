@@ -1,18 +1,20 @@
-"""The code that attrs and dataclasses generate at start-up, kept between starts.
+"""The code that attrs, dataclasses and cattrs generate at start-up, kept between starts.
 
 lsprotocol's types module declares ~570 attrs classes, and attrs writes each one's
 ``__init__``, ``__repr__`` and ``__eq__`` as source text and compiles it as the class is made:
-about half of the module's import time, which is most of the time to answer ``initialize``;
-the server's own dataclasses do the same on a smaller scale. The text is the same at every
-start, so its compiled code is kept in the user's cache folder (one marshal file per bytecode
-version), keyed by a digest of the text and its file name, and the next start takes it from
-there instead of compiling.
+about half of the module's import time, which is most of the time to answer ``initialize``.
+The server's own dataclasses do the same on a smaller scale, and cattrs for each message type
+the first time one is read or written (the ``initialize`` request and its answer). The text is
+the same at every start, so its compiled code is kept in the user's cache folder (one marshal
+file per bytecode version), keyed by a digest of the text and its file name, and the next start
+takes it from there instead of compiling.
 
-cattrs does the same for each message type the first time one is read or written: the
-``initialize`` request and its answer. Only compiling is replaced, and only until the server has
-answered ``initialize``: attrs and cattrs look ``compile`` up, and dataclasses ``exec``, in their
-own module's globals, where a name of ours shadows the builtin until then. A cache that is missing, unreadable or of another Python gives way to
-compiling; the file is rewritten whole (atomically) when an entry was missing.
+Only compiling is replaced, and only until the server has answered ``initialize``: attrs and
+cattrs look ``compile`` up, and dataclasses ``exec``, in their own module's globals, where a
+name of ours shadows the builtin until then. A cache that is missing, unreadable or of another
+Python gives way to compiling; the file is rewritten whole (atomically) when an entry was
+missing. It is trusted as the interpreter's own ``__pycache__`` is: both lie in folders only the
+user writes.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ log = logging.getLogger(__name__)
 
 def cache_file() -> Path:
     """The cache of this interpreter's bytecode version."""
-    return Path(platformdirs.user_cache_dir("treecomplete")) / f"generated-code-{importlib.util.MAGIC_NUMBER.hex()}.marshal"
+    name = f"generated-code-{importlib.util.MAGIC_NUMBER.hex()}.marshal"
+    return Path(platformdirs.user_cache_dir("treecomplete")) / name
 
 
 def _key(source: str, filename: str) -> bytes:
