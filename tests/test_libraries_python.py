@@ -184,3 +184,33 @@ def test_parsed_modules_are_bounded_in_bytes_and_read_again_after(tmp_path: Path
     assert "Stubbed" in libraries.read("stubbed")[0].names
     assert libraries.resolver is not resolver and libraries.parsed_bytes() < held + site.joinpath("stubbed.pyi").stat().st_size * python.PER_SOURCE_BYTE
     assert set(libraries.read("fakepkg.units")[0].names) == first
+
+
+def test_a_read_pauses_before_each_module_it_parses(site: Path):
+    """The loader's gate is called before every module parsed, never for one already parsed: a
+    read holds the interpreter for one module at most while requests wait to run."""
+    parsed_before: list[int] = []
+    libraries = PythonLibraries((site,), pause=lambda: parsed_before.append(len(libraries.resolver._module_cache)))
+    assert "join" in libraries.read("os.path")[0].names
+    parsed = len(libraries.resolver._module_cache)
+    assert parsed >= 1 and parsed_before == list(range(len(parsed_before))) and len(parsed_before) >= parsed
+    calls = len(parsed_before)
+    libraries.members("os.path")  # parsed already: no pause
+    assert len(parsed_before) == calls
+
+
+def test_a_resolver_dropped_is_freed_at_once(site: Path):
+    """No reference cycle keeps a dropped resolver and its parsed modules alive until a full
+    collection, which the server runs only when idle."""
+    import gc
+    import weakref
+
+    libraries = PythonLibraries((site,), pause=lambda: None)
+    libraries.read("os.path")
+    dropped = weakref.ref(libraries.resolver)
+    gc.disable()
+    try:
+        libraries._reset()
+        assert dropped() is None, "the dropped resolver waits for a full collection"
+    finally:
+        gc.enable()

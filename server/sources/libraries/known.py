@@ -185,7 +185,7 @@ class Libraries:
             self._python.clear()
             self._cleared = False
         if env not in self._python:
-            self._python[env] = PythonLibraries(env)
+            self._python[env] = PythonLibraries(env, self.loader.gate)
             while len(self._python) > ENVIRONMENTS:  # each keeps up to python.PARSED bytes of parsed modules
                 self._python.popitem(last=False)
         self._python.move_to_end(env)

@@ -12,6 +12,7 @@ import functools
 import json
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from ...engines.base import Kind
@@ -36,15 +37,18 @@ class PythonLibraries:
     file and names are read once, and each name's members kept, until a file read changes on
     disk: then everything is read afresh (typeshed_client's resolver keeps modules too)."""
 
-    def __init__(self, paths: tuple[Path, ...]):
+    def __init__(self, paths: tuple[Path, ...], pause: Callable[[], object] = lambda: None):
+        """``pause`` is called before each module is parsed (the loader's gate: a read waits
+        there while the server works, so that it holds the interpreter one module at most)."""
         import typeshed_client  # only once a library is read
 
         self._tc = typeshed_client
+        self._pause = pause
         self.context = typeshed_client.get_search_context(search_path=list(paths), allow_py_files=True)
         self._reset()
 
     def _reset(self) -> None:
-        self.resolver = self._tc.Resolver(self.context)
+        self.resolver = _pausing(self._tc)(self.context, self._pause)
         self._sizes: dict[tuple[str, ...], int] = {}  # a parsed module -> its file's bytes
         self._paths: dict[str, Path | None] = {}  # dotted -> its file
         self._parsed: dict[str, dict | None] = {}  # dotted -> its names
@@ -155,6 +159,7 @@ class PythonLibraries:
                 from typeshed_client.finder import parse_stub_file
                 from typeshed_client.parser import parse_ast
 
+                self._pause()
                 names = parse_ast(parse_stub_file(path), self.context, ModulePath((dotted,)), file_path=path)
             return names
         except (OSError, ValueError, SyntaxError, RecursionError, UnicodeDecodeError) as error:
@@ -265,6 +270,24 @@ class PythonLibraries:
         else:
             found = None
         return found if found is not None and isinstance(found[1].ast, ast.ClassDef) else None
+
+
+@functools.cache
+def _pausing(typeshed_client):
+    """typeshed_client's resolver, calling ``pause`` before each module it parses (a subclass:
+    a function stored on the resolver would hold it in a cycle, freed only by a full collection)."""
+
+    class PausingResolver(typeshed_client.Resolver):
+        def __init__(self, search_context, pause: Callable[[], object]):
+            super().__init__(search_context)
+            self.pause = pause
+
+        def get_module(self, module_name):
+            if module_name not in self._module_cache:
+                self.pause()
+            return super().get_module(module_name)
+
+    return PausingResolver
 
 
 def _mtime(path: str) -> float:
