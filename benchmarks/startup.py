@@ -17,6 +17,7 @@ import shlex
 import statistics
 import sys
 
+from .latency import percentile
 from .lsp import Session
 
 
@@ -26,9 +27,7 @@ async def initialize_seconds(command: list[str]) -> float:
     try:
         return session.initialize_seconds
     finally:
-        await session.client.shutdown_async(None)
-        session.client.exit(None)
-        await asyncio.sleep(0.2)  # the process ends before the next starts
+        await session.stop()  # the process has ended before the next starts
 
 
 async def measure(commands: list[list[str]], runs: int) -> list[list[float]]:
@@ -39,10 +38,6 @@ async def measure(commands: list[list[str]], runs: int) -> list[list[float]]:
         for command, seen in zip(commands, times):
             seen.append(await initialize_seconds(command) * 1000)
     return times
-
-
-def percentile(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] if len(values) > 1 else values[0]
 
 
 def main(argv: list[str] | None = None) -> None:
