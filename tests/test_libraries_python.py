@@ -214,3 +214,22 @@ def test_a_resolver_dropped_is_freed_at_once(site: Path):
         assert dropped() is None, "the dropped resolver waits for a full collection"
     finally:
         gc.enable()
+
+
+def test_an_environment_dropped_is_freed_at_once(site: Path):
+    """Nor does one keep a dropped environment (its resolver and parsed modules) alive: the
+    resolver's pause is the loader's gate, not a method of the environment."""
+    import gc
+    import weakref
+
+    from treecomplete.sources.libraries.loader import Loader
+
+    libraries = PythonLibraries((site,), pause=Loader().gate)
+    libraries.read("os.path")
+    dropped = weakref.ref(libraries)
+    gc.disable()
+    try:
+        del libraries
+        assert dropped() is None, "the dropped environment waits for a full collection"
+    finally:
+        gc.enable()
