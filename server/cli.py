@@ -12,7 +12,7 @@ from pathlib import Path
 
 import platformdirs
 
-from . import __version__
+from . import __version__, cli_infill
 from .engines.registry import OFF, Registry
 from .grammars import WHEELS
 from .positions import UTF32
@@ -52,6 +52,8 @@ def complete(args: argparse.Namespace) -> int:
     libraries = Libraries()
     libraries.roots = [Path(args.project).resolve()] if args.project else []
     service = CompletionService(encoding=UTF32, models=models, wait_for_models=True, project=project, libraries=libraries)
+    if service.neural is not None:
+        service.neural.idle_infill = False  # one list: the rest of the line is decoded before it
     doc = service.open(path.resolve().as_uri(), args.language, 0, text)
     project.wait()
     if doc.language is None:
@@ -287,6 +289,7 @@ def main(argv: list[str] | None = None) -> None:
     e.add_argument("--out", help="write OUT.json and OUT.md")
     e.add_argument("--resume", action="store_true", help="go on from the counts a stopped run left (OUT.SPLIT.partial)")
     e.set_defaults(run=evaluate)
+    cli_infill.add(commands)
     args = parser.parse_args(argv)
     sys.exit(args.run(args))
 

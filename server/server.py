@@ -159,7 +159,14 @@ class TreecompleteServer(LanguageServer):
         if self.versions.get(uri) != version:
             raise Stale(uri)
         completion = self.service.complete(uri, line, character, limit)
+        neural = self.service.neural
+        if neural is not None and neural.wanted is not None:  # decoded after whatever is queued (sources/infill.py)
+            self.submit(neural.fill_wanted, self._busy)
         return completion_list(self.service.get(uri), completion, limit, self.client_support, self.documentation)
+
+    def _busy(self) -> bool:
+        """Whether a message waits for the worker (the idle work gives way to it)."""
+        return self.worker._work_queue.qsize() > 0
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         # Errors are logged, not shown in a message box: the user cannot act on them, and a

@@ -48,7 +48,7 @@ class Completion:
     context: CompletionContext
     candidates: list[Candidate]
     engine: str
-    incomplete: bool = False  # a library it needs is still read: the next keystroke asks again
+    incomplete: bool = False  # a library it needs is still read, or the rest of the line is decoded: the next keystroke asks again
 
 
 class CompletionService:
@@ -262,7 +262,7 @@ class CompletionService:
             if loader.wait_for(missed, MEMBER_WAIT):
                 with loader.asked() as missed:
                     completion = self._complete(context_at(doc, context.cursor) or context, limit)
-            completion.incomplete = bool(loader.pending(missed))
+            completion.incomplete = completion.incomplete or bool(loader.pending(missed))
         return completion
 
     def _complete(self, context: CompletionContext, limit: int) -> Completion:
@@ -272,7 +272,9 @@ class CompletionService:
             extra = self.auto_import.extra(context, {c.text for c in candidates})
             candidates = candidates + [Candidate(word, score=-1.0, features=UNLISTED) for word in extra[:limit - len(candidates)]]
         candidates = self.auto_import.attach(context, candidates)
-        return Completion(context, candidates + self.fallback.members_left(context, candidates), engine.name)
+        # the rest of the line is decoded once the worker is idle: the next keystroke asks again
+        wanted = getattr(engine, "wanted", None) is not None
+        return Completion(context, candidates + self.fallback.members_left(context, candidates), engine.name, wanted)
 
     def complete_read(self, uri: str, line: int, character: int, limit: int, timeout: float = 30) -> Completion | None:
         """complete() once the libraries asked for are read: those the document's imports name,

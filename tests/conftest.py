@@ -35,6 +35,15 @@ def toy_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def toy_decoder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, dict]:
+    """A tiny insertion decoder (tests/toy_infill.py): its checkpoint and its validation after
+    its left-to-right run and after its searched-order run."""
+    from .toy_infill import toy_decoder
+
+    return toy_decoder(tmp_path_factory.mktemp("toy-decoder"))
+
+
+@pytest.fixture(scope="session")
 def toy_members(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The toy pointer LSTM trained on code that also calls and reads members."""
     from .toy import toy_corpus, toy_model

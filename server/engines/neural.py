@@ -29,6 +29,7 @@ FALLBACK_LIST = 50  # the fallback engine's best, blended with the model's (the 
 _CONTINUED = re.compile(rb"[\w$]*(?:[.(\[]|\?\.)")
 CHAIN_BUDGET = 0.004  # seconds of beam search per new context
 CHAIN_ITEMS = 3  # multi-token items per list
+INFILL_ITEMS = 2  # rests of the line per list (sources/infill.py)
 SNIPPET_MIN = 0.002  # a structure the model gives less than this is not offered
 AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the model
 
@@ -74,13 +75,25 @@ class NeuralEngine:
         # the names the function around the cursor binds, by language and the bytes they were
         # read from: the same while an identifier is typed
         self._bound: tuple[str, bytes, set[str]] | None = None
+        # decode the rest of the line off the request path (sources/infill.py): the predictor
+        # whose insertion decoder the last list wanted, for the worker's idle time
+        self.idle_infill = True
+        self.wanted = None
 
     def drop_caches(self) -> None:
         """Memory: forget the lines' tokens and the last n-gram model (rebuilt as they are used)."""
         self._tokenizers.clear()
         self._cache = self._bound = None
 
+    def fill_wanted(self, stop) -> None:
+        """The worker has nothing else to do: decode what the last list wanted (``stop()``:
+        something came in meanwhile)."""
+        predictor, self.wanted = self.wanted, None
+        if predictor is not None:
+            predictor.fill_wanted(stop)
+
     def complete(self, context: CompletionContext, limit: int) -> list[Candidate]:
+        self.wanted = None
         others = self.fallback.complete(context, FALLBACK_LIST)
         predictor = self.predictor_for(context.language.name) if context.category in (ATTRIBUTE, NAME) else None
         read = as_javascript(context) if predictor is not None else None  # TypeScript: its types blanked
@@ -172,6 +185,11 @@ class NeuralEngine:
         scored.sort(key=lambda c: (-c.score, c.text))  # the ranker's order, which nothing changes after
         if self.multi_token and not declaration and not _CONTINUED.match(context.data, context.cursor):
             scored = self._with_chains(scored, answer.chains, prefix, cache, rank_by, block)
+            if getattr(predictor, "infill", None) is not None:  # an insertion decoder (sources/infill.py)
+                infills = predictor.infills(read, wait=not self.idle_infill)
+                if infills is None:
+                    self.wanted = predictor
+                scored = _with_infills(scored, infills or [], prefix)
         return scored[:limit]
 
     def _locals(self, context: CompletionContext) -> tuple[set[str], set[str]]:
@@ -257,6 +275,26 @@ class NeuralEngine:
                                                                       cache.log_probability(c.first)) + unlisted, block))
                    for c in rest)
         return out
+
+
+def _with_infills(scored: list[Candidate], infills, prefix: str) -> list[Candidate]:
+    """The rests of the line the insertion decoder wrote (sources/infill.py), each right after
+    the item of the token it starts with, where that item is among the first five."""
+    texts = {c.text for c in scored}
+    after: dict[str, list] = {}
+    for infill in infills[:INFILL_ITEMS]:
+        if infill.text.lower().startswith(prefix) and infill.text not in texts:
+            after.setdefault(infill.first, []).append(infill)
+    if not after:
+        return scored
+    out: list[Candidate] = []
+    for position, candidate in enumerate(scored):
+        out.append(candidate)
+        for infill in after.pop(candidate.text, ()) if position < 5 else ():
+            out.append(Candidate(infill.text, Kind.FUNCTION if infill.text.endswith("(") else Kind.VARIABLE, candidate.score,
+                                 f"rest of the line · model {infill.probability:.1%}",
+                                 f"Predicted rest of the line: `{infill.text}`"))
+    return out
 
 
 def _chain_candidate(chain, score: float) -> Candidate:

@@ -88,6 +88,7 @@ class Predictor(Lookahead):
         self._empty = Snapshot(self.model.initial_state(1, device), shared=True)  # every session's start
         self.flat_memo = Memo()  # subtrees before the cursor, flattened by earlier requests
         self.chain_types: dict = {}  # grammar -> the type ids a member chain is made of (chains.py)
+        self.infill = None  # sources/infill.Infiller, where the language has an insertion decoder
         # the last contexts' answers: typing an identifier leaves the context before it
         # unchanged, so every keystroke after its first is answered without the model
         self._recent: OrderedDict[tuple, Answer] = OrderedDict()  # by what the model reads
@@ -110,6 +111,22 @@ class Predictor(Lookahead):
         self.flat_memo.clear()
         self._suffix_memo.clear()
         self._suffix_reads.clear()
+
+    @torch.no_grad()
+    def infills(self, context: CompletionContext, wait: bool) -> list[chains.Chain] | None:
+        """The rest of the line where code follows it (sources/infill.py): [] without an
+        insertion decoder; without ``wait``, None where it is not decoded yet."""
+        if self.infill is None:
+            return []
+        if self.threads is not None and torch.get_num_threads() != self.threads:
+            torch.set_num_threads(self.threads)
+        return self.infill.chains(context, wait)
+
+    @torch.no_grad()
+    def fill_wanted(self, stop) -> None:
+        """Decode the rest of the line a list wanted (sources/infill.py), giving way to ``stop()``."""
+        if self.infill is not None:
+            self.infill.fill_wanted(stop)
 
     def predict(self, context: CompletionContext) -> list[Prediction]:
         """Next-value candidates at the cursor, most probable first."""

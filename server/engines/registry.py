@@ -166,6 +166,7 @@ class Registry:
                 predictor = next((p for other, p in self._models.items() if self.name_for(other) == name), None)
             if predictor is None:
                 predictor = Predictor.load(path, self.device, threads=INFERENCE_THREADS)
+                predictor.infill = _infiller(language, predictor.device)
             if predictor.language and predictor.language not in (language, MODELED_AS.get(language)):
                 raise ValueError(f"{path} is a {predictor.language} model, not {language}")
             _compile_queries(language)
@@ -191,6 +192,24 @@ class Registry:
         finally:
             with self._lock:
                 self._loading.pop(language, None)
+
+
+def _infiller(language: str, device) -> object | None:
+    """The language's insertion decoder (``LANGUAGE-insertion``: the user's, else a shipped one;
+    sources/infill.py), or None. One that fails to load costs its items, not the model."""
+    try:
+        path = resolve(f"{MODELED_AS.get(language, language)}-insertion")
+    except FileNotFoundError:
+        return None
+    try:
+        from ..sources.infill import BUDGET, Infiller
+
+        infiller = Infiller.load(path, device, BUDGET)
+        log.info("%s: insertion decoder loaded from %s", language, path)
+        return infiller
+    except Exception as error:
+        log.error("%s: insertion decoder %s not loaded: %s", language, path, error)
+        return None
 
 
 QUERIES = ("scan", "imports", "exports", "taken", "taken_from")  # LanguageSpec's tree-sitter queries

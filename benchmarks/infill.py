@@ -1,0 +1,208 @@
+"""Multi-token completion inside a file: the next leaves of a line written between code that is
+already there (issue 54's insertion decoding against the server's chains).
+
+For sampled identifiers of held-out files, the buffer holds the file with the rest of the
+identifier's line removed but its first k characters (``--typed``, default 0), the cursor after
+them, as when one writes a new line amid code. The truth is the removed text's named leaves (identifiers,
+numbers, strings: ``models.infill_data.leaves``); a proposal scores at n when its first n leaves
+are the truth's first n, over the positions whose truth has at least n.
+
+- ``indigo``: the insertion decoder (``--model``), its best span and its best 5;
+- ``server``: treecomplete over stdio, its first item and its first 5 in the client's order,
+  each item's text read the same way (a chain's ``os.path.join(`` gives os, path, join); where
+  an insertion decoder is installed (it decodes while the server is idle), the list of a second
+  request ``--pause`` seconds after the first, as the next keystroke's (``--pause 0``: at once,
+  which times what the decoding, giving way between steps, adds to a request). Request
+  times: the first and the second request's p50 / p95.
+
+    python -m benchmarks.infill --lang python --files bench-out/heldout/python --model M.pt
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from lsprotocol import types
+import numpy as np
+from treecomplete.models.infill_data import MAX_SPAN, NAMED, Examples, flags_of, leaves, tokens
+
+from .editing import client_order, end_position, heldout
+from .latency import percentile
+from .lsp import Session, run_benchmark
+
+SNIPPET = re.compile(r"\$\{\d+:([^}]*)\}|\$\{\d+\}|\$\d+")
+MAX_N = 5
+
+
+@dataclass
+class Position:
+    path: Path | None
+    buffer: str  # the file without the rest of the line
+    cursor: tuple[int, int]  # LSP position
+    truth: list[str]  # the removed text's leaves
+    typed: str  # the identifier's first k characters, in the buffer
+    left: list[tuple[str, int]]  # tokens before the cursor, with their flags
+    right: list[tuple[str, int]]  # tokens after the line
+
+
+def from_streams(directory: Path, split: str, lang: str, samples: int, seed: int = 0) -> list[Position]:
+    """The same positions (k = 0) from a split of token streams (``treecomplete infill data``):
+    where decoding settings are chosen, never on the held-out packages."""
+    examples = Examples(directory, split)
+    rng = np.random.default_rng(seed)
+    out: list[Position] = []
+    for i in rng.permutation(examples.cursors):
+        if len(out) == samples:
+            break
+        if not examples.flags[i] & NAMED or not re.fullmatch(r"[A-Za-z_$][\w$]*", examples.texts[examples.ids[i]]):
+            continue
+        lid, lfl, sid, _, rid, rfl = examples.example(int(i))
+        truth = leaves(" ".join(examples.texts[t] for t in sid), lang)
+        if len(truth) >= 2 and len(rid):
+            out.append(Position(None, "", (0, 0), truth, "", [(examples.texts[t], int(f)) for t, f in zip(lid, lfl)],
+                                [(examples.texts[t], int(f)) for t, f in zip(rid, rfl)]))
+    return out
+
+
+def collect(files: list[Path], language, lang: str, samples: int, seed: int = 0, typed: int = 0) -> list[Position]:
+    parser = language.parser()
+    found = []
+    for path in files:
+        data = path.read_bytes()
+        tree = language.parse(parser, data)
+        toks = tokens(tree)
+        flags = flags_of(toks, data)
+        for i, t in enumerate(toks):
+            if not t.named or not re.fullmatch(r"[A-Za-z_$][\w$]*", t.text):
+                continue
+            j = i
+            while j + 1 < len(toks) and toks[j + 1].line == t.line:
+                j += 1
+            if j - i + 1 > MAX_SPAN or j + 1 >= len(toks) or toks[j].end_line != t.line:
+                continue
+            end = data.index(b"\n", toks[j].end) if b"\n" in data[toks[j].end:] else len(data)
+            truth = leaves(data[t.start:end].decode("utf-8", "replace"), lang)
+            if len(truth) < 2:
+                continue
+            found.append((path, i, j, t.start, end, toks, flags, data))
+    random.Random(seed).shuffle(found)
+    out = []
+    for path, i, j, start, end, toks, flags, data in found[:samples]:
+        before = data[:start].decode("utf-8", "replace")
+        prefix = toks[i].text[:typed]
+        buffer = before + prefix + data[end:].decode("utf-8", "replace")
+        out.append(Position(path, buffer, end_position(before + prefix),
+                            leaves(data[start:end].decode("utf-8", "replace"), lang), prefix,
+                            [(t.text, f) for t, f in zip(toks[:i], flags[:i])],
+                            [(t.text, f) for t, f in zip(toks[j + 1:], flags[j + 1:])]))
+    return out
+
+
+class Scores:
+    def __init__(self) -> None:
+        self.top1 = [[0, 0] for _ in range(MAX_N + 1)]  # n -> [hits, positions]
+        self.top5 = [[0, 0] for _ in range(MAX_N + 1)]
+
+    def add(self, truth: list[str], proposals: list[list[str]]) -> None:
+        for n in range(1, min(MAX_N, len(truth)) + 1):
+            hit = [p[:n] == truth[:n] for p in proposals[:5]]
+            self.top1[n][0] += bool(hit[:1] and hit[0])
+            self.top5[n][0] += any(hit)
+            self.top1[n][1] += 1
+            self.top5[n][1] += 1
+
+    def row(self) -> dict:
+        return {f"n{n}": {"positions": self.top1[n][1], "top1": 100 * self.top1[n][0] / max(1, self.top1[n][1]),
+                          "top5": 100 * self.top5[n][0] / max(1, self.top5[n][1])} for n in range(1, MAX_N + 1)}
+
+
+def item_text(item: types.CompletionItem) -> str:
+    if isinstance(item.text_edit, (types.TextEdit, types.InsertReplaceEdit)):
+        text = item.text_edit.new_text
+    else:
+        text = item.insert_text or item.label
+    return SNIPPET.sub(lambda m: m.group(1) or "", text)
+
+
+async def main_async(args: argparse.Namespace) -> dict:
+    if args.data:
+        positions = from_streams(Path(args.data), args.split, args.lang, args.samples, args.seed)
+        args.no_server = True
+    else:
+        language, root, folders, files = heldout(args.lang, args.files)
+        positions = collect(files, language, args.lang, args.samples, args.seed, args.typed)
+    report: dict = {"positions": len(positions)}
+    if args.model:
+        from treecomplete.models.infill_decode import InsertionDecoder
+        torch.set_num_threads(1)  # as the server's model thread
+        decoder = InsertionDecoder.load(Path(args.model))
+        scores, times = Scores(), []
+        for p in positions:
+            started = time.perf_counter()
+            found = decoder.fill(p.left, p.right, beam=args.beam, results=5 if not p.typed else 20, budget=args.budget)
+            times.append(1000 * (time.perf_counter() - started))
+            found = [f for f in found if f.text.lower().startswith(p.typed.lower())]
+            scores.add(p.truth, [leaves(f.text, args.lang) for f in found])
+        report["indigo"] = {**scores.row(), "ms_p50": percentile(times, 50), "ms_p95": percentile(times, 95)}
+    if not args.no_server:
+        session = Session("treecomplete", [sys.executable, "-m", "treecomplete", "--stdio"], root=root, folders=folders)
+        await session.start()
+        await session.wait_for_model(args.lang)
+        scores, first, again = Scores(), [], []
+        for k, p in enumerate(positions):
+            uri = p.path.as_uri()
+            session.open(uri, args.lang, p.buffer, k + 1)
+            started = time.perf_counter()
+            items = await session.complete(uri, *p.cursor)
+            first.append(1000 * (time.perf_counter() - started))
+            # the rest of the line is decoded while the server is idle: the next keystroke asks again
+            await asyncio.sleep(args.pause)
+            started = time.perf_counter()
+            later = await session.complete(uri, *p.cursor)
+            again.append(1000 * (time.perf_counter() - started))
+            items = client_order(later or items, p.typed)
+            session.close(uri)
+            scores.add(p.truth, [leaves(item_text(i), args.lang) for i in items[:5]])
+        await session.stop()
+        report["server"] = {**scores.row(), "ms_p50": percentile(first, 50), "ms_p95": percentile(first, 95),
+                            "again_ms_p50": percentile(again, 50), "again_ms_p95": percentile(again, 95)}
+    for name in ("indigo", "server"):
+        if name in report:
+            row = report[name]
+            cells = "  ".join(f"n={n}: {row[f'n{n}']['top1']:5.1f} / {row[f'n{n}']['top5']:5.1f} ({row[f'n{n}']['positions']})"
+                              for n in range(1, MAX_N + 1))
+            extra = f"  p50 {row['ms_p50']:.1f} ms p95 {row['ms_p95']:.1f} ms" if "ms_p50" in row else ""
+            if "again_ms_p50" in row:
+                extra += f"; asked again: p50 {row['again_ms_p50']:.1f} ms p95 {row['again_ms_p95']:.1f} ms"
+            print(f"{name:8} top-1 / top-5 exact on the first n leaves: {cells}{extra}")
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lang", default="python", choices=("python", "javascript"))
+    parser.add_argument("--files", help="a folder of held-out packages")
+    parser.add_argument("--data", help="token streams instead (treecomplete infill data): the decoder alone")
+    parser.add_argument("--split", default="valid", help="of --data (default %(default)s)")
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--model", help="an insertion decoder checkpoint (treecomplete infill train)")
+    parser.add_argument("--typed", type=int, default=0, help="characters of the identifier typed (default 0)")
+    parser.add_argument("--beam", type=int, default=4)
+    parser.add_argument("--budget", type=float, default=1.0, help="seconds of decoding (default %(default)s)")
+    parser.add_argument("--pause", type=float, default=0.3, help="seconds before asking again (default %(default)s)")
+    parser.add_argument("--no-server", action="store_true", help="the decoder alone")
+    parser.add_argument("--out", help="keep the report as JSON")
+    run_benchmark(main_async, parser.parse_args())
+
+
+if __name__ == "__main__":
+    main()
