@@ -32,7 +32,7 @@ from pathlib import Path
 import torch
 from lsprotocol import types
 import numpy as np
-from treecomplete.models.infill_data import MAX_SPAN, NAMED, Examples, flags_of, leaves, tokens
+from treecomplete.models.infill_data import IDENTIFIER, MAX_SPAN, NAMED, Examples, flags_of, leaves, tokens
 
 from .editing import client_order, end_position, heldout
 from .latency import percentile
@@ -62,7 +62,7 @@ def from_streams(directory: Path, split: str, lang: str, samples: int, seed: int
     for i in rng.permutation(examples.cursors):
         if len(out) == samples:
             break
-        if not examples.flags[i] & NAMED or not re.fullmatch(r"[A-Za-z_$][\w$]*", examples.texts[examples.ids[i]]):
+        if not examples.flags[i] & NAMED or not IDENTIFIER.fullmatch(examples.texts[examples.ids[i]]):
             continue
         lid, lfl, sid, _, rid, rfl = examples.example(int(i))
         truth = leaves(" ".join(examples.texts[t] for t in sid), lang)
@@ -81,7 +81,7 @@ def collect(files: list[Path], language, lang: str, samples: int, seed: int = 0,
         toks = tokens(tree)
         flags = flags_of(toks, data)
         for i, t in enumerate(toks):
-            if not t.named or not re.fullmatch(r"[A-Za-z_$][\w$]*", t.text):
+            if not t.named or not IDENTIFIER.fullmatch(t.text):
                 continue
             j = i
             while j + 1 < len(toks) and toks[j + 1].line == t.line:

@@ -39,10 +39,9 @@ from treecomplete.languages import JAVASCRIPT, TSX, TYPESCRIPT, LanguageSpec, by
 
 from .flatten import flatten
 from .neardup import NearDuplicates
-from .store import SplitWriter
+from .store import SPLITS, SplitWriter
 from .vocab import Vocabulary
 
-SPLITS = ("train", "valid", "test")
 MAX_BYTES = 512 * 1024
 MAX_LINE = 1000  # a longer line means minified or generated code
 SKIP_DIRS = frozenset({"node_modules", "vendor", "vendored", "_vendor", "third_party", "fixtures", "__fixtures__",

@@ -217,9 +217,5 @@ def searched_order(model: InsertionTransformer, batch: Batch, memory=None) -> to
     return order
 
 
-def load_examples(directory: Path, split: str) -> Examples:
-    return Examples(directory, split)
-
-
 def language_of(directory: Path) -> str:
     return json.loads((directory / "texts.json").read_text(encoding="utf-8"))["language"]

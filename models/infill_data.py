@@ -35,12 +35,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .store import SPLITS
+
 if TYPE_CHECKING:  # building reads the corpus' filters and tree-sitter; reading examples needs neither
     import tree_sitter
 
     from .corpus import SourceFile
 
-SPLITS = ("train", "valid", "test")
 
 NEWLINE, SPACE, NAMED = 1, 2, 4  # flag bits
 ATOMIC = frozenset({"string", "template_string"})  # one token each, whatever their pieces

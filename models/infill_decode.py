@@ -78,8 +78,9 @@ class InsertionDecoder:
         model = self.model
         memory = model.encode(batch.src, batch.src_flags, batch.src_pad)  # (1, S, d)
         kv = model.memory_kv(memory)
-        texts = _source_texts(batch, left, right)
-        S, cursor = len(texts), model.config.left
+        cursor = model.config.left
+        texts = _source_texts(batch.src.shape[1], cursor, left, right)
+        S = len(texts)
         # as training chose a text's occurrence: the last on the left, else the first on the right
         distance = [cursor - s if s < cursor else s - cursor + S for s in range(S)]
         src = (texts, torch.tensor([self.vocab.id(t) if t is not None else UNK for t in texts], device=self.device),
@@ -206,11 +207,10 @@ def _relations_of_last(hyps: list[Hypothesis], device) -> torch.Tensor:
     return torch.tensor(rows, device=device).unsqueeze(1)
 
 
-def _source_texts(batch, left, right) -> list[str | None]:
-    S = batch.src.shape[1]
+def _source_texts(S: int, cursor: int, left, right) -> list[str | None]:
+    """The context's texts by position (make_batch's layout: the cursor at ``cursor``)."""
     out: list[str | None] = [None] * S
     L = len(left)
-    cursor = int(torch.nonzero(batch.src[0] == CURSOR)[0])
     for i, (t, _) in enumerate(left):
         out[cursor - L + i] = t
     for i, (t, _) in enumerate(right[:S - cursor - 1]):

@@ -13,14 +13,13 @@ only (identifiers and literals), where completion is asked for.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from .infill_batches import TokenVocabulary, left_to_right, loss, make_batch, model_ids, searched_order
+from .infill_batches import TokenVocabulary, language_of, left_to_right, loss, make_batch, model_ids, searched_order
 from .infill_data import Examples
 from .infill_decode import FORMAT, InsertionDecoder
 from .insertion import InsertionConfig, InsertionTransformer
@@ -68,7 +67,7 @@ def train(data: Path, out: Path, minutes: float, *, order: str = "sao", bootstra
           named: bool = False, log=print) -> dict:
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     train_examples, valid = Examples(data, "train", named=named), Examples(data, "valid", named=named)
-    language = json.loads((data / "texts.json").read_text(encoding="utf-8"))["language"]
+    language = language_of(data)
     state_path = out.with_name(out.name + ".state")
     if resume and state_path.exists():
         saved = torch.load(out, map_location="cpu", weights_only=True)

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+SPLITS = ("train", "valid", "test")  # a corpus' splits, by package (corpus.split_of)
+
 FIELDS = ("types", "values", "parents")
 
 

@@ -261,13 +261,7 @@ class NeuralEngine:
         after: dict[str, list] = {}
         for chain in kept:
             after.setdefault(chain.first, []).append(chain)
-        out: list[Candidate] = []
-        placed = set()
-        for position, candidate in enumerate(scored):
-            out.append(candidate)
-            for chain in after.get(candidate.text, ()) if position < 5 else ():
-                out.append(_chain_candidate(chain, candidate.score))
-                placed.add(chain.text)
+        out, placed = _after_first(scored, after, _chain_candidate)
         # a call of a name the list ranks low is a guess; a member chain says more
         rest = [c for c in kept if c.text not in placed and "." in c.text]
         unlisted = features.NO_RULES.flags("")
@@ -285,22 +279,31 @@ def _with_infills(scored: list[Candidate], infills, prefix: str) -> list[Candida
     for infill in infills[:INFILL_ITEMS]:
         if infill.text.lower().startswith(prefix) and infill.text not in texts:
             after.setdefault(infill.first, []).append(infill)
-    if not after:
-        return scored
+    return _after_first(scored, after, _line_candidate)[0] if after else scored
+
+
+def _after_first(scored: list[Candidate], after: dict[str, list], candidate_of) -> tuple[list[Candidate], set[str]]:
+    """``scored`` with each multi-token item of ``after[text]`` right after the item of that
+    text, where it is among the first five (as ``candidate_of(item, that item's score)``), and
+    the texts placed so."""
     out: list[Candidate] = []
+    placed = set()
     for position, candidate in enumerate(scored):
         out.append(candidate)
-        for infill in after.pop(candidate.text, ()) if position < 5 else ():
-            out.append(Candidate(infill.text, Kind.FUNCTION if infill.text.endswith("(") else Kind.VARIABLE, candidate.score,
-                                 f"rest of the line · model {infill.probability:.1%}",
-                                 f"Predicted rest of the line: `{infill.text}`"))
-    return out
+        for item in after.get(candidate.text, ()) if position < 5 else ():
+            out.append(candidate_of(item, candidate.score))
+            placed.add(item.text)
+    return out, placed
 
 
-def _chain_candidate(chain, score: float) -> Candidate:
+def _chain_candidate(chain, score: float, said: str = "multi-token", what: str = "continuation") -> Candidate:
     kind = Kind.FUNCTION if chain.text.endswith("(") else Kind.VARIABLE
-    detail = f"multi-token · model {chain.probability:.1%}"
-    return Candidate(chain.text, kind, score, detail, f"Predicted continuation: `{chain.text}`")
+    detail = f"{said} · model {chain.probability:.1%}"
+    return Candidate(chain.text, kind, score, detail, f"Predicted {what}: `{chain.text}`")
+
+
+def _line_candidate(infill, score: float) -> Candidate:
+    return _chain_candidate(infill, score, "rest of the line", "rest of the line")
 
 
 LOCALS_READ = 16 * 1024  # bytes of the function before the cursor read for the names it binds

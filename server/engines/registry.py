@@ -202,9 +202,9 @@ def _infiller(language: str, device) -> object | None:
     except FileNotFoundError:
         return None
     try:
-        from ..sources.infill import BUDGET, Infiller
+        from ..sources.infill import Infiller
 
-        infiller = Infiller.load(path, device, BUDGET)
+        infiller = Infiller.load(path, device)
         log.info("%s: insertion decoder loaded from %s", language, path)
         return infiller
     except Exception as error:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
+import re
 from collections import OrderedDict
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from ..models.infill_decode import InsertionDecoder
 from .chains import Chain
 
 log = logging.getLogger(__name__)
+_CODE = re.compile(rb"\S")  # something written after the line (searched in place: no copy of the rest)
 
 READ_BEFORE = 1024  # bytes read before the cursor at a time, until they hold the tokens the decoder reads
 KEY_BEFORE, KEY_AFTER = 4096, 1024  # at most; the bytes a fill is kept by
@@ -49,7 +51,7 @@ class Infiller:
         self.wanted: tuple | None = None
 
     @classmethod
-    def load(cls, path: Path, device, budget: float) -> Infiller:
+    def load(cls, path: Path, device, budget: float = BUDGET) -> Infiller:
         return cls(InsertionDecoder.load(path, str(device)), budget)
 
     def chains(self, context: CompletionContext, wait: bool = True) -> list[Chain] | None:
@@ -61,7 +63,7 @@ class Infiller:
             return []
         eol = data.find(b"\n", context.cursor)
         eol = len(data) if eol < 0 else eol
-        if data[context.cursor:eol].strip() or not data[eol:].strip():
+        if data[context.cursor:eol].strip() or _CODE.search(data, eol) is None:
             return []
         start = context.prefix_start
         # the tokens read are a function of these bytes: the key, without reading the tree
