@@ -31,7 +31,9 @@ from lsprotocol import types
 from treecomplete.context import member_access
 from treecomplete.grammars import NAME_TYPES, WHEELS
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec, by_name
+from treecomplete.calls import called
 from treecomplete.receivers import Target, bindings, chain
+from treecomplete.sources.libraries import javascript
 from treecomplete.sources.declarations import (
     declares,
     member_position,
@@ -118,6 +120,23 @@ def imported_receiver(node, tree, language: LanguageSpec) -> bool:
     return bool(names) and names[0] in bindings(tree, language, [(0, node.start_byte)])
 
 
+def typed_receiver(node, bound: dict[str, Target], data: bytes, language: LanguageSpec) -> bool:
+    """Whether the object before the dot of the JavaScript `obj.name` node ``node`` is what the
+    shipped table says the class of: a Node call's result, as the receiver or assigned to it
+    before (``fs.createReadStream(p).``, ``const s = fs.createReadStream(p)`` … ``s.``), or a
+    global's property (``process.stdout.``). ``bound``: what the file's imports bind."""
+    receiver = node.child_by_field_name("object")
+    if receiver is None or language.name == "python":
+        return False
+    names = chain(node_text(receiver))
+    if names and len(names) == 2 and javascript.typed(Target("", tuple(names))):
+        return True
+    if receiver.type not in ("identifier", "call_expression", "new_expression"):
+        return False
+    target = called(receiver, data, node.start_byte, bound)
+    return target is not None and javascript.typed(target)
+
+
 def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = "", drop_imports: bool = False) -> list[Sample]:
     parser = language.parser()
     samples = []
@@ -127,11 +146,14 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
         if select == "imported-name":
             samples.extend(imported_samples(path, data, tree, language, lang, drop_imports))
             continue
+        bound = bindings(tree, language, [(0, len(data))]) if select == "typed-member" else {}
         cursor = tree.walk()
         while True:
             node = cursor.node
-            access = member_access(node) if select == "imported-member" and sampled(lang, node) else None
+            access = member_access(node) if select in ("imported-member", "typed-member") and sampled(lang, node) else None
             if select == "imported-member" and (access is None or not imported_receiver(access, tree, language)):
+                pass
+            elif select == "typed-member" and (access is None or not typed_receiver(access, bound, data, language)):
                 pass
             elif select == "keyword-argument":
                 if keyword_name(node):
@@ -380,8 +402,10 @@ def main() -> None:
     parser = arguments(__doc__, samples=200)
     parser.add_argument("--no-project", action="store_true", help="treecomplete without its project index")
     parser.add_argument("--out", help="write the results as JSON here")
-    parser.add_argument("--select", choices=["imported-member", "keyword-argument", "imported-name"], default="",
+    parser.add_argument("--select", choices=["imported-member", "typed-member", "keyword-argument", "imported-name"], default="",
                         help="only identifiers after a dot whose receiver the file's imports bind (os.path.join, t.Any); "
+                             "only those after a JavaScript receiver whose class Node's declarations give, a call's result or a "
+                             "global's property (s = fs.createReadStream(p) ... s.pipe, process.stdout.write); "
                              "only the names of a call's keyword arguments (Python: indent of dumps(x, indent=2)); only names "
                              "the file's imports bind (a hit: the name with an import edit that binds it so)")
     parser.add_argument("--drop-imports", action="store_true",

@@ -225,7 +225,7 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
                   rb"(?<![\w.])" + word + rb"\s*:\s*" + _DOTTED + rb"\s*(?:\n|#|=|,|\))"]
     best = None
     for number, form in enumerate(forms):
-        found = _last(re.compile(form), before, 0, len(before))
+        found = last_match(re.compile(form), before, 0, len(before))
         if found is not None and (best is None or found.start() >= best[1].start()):  # the type written wins a tie
             best = (number, found)
     if best is None:
@@ -236,7 +236,7 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
     return names[:-1] + (names[-1] + "()",) if python else None  # a function's result: what it is declared to return
 
 
-def _last(pattern: re.Pattern[bytes], data: bytes, lo: int, hi: int) -> re.Match[bytes] | None:
+def last_match(pattern: re.Pattern[bytes], data: bytes, lo: int, hi: int) -> re.Match[bytes] | None:
     """The last match of ``pattern`` in ``data[lo:hi]``: the one nearest the cursor."""
     found = None
     for found in pattern.finditer(data, lo, hi):
@@ -384,7 +384,7 @@ def declared_type_name(context: CompletionContext) -> str | None:
         return None
     name = re.escape(names[0].encode())
     annotation = re.compile(rb"(?<![\w$.])" + name + rb"\s*\??\s*:\s*([A-Za-z_$][\w$]*)\s*(?=[,)=;\n<]|$)")
-    found = _last(annotation, context.data, max(0, context.prefix_start - TYPE_READ), context.prefix_start)
+    found = last_match(annotation, context.data, max(0, context.prefix_start - TYPE_READ), context.prefix_start)
     return found.group(1).decode() if found is not None else None
 
 

@@ -7,8 +7,13 @@ the server ships (so that nothing is fetched or read at run time), from the decl
     python -m treecomplete.sources.libraries.build_table --typescript DIR --node DIR
 
 The table: {"modules": {"fs": {"readFileSync": "f", ...}}, "globals": {"Math": {"abs": "f"}},
-"instances": {"String": {"split": "f", ...}}} (an instance's members: a global class's, INSTANCES),
-kinds f(unction), c(lass), v(ariable), m(odule or namespace).
+"instances": {"String": {"split": "f", ...}}, "types": {"fs.createReadStream()": "ReadStream",
+"process.stdout": "WriteStream", "events()": "EventEmitter"}}: an instance's members (a global class's,
+INSTANCES, and each class or interface that "types" names, with what it extends), and "types", the
+class of what a module's function returns, of a global's property or its method's result, of a
+module's default export constructed. Kinds f(unction), c(lass), v(ariable), m(odule or namespace).
+Classes and interfaces are merged by name, as declarations.Reader reads them (``fs.WriteStream``
+and ``tty.WriteStream`` are one ``WriteStream``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import json
 import sys
 from pathlib import Path
 
-from .declarations import CLASS, Reader, Scope
+from .declarations import CLASS, FUNCTION, Reader, Scope
 
 TABLE = Path(__file__).with_name("javascript.json")
 LIBS = ("lib.es5.d.ts", "lib.es2015.*.d.ts", "lib.es2016.*.d.ts", "lib.es2017.*.d.ts", "lib.es2018.*.d.ts",
@@ -77,10 +82,13 @@ def build(typescript: Path, node: Path) -> dict:
         for inner, members in global_members(reader, [reader.modules[name]]).items():
             modules.setdefault(f"{name}.{inner}", members)
     instances = {name: dict(sorted(instance_members(reader, name).items())) for name in INSTANCES}
+    types = {key: name for key, name in sorted(value_types(reader, scopes).items()) if name in instances or declared_members(reader, name)}
+    for name in sorted(set(types.values()) - set(instances)):
+        instances[name] = dict(sorted(declared_members(reader, name).items()))
     return {"source": f"typescript {_version(typescript)} lib.es5-es2023, @types/node {_version(node)}",
             "modules": {name: dict(sorted(m.items())) for name, m in modules.items() if m},
             "globals": {name: dict(sorted(m.items())) for name, m in sorted(global_members(reader, scopes).items())},
-            "instances": {name: m for name, m in instances.items() if m}}
+            "instances": {name: m for name, m in instances.items() if m}, "types": types}
 
 
 def instance_members(reader: Reader, name: str) -> dict[str, str]:
@@ -91,6 +99,74 @@ def instance_members(reader: Reader, name: str) -> dict[str, str]:
         for members in (reader.interfaces.get(each, {}), reader.classes.get(each, {})):
             for member, kind in members.items():
                 out.setdefault(member, kind)
+    return out
+
+
+def resolve(reader: Reader, module: str, written: str) -> str | None:
+    """The key in ``reader.declared`` of a type written in ``module`` (``stream.Readable`` where
+    ``import * as stream``; ``NetServer`` where ``import { Server as NetServer } from "net"``; a
+    name of the module itself; ``NodeJS.Process``: a global), or None."""
+    head, _, rest = written.partition(".")
+    bound = reader.imported.get((module, head))
+    if rest and bound is not None and bound.endswith(".*"):
+        candidates = [f"{bound[:-2]}.{rest.split('.')[-1]}"]
+    elif not rest and bound is not None:
+        candidates = [bound]
+    else:  # `NodeJS.EventEmitter`: a global namespace's; `Socket`: the module's own, else a global
+        name = written.split(".")[-1]
+        candidates = [name] if rest or not module else [f"{module}.{name}", name]
+    return next((key for key in candidates if key in reader.declared), None)
+
+
+def lineage(reader: Reader, key: str) -> list[str]:
+    """``key`` and what it extends, nearest first (each once: a cycle ends)."""
+    out, todo = [], [key]
+    while todo:
+        each = todo.pop(0)
+        if each not in out:
+            out.append(each)
+            todo += [found for module, base in reader.declared[each].bases if (found := resolve(reader, module, base))]
+    return out
+
+
+def declared_members(reader: Reader, key: str) -> dict[str, str]:
+    """The members of an instance of a declared class or interface, with those of what it extends."""
+    out: dict[str, str] = {}
+    for each in lineage(reader, key) if key in reader.declared else ():
+        for member, kind in reader.declared[each].members.items():
+            out.setdefault(member, kind)
+    return out
+
+
+def value_types(reader: Reader, scopes: list[Scope]) -> dict[str, str]:
+    """The class or interface (its key in ``reader.declared``) of a value one step from a module
+    or a global: a module's function's result (``fs.createReadStream()``), a module's default
+    export constructed (``events()``), a global's property or its method's result
+    (``process.stdout``, ``Buffer.from()``), the globals those of ``scopes``. The table's "types"."""
+    out: dict[str, str] = {}
+    owners: dict[str, str] = {}  # a global or a module -> the key of its type
+    for scope in scopes:
+        for name, written in scope.types.items():
+            if (found := resolve(reader, "", written)) is not None:
+                owners.setdefault(name, found)
+    for name, scope in reader.modules.items():
+        module = name.removeprefix("node:")
+        if name.startswith("node:"):
+            continue
+        for function, written in scope.returns.items():
+            if (found := resolve(reader, module, written)) is not None:
+                out[f"{module}.{function}()"] = found
+        if scope.export_equals in scope.statics and (found := resolve(reader, module, scope.export_equals)) is not None:
+            out[f"{module}()"] = found  # `export = EventEmitter`: `new EventEmitter()` of `require('events')`
+        elif scope.export_equals in owners:  # `export = process`: the module is that global
+            owners[module] = owners[scope.export_equals]
+    for name, owner in owners.items():
+        members = declared_members(reader, owner)
+        for each in lineage(reader, owner):
+            for member, (module, written) in reader.declared[each].types.items():
+                call = members.get(member, "").startswith(FUNCTION)
+                if (found := resolve(reader, module, written)) is not None:
+                    out.setdefault(f"{name}.{member}()" if call else f"{name}.{member}", found)
     return out
 
 

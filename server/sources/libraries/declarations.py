@@ -76,6 +76,7 @@ class Scope:
     namespaces: dict[str, Scope] = field(default_factory=dict)
     export_equals: str | None = None  # ``export = path``
     export_from: list[str] = field(default_factory=list)  # ``export * from "fs"``
+    returns: dict[str, str] = field(default_factory=dict)  # a function's declared result (written_type's)
 
     def members(self, interfaces: dict[str, dict[str, str]]) -> dict[str, str]:
         """What ``require`` of this module gives: its exports, or what ``export =`` names."""
@@ -104,17 +105,65 @@ def _parser(typescript: bool) -> tree_sitter.Parser:
     return tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language()))
 
 
+def written_type(node: tree_sitter.Node | None) -> str | None:
+    """The class or interface a written type names, as written but for its type arguments
+    (``stream.Readable``, ``Server<A, B>`` -> Server, ``WriteStream & { fd: 1 }`` -> WriteStream);
+    None for others (``string``, ``{ a: 1 }``, ``this``, a function's type)."""
+    while node is not None:
+        if node.type == "type_annotation":
+            node = node.named_children[-1] if node.named_children else None
+        elif node.type in ("type_identifier", "identifier", "nested_type_identifier", "member_expression"):
+            return "".join(node_text(node).split())
+        elif node.type == "generic_type":
+            node = node.child_by_field_name("name") or (node.named_children[0] if node.named_children else None)
+        elif node.type in ("intersection_type", "union_type", "parenthesized_type"):
+            node = next((c for c in node.named_children if c.type not in ("object_type", "literal_type", "predefined_type")), None)
+        else:
+            return None
+    return None
+
+
+def _heritage(node: tree_sitter.Node) -> list[str]:
+    """The names a class or an interface extends (``extends stream.Readable``, ``extends A, B<T>``)."""
+    out = []
+    for part in node.named_children:
+        clauses = part.named_children if part.type == "class_heritage" else [part]
+        for clause in clauses:
+            if clause.type in ("extends_clause", "extends_type_clause"):
+                out += [name for value in clause.named_children if value.type != "type_arguments" and (name := written_type(value))]
+    return out
+
+
 def _identifier(name: str) -> bool:
     return name.replace("$", "_").isidentifier() and name not in ("prototype", "constructor")
 
 
+@dataclass
+class Declared:
+    """A class or an interface, by its place (``fs.ReadStream``: module fs's; ``Process``: a
+    global one, interfaces merged as TypeScript merges them): its instance members, what it
+    extends and its members' types, each as written and with the ambient module whose imports
+    read it ("" for none)."""
+
+    members: dict[str, str] = field(default_factory=dict)
+    bases: list[tuple[str, str]] = field(default_factory=list)  # ("fs", "stream.Readable")
+    types: dict[str, tuple[str, str]] = field(default_factory=dict)  # a property's type, a method's result's
+
+
 class Reader:
     """Reads declaration files, collecting the interfaces of all of them (merged by name, as
-    TypeScript merges them) and the global variables' types."""
+    TypeScript merges them) and the global variables' types; and each class and interface by
+    its place (``declared``), with what the ambient modules import (``imported``)."""
 
     def __init__(self) -> None:
         self.interfaces: dict[str, dict[str, str]] = {}
         self.classes: dict[str, dict[str, str]] = {}  # a class's instance members, by its name
+        self.declared: dict[str, Declared] = {}  # "fs.ReadStream", "Process"
+        # (module, a name its imports bind) -> "net.Server" (``import { Server as NetServer } from "node:net"``)
+        # or "stream.*" (``import * as stream from "node:stream"``)
+        self.imported: dict[tuple[str, str], str] = {}
+        self._module = ""  # the ambient module being read, for its imports
+        self._prefix = ""  # where its declarations go: the module, or "" in a ``global`` block
         self.modules: dict[str, Scope] = {}  # ``declare module "fs" {...}``
         self.globals = Scope()
 
@@ -136,7 +185,7 @@ class Reader:
                 into_globals = True  # the grammar reads an error, then the block
                 continue
             if into_globals and node.type == "statement_block":
-                self._statements(node, self.globals, ambient=True)
+                self._global(node)
             else:
                 self._statement(node, scope, ambient, exported=False)
             into_globals = False
@@ -147,10 +196,12 @@ class Reader:
             self._statement(node.named_children[0], scope, ambient, exported)
         elif kind == "export_statement":
             self._export(node, scope, ambient)
+        elif kind == "import_statement" and self._module:
+            self._import(node)
         elif kind == "ambient_declaration":
             for child in node.named_children:
                 if child.type == "statement_block":  # declare global { ... }
-                    self._statements(child, self.globals, ambient=True)
+                    self._global(child)
                 else:
                     self._statement(child, scope, True, exported)
         elif kind == "module" and node.child_by_field_name("name") is not None and node.child_by_field_name("name").type == "string":
@@ -158,11 +209,14 @@ class Reader:
             inner = self.modules.setdefault(name, Scope())
             body = node.child_by_field_name("body")
             if body is not None:
+                outer = self._module, self._prefix
+                self._module = self._prefix = name.removeprefix("node:")
                 self._statements(body, inner, ambient=True)
+                self._module, self._prefix = outer
         elif kind in ("internal_module", "module") and node_text(node.child_by_field_name("name")) == "global":
             body = node.child_by_field_name("body")  # `global { var console: Console }` in a module
             if body is not None:
-                self._statements(body, self.globals, ambient=True)
+                self._global(body)
         elif kind in ("internal_module", "module"):
             name = node_text(node.child_by_field_name("name"))
             inner = scope.namespaces.setdefault(name, Scope())
@@ -171,23 +225,33 @@ class Reader:
                 self._statements(body, inner, ambient)
             self._value(scope, name, NAMESPACE, exported)
         elif kind == "interface_declaration":
-            members = self.interfaces.setdefault(node_text(node.child_by_field_name("name")), {})
+            owner = node_text(node.child_by_field_name("name"))
+            members = self.interfaces.setdefault(owner, {})
+            declared = self._declared(owner, node)
             body = node.child_by_field_name("body")
             for member in body.named_children if body is not None else ():
                 if member.type in _MEMBERS and _identifier(name := node_text(member.child_by_field_name("name"))):
                     members.setdefault(name, _signed(member, _MEMBERS[member.type]))
+                    self._typed(declared, name, member)
         elif kind in ("class_declaration", "abstract_class_declaration"):
             name = node_text(node.child_by_field_name("name"))
             self._value(scope, name, CLASS, exported)
             statics = scope.statics.setdefault(name, {})
             instances = self.classes.setdefault(name, {})
+            declared = self._declared(name, node)
             body = node.child_by_field_name("body")
             for member in body.named_children if body is not None else ():
                 if member.type in _MEMBERS and _identifier(member_name := node_text(member.child_by_field_name("name"))):
-                    into = statics if any(c.type == "static" for c in member.children) else instances
-                    into.setdefault(member_name, _signed(member, _MEMBERS[member.type]))
+                    static = any(c.type == "static" for c in member.children)
+                    (statics if static else instances).setdefault(member_name, _signed(member, _MEMBERS[member.type]))
+                    if not static:
+                        self._typed(declared, member_name, member)
         elif kind in _DECLARES:
-            self._value(scope, node_text(node.child_by_field_name("name")), _signed(node, _DECLARES[kind]), exported)
+            name = node_text(node.child_by_field_name("name"))
+            self._value(scope, name, _signed(node, _DECLARES[kind]), exported)
+            result = written_type(node.child_by_field_name("return_type"))
+            if result is not None and _DECLARES[kind] == FUNCTION:
+                scope.returns.setdefault(name, result)  # the first overload's
         elif kind in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 if declarator.type == "variable_declarator":
@@ -198,6 +262,38 @@ class Reader:
                     value = declarator.child_by_field_name("value")
                     function = value is not None and ("function" in value.type or value.type == "arrow_function")
                     self._value(scope, name, _signed(declarator, FUNCTION) if function else VARIABLE, exported)
+
+    def _global(self, block: tree_sitter.Node) -> None:
+        """A ``global { … }`` block: global declarations, read with the module's imports."""
+        prefix, self._prefix = self._prefix, ""
+        self._statements(block, self.globals, ambient=True)
+        self._prefix = prefix
+
+    def _import(self, node: tree_sitter.Node) -> None:
+        """What an ambient module's import binds (``import { A as B } from "m"``, ``import * as m``)."""
+        source = node.child_by_field_name("source")
+        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        module = node_text(source).strip("'\"").removeprefix("node:") if source is not None else ""
+        for part in clause.named_children if clause is not None and module else ():
+            if part.type == "namespace_import" and part.named_children:
+                self.imported[(self._module, node_text(part.named_children[0]))] = f"{module}.*"
+            for specifier in part.named_children if part.type == "named_imports" else ():
+                name, alias = specifier.child_by_field_name("name"), specifier.child_by_field_name("alias")
+                self.imported[(self._module, node_text(alias or name))] = f"{module}.{node_text(name)}"
+
+    def _declared(self, name: str, node: tree_sitter.Node) -> Declared:
+        key = f"{self._prefix}.{name}" if self._prefix else name
+        declared = self.declared.setdefault(key, Declared())
+        declared.bases += [(self._module, base) for base in _heritage(node) if (self._module, base) not in declared.bases]
+        return declared
+
+    def _typed(self, declared: Declared, name: str, member: tree_sitter.Node) -> None:
+        """A member: its kind, and its type (a property's as written, a method's declared result:
+        the first overload's)."""
+        declared.members.setdefault(name, _signed(member, _MEMBERS[member.type]))
+        written = written_type(member.child_by_field_name("return_type" if _MEMBERS[member.type] == FUNCTION else "type"))
+        if written is not None and written != "this":
+            declared.types.setdefault(name, (self._module, written))
 
     def _value(self, scope: Scope, name: str, kind: str, exported: bool) -> None:
         if _identifier(name):

@@ -62,15 +62,17 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     ""), and the files they were read from."""
     spec = target.module.removeprefix("node:")
     if not spec and target.names[1:] == ("prototype",):  # an instance of a global class (`'a'.`, `new URL(s).`)
-        found = table().get("instances", {}).get(target.names[0])
-        return (_members(target.names[0], found, "global", f"{target.names[0]}.prototype", True) if found else None), []
+        return _instance(target.names[0]), []
     if not spec:
         found = table()["globals"].get(target.names[0]) if len(target.names) == 1 else None
-        return (_members(target.names[0], found, "global", target.names[0], True) if found else None), []
+        typed = table().get("types", {}).get(".".join(target.names)) if len(target.names) > 1 else None  # `process.stdout.`
+        return (_members(target.names[0], found, "global", target.names[0], True) if found else _instance(typed, ".".join(target.names))), []
     builtin = table()["modules"]
     if spec in builtin or spec.split("/")[0] in builtin:
-        name = ".".join((spec,) + target.names)  # `fs`, `util.inspect` (a namespace of util)
+        name = ".".join((spec,) + target.names).replace(".()", "()")  # `fs`, `util.inspect` (a namespace of util)
         found = builtin.get(name) or (builtin.get("/".join((spec,) + target.names)) if target.names else None)  # `fs/promises`
+        if found is None and target.names:  # `fs.createReadStream(p)`, `new EventEmitter()`: an instance
+            return _instance(table().get("types", {}).get(name), name), []
         return (_members(name, found, f"node:{spec}", name) if found else None), []
     if folder is None or (target.names and not spec.startswith(".")):
         return None, []
@@ -85,6 +87,22 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     if members is not None and spec.startswith(".") and not path.name.endswith(".d.ts"):
         members.complete = False  # the project's own objects take members as it runs (koa's context.app)
     return members, files
+
+
+def typed(target: Target) -> bool:
+    """Whether the table says of what class ``target`` is (a Node module's function's result, a
+    global's property: ``fs.createReadStream()``, ``process.stdout``)."""
+    spec = target.module.removeprefix("node:")
+    return ".".join(((spec,) if spec else ()) + target.names).replace(".()", "()") in table().get("types", {})
+
+
+def _instance(name: str | None, used_as: str = "") -> Members | None:
+    """The members of an instance of the class or interface ``name`` of the table (a global
+    class's, a Node module's: ``fs.ReadStream``), or None; how often real code uses each, counted
+    under ``used_as`` (``process.stdout``) where it is not a call's result, else under the class."""
+    found = table().get("instances", {}).get(name) if name else None
+    uses = used_as if used_as and not used_as.endswith(")") else f"{name}.prototype"
+    return _members(name, found, name, uses, True) if found else None
 
 
 def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], object] = lambda: None) -> Members | None:

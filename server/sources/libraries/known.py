@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from ... import receivers
+from ... import calls, receivers
 from ...context import ATTRIBUTE, CompletionContext
 from ...document import Document
 from ...languages import LanguageSpec
@@ -54,6 +54,9 @@ class Libraries:
         if own is not None:
             return self._class(context, own, bound, 0)
         target = receivers.target_of(context, bound)
+        if context.language.name != "python" and (called := calls.call_result(context, bound)) is not None \
+                and javascript.typed(called):  # `const s = fs.createReadStream(p)` … `s.`: what it returns
+            target = called
         wanted = receivers.declared_type_name(context) if target is None else None  # `user: User` … `user.`
         if wanted is not None and (typed := receivers.type_members(context.tree.root_node, context.data, wanted)):
             found = self._class(context, typed, bound, 0)  # declared in the file
@@ -69,6 +72,8 @@ class Libraries:
         if target is None and context.language.name != "python":  # `Math.`, `JSON.`, `process.`: a global's
             names = receivers.chain(context.receiver)
             target = receivers.Target("", tuple(names)) if names and len(names) == 1 else None
+            if names and len(names) == 2 and javascript.typed(global_property := receivers.Target("", tuple(names))):
+                target = global_property  # `process.stdout.`
         return self._target(context, target) if target is not None else None
 
     def _named_like(self, context: CompletionContext, bound: dict[str, receivers.Target]) -> Members | None:

@@ -1,0 +1,50 @@
+"""What a JavaScript receiver is the result of: a call or a ``new`` of what the buffer's imports
+bind or of a global (``fs.createReadStream(p).``, ``const s = fs.createReadStream(p)`` … ``s.``),
+read from the syntax tree and the text before the cursor; the libraries say what some such calls
+return (server/sources/libraries/javascript.py)."""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter
+
+from .context import CompletionContext, member_access
+from .receivers import ASSIGNMENT_READ, OWN, Target, chain, last_match
+from .words import node_text
+
+_JS_CALL = r"(?<![\w$.])%s\s*=\s*(?:new\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\("
+
+
+def call_result(context: CompletionContext, bound: dict[str, Target]) -> Target | None:
+    """JavaScript: the result of a call or a ``new``, where the receiver is one
+    (``fs.createReadStream(p).``) or a name last assigned one (``const s = fs.createReadStream(p)``
+    … ``s.``, ``const e = new EventEmitter()`` … ``e.``): the callee's target with its last name
+    marked ``()`` (``Target("fs", ("createReadStream()",))``; a module's default export called:
+    ``("()",)``; a global's: ``Target("", ("Buffer", "from()"))``). The libraries know what some
+    such calls return (server/sources/libraries/javascript.py); None elsewhere."""
+    access = member_access(context.target) if context.target is not None else None
+    obj = access.child_by_field_name("object") if access is not None else None
+    if obj is None or context.language.name == "python" or context.language.name not in OWN:
+        return None
+    return called(obj, context.data, context.prefix_start, bound)
+
+
+def called(obj: tree_sitter.Node, data: bytes, offset: int, bound: dict[str, Target]) -> Target | None:
+    """call_result's target of the JavaScript receiver node ``obj``, the cursor at ``offset``."""
+    callee = None
+    if obj.type in ("call_expression", "new_expression"):
+        callee = node_text(obj.child_by_field_name("function" if obj.type == "call_expression" else "constructor"))
+    elif obj.type == "identifier":
+        before = data[max(0, offset - ASSIGNMENT_READ):offset]
+        found = last_match(re.compile(_JS_CALL.encode() % re.escape(obj.text or b"")), before, 0, len(before))
+        callee = found.group(1).decode() if found is not None else None
+    names = chain(callee)
+    if not names:
+        return None
+    head = bound.get(names[0])
+    if head is None:
+        return Target("", (*names[:-1], names[-1] + "()")) if len(names) > 1 else None
+    if len(names) > 1:
+        return Target(head.module, (*head.names, *names[1:-1], names[-1] + "()"))
+    return Target(head.module, (*head.names[:-1], head.names[-1] + "()") if head.names else ("()",))

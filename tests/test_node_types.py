@@ -1,0 +1,149 @@
+"""Types one step on in JavaScript: what a Node module's function returns, a global's property,
+a module's default export constructed (``fs.createReadStream(p)``, ``process.stdout``,
+``new EventEmitter()``), from the shipped table's "types" and "instances" (build_table.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from treecomplete.context import context_at
+from treecomplete.document import Document
+from treecomplete.languages import JAVASCRIPT, PYTHON
+from treecomplete.calls import call_result
+from treecomplete.receivers import Target, bindings
+from treecomplete.service import CompletionService
+from treecomplete.sources.libraries import javascript
+from treecomplete.sources.libraries.build_table import build, lineage, resolve
+from treecomplete.sources.libraries.declarations import Reader
+from treecomplete.sources.libraries.known import Libraries
+
+LIB = """
+interface String { split(separator: string): string[]; }
+declare var String: StringConstructor;
+interface StringConstructor { fromCharCode(...codes: number[]): string; }
+"""
+EVENTS = """
+declare module "events" {
+    interface EventEmitter extends NodeJS.EventEmitter {}
+    class EventEmitter { static defaultMaxListeners: number; }
+    export = EventEmitter;
+}
+declare module "node:events" { import events = require("events"); export = events; }
+"""
+GLOBALS = """
+declare var process: NodeJS.Process;
+declare namespace NodeJS {
+    interface EventEmitter { on(name: string, listener: Function): this; emit(name: string): boolean; }
+    interface Process extends EventEmitter { stdout: WriteStream & { fd: 1 }; cwd(): string; env: ProcessEnv; }
+    interface WriteStream extends Writable { columns: number; }
+    interface Writable { write(chunk: any): boolean; }
+}
+"""
+STREAMS = """
+declare module "stream" {
+    import { EventEmitter } from "node:events";
+    class internal extends EventEmitter { pipe(destination: any): any; }
+    namespace internal {
+        class Readable extends internal { read(size?: number): any; }
+    }
+    export = internal;
+}
+declare module "fs" {
+    import * as stream from "node:stream";
+    import { Readable as Source } from "node:stream";
+    export class ReadStream extends stream.Readable { bytesRead: number; close(): void; }
+    export class Other extends Source { other(): void; }
+    export function createReadStream(path: string): ReadStream;
+    export function readFileSync(path: string): string;
+}
+"""
+
+
+def fake_packages(tmp_path: Path) -> tuple[Path, Path]:
+    typescript, node = tmp_path / "typescript", tmp_path / "node"
+    (typescript / "lib").mkdir(parents=True)
+    (typescript / "lib" / "lib.es5.d.ts").write_text(LIB)
+    node.mkdir()
+    for name, text in {"events.d.ts": EVENTS, "globals.d.ts": GLOBALS, "streams.d.ts": STREAMS}.items():
+        (node / name).write_text(text)
+    return typescript, node
+
+
+def test_the_reader_keeps_each_class_by_its_place_with_what_its_module_imports():
+    reader = Reader()
+    reader.read(STREAMS.encode())
+    assert reader.imported[("fs", "stream")] == "stream.*" and reader.imported[("fs", "Source")] == "stream.Readable"
+    assert reader.declared["fs.ReadStream"].bases == [("fs", "stream.Readable")]
+    assert resolve(reader, "fs", "stream.Readable") == "stream.Readable" == resolve(reader, "fs", "Source")
+    assert lineage(reader, "fs.ReadStream") == ["fs.ReadStream", "stream.Readable", "stream.internal"]
+    assert reader.modules["fs"].returns == {"createReadStream": "ReadStream"}  # a string is no class
+
+
+def test_the_table_says_what_a_call_or_a_property_is_and_its_members_with_what_it_extends(tmp_path: Path):
+    table = build(*fake_packages(tmp_path))
+    types = table["types"]
+    assert types["fs.createReadStream()"] == "fs.ReadStream" and "fs.readFileSync()" not in types
+    assert types["process.stdout"] == "WriteStream"  # `WriteStream & { fd: 1 }`
+    assert types["events()"] == "events.EventEmitter"  # `export = EventEmitter`, a class
+    assert "process.env" not in types  # ProcessEnv is declared nowhere
+    instances = table["instances"]
+    assert {"bytesRead", "close", "read", "pipe", "on", "emit"} <= set(instances["fs.ReadStream"])  # up to EventEmitter
+    assert {"columns", "write"} <= set(instances["WriteStream"]) and "defaultMaxListeners" not in instances["events.EventEmitter"]
+    assert {"on", "emit"} <= set(instances["events.EventEmitter"])
+    assert set(instances["String"]) == {"split"}  # a global class's, as before
+
+
+def test_the_shipped_table_reads_node_s_instances():
+    def names(target: Target) -> set[str]:
+        members, _ = javascript.read(None, target)
+        return set(members.names) if members is not None else set()
+
+    assert {"pipe", "on", "close", "bytesRead"} <= names(Target("fs", ("createReadStream()",)))
+    assert {"write", "columns", "on"} <= names(Target("", ("process", "stdout")))
+    assert {"write", "columns"} <= names(Target("process", ("stdout",)))  # `const process = require('process')`
+    assert {"listen", "close", "on"} <= names(Target("http", ("createServer()",)))
+    assert {"emit", "on", "once"} <= names(Target("node:events", ("()",)))
+    assert {"update", "digest"} <= names(Target("crypto", ("createHash()",)))
+    assert names(Target("fs", ("noSuchFunction()",))) == set() and names(Target("", ("process", "noSuch"))) == set()
+    assert javascript.typed(Target("fs", ("createReadStream()",))) and javascript.typed(Target("", ("process", "stdout")))
+    assert not javascript.typed(Target("./local", ("make()",))) and not javascript.typed(Target("fs", ("readFileSync()",)))
+
+
+def at_end(text: str, language=JAVASCRIPT):
+    return context_at(Document("file:///w/a.js", text, 1, language), len(text.encode()))
+
+
+HEAD = "const fs = require('fs');\nconst { createServer } = require('http');\nconst Emitter = require('events');\n"
+
+
+def test_a_call_s_result_as_the_receiver_or_assigned_to_it():
+    cases = {
+        "fs.createReadStream(p).": Target("fs", ("createReadStream()",)),
+        "const s = fs.createReadStream(p);\ns.": Target("fs", ("createReadStream()",)),
+        "const srv = createServer(app);\nsrv.": Target("http", ("createServer()",)),
+        "const e = new Emitter();\ne.": Target("events", ("()",)),
+        "const b = Buffer.from(x);\nb.": Target("", ("Buffer", "from()")),  # a global's
+        "const x = other(1);\nx.": None, "x.": None, "const s = await fs.createReadStream(p);\ns.": None,
+    }
+    for text, expected in cases.items():
+        context = at_end(HEAD + text)
+        assert call_result(context, bindings(context.tree, JAVASCRIPT, [(0, len(context.data))])) == expected, text
+    python = at_end("import os\nx = os.getcwd()\nx.", PYTHON)
+    assert call_result(python, {}) is None  # Python's calls are target_of's
+
+
+def complete(text: str, tmp_path: Path) -> list[str]:
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    uri = (tmp_path / "a.js").as_uri()
+    service.open(uri, "javascript", 1, text)
+    lines = text.split("\n")
+    completion = service.complete_read(uri, len(lines) - 1, len(lines[-1]), 50)
+    return [c.text for c in completion.candidates]
+
+
+def test_members_of_what_a_node_call_returned_and_of_a_global_s_property(tmp_path: Path):
+    assert complete(HEAD + "const stream = fs.createReadStream(p);\nstream.pi", tmp_path)[0] == "pipe"
+    assert complete("process.stdout.wr", tmp_path)[0] == "write"
+    assert complete(HEAD + "const srv = createServer(handle);\nsrv.lis", tmp_path)[0] == "listen"
+    assert "emit" in complete(HEAD + "const bus = new Emitter();\nbus.em", tmp_path)
