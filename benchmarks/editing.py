@@ -32,7 +32,7 @@ from treecomplete.context import member_access
 from treecomplete.grammars import NAME_TYPES, WHEELS
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec, by_name
 from treecomplete.calls import called
-from treecomplete.receivers import Target, bindings, chain
+from treecomplete.receivers import ASSIGNMENT_READ, Target, bindings, chain, last_match
 from treecomplete.sources.libraries import javascript
 from treecomplete.sources.declarations import (
     declares,
@@ -120,18 +120,32 @@ def imported_receiver(node, tree, language: LanguageSpec) -> bool:
     return bool(names) and names[0] in bindings(tree, language, [(0, node.start_byte)])
 
 
-def typed_receiver(node, bound: dict[str, Target], data: bytes, language: LanguageSpec) -> bool:
-    """Whether the object before the dot of the JavaScript `obj.name` node ``node`` is what the
-    shipped table says the class of: a Node call's result, as the receiver or assigned to it
-    before (``fs.createReadStream(p).``, ``const s = fs.createReadStream(p)`` … ``s.``), or a
-    global's property (``process.stdout.``). ``bound``: what the file's imports bind."""
+_CONSTRUCTED = rb"(?<![\w$.])%s\s*=\s*(?:new\s+)?([A-Z][\w$]*)\s*\("
+
+
+def made_receiver(node, bound: dict[str, Target], data: bytes, language: LanguageSpec, root) -> bool:
+    """Whether the object before the dot of the `obj.name` node ``node`` is an instance the code
+    made: a name last assigned ``X(...)`` or ``new X(...)`` of a class ``X`` that the file defines
+    at its top level or an import binds (``c = Cache()`` … ``c.``); in JavaScript also a Node call's
+    result or a global's property whose class the shipped table gives (``const s =
+    fs.createReadStream(p)`` … ``s.``, ``fs.createReadStream(p).``, ``process.stdout.``).
+    ``bound``: what the file's imports bind."""
     receiver = node.child_by_field_name("object")
-    if receiver is None or language.name == "python":
+    if receiver is None:
         return False
     names = chain(node_text(receiver))
-    if names and len(names) == 2 and javascript.typed(Target("", tuple(names))):
+    python = language.name == "python"
+    if not python and names and len(names) == 2 and javascript.typed(Target("", tuple(names))):
         return True
-    if receiver.type not in ("identifier", "call_expression", "new_expression"):
+    if receiver.type == "identifier":
+        before = data[max(0, node.start_byte - ASSIGNMENT_READ):node.start_byte]
+        found = last_match(re.compile(_CONSTRUCTED % re.escape(receiver.text)), before, 0, len(before))
+        made = found.group(1).decode() if found is not None else None
+        kinds = ("class_definition",) if python else ("class_declaration",)
+        if made is not None and (made in bound or any(c.type in kinds and node_text(c.child_by_field_name("name")) == made
+                                                      for c in root.named_children)):
+            return True
+    if python or receiver.type not in ("identifier", "call_expression", "new_expression"):
         return False
     target = called(receiver, data, node.start_byte, bound)
     return target is not None and javascript.typed(target)
@@ -146,14 +160,14 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
         if select == "imported-name":
             samples.extend(imported_samples(path, data, tree, language, lang, drop_imports))
             continue
-        bound = bindings(tree, language, [(0, len(data))]) if select == "typed-member" else {}
+        bound = bindings(tree, language, [(0, len(data))]) if select == "made-member" else {}
         cursor = tree.walk()
         while True:
             node = cursor.node
-            access = member_access(node) if select in ("imported-member", "typed-member") and sampled(lang, node) else None
+            access = member_access(node) if select in ("imported-member", "made-member") and sampled(lang, node) else None
             if select == "imported-member" and (access is None or not imported_receiver(access, tree, language)):
                 pass
-            elif select == "typed-member" and (access is None or not typed_receiver(access, bound, data, language)):
+            elif select == "made-member" and (access is None or not made_receiver(access, bound, data, language, tree.root_node)):
                 pass
             elif select == "keyword-argument":
                 if keyword_name(node):
@@ -402,10 +416,10 @@ def main() -> None:
     parser = arguments(__doc__, samples=200)
     parser.add_argument("--no-project", action="store_true", help="treecomplete without its project index")
     parser.add_argument("--out", help="write the results as JSON here")
-    parser.add_argument("--select", choices=["imported-member", "typed-member", "keyword-argument", "imported-name"], default="",
+    parser.add_argument("--select", choices=["imported-member", "made-member", "keyword-argument", "imported-name"], default="",
                         help="only identifiers after a dot whose receiver the file's imports bind (os.path.join, t.Any); "
-                             "only those after a JavaScript receiver whose class Node's declarations give, a call's result or a "
-                             "global's property (s = fs.createReadStream(p) ... s.pipe, process.stdout.write); "
+                             "only those after an instance the code made (c = Cache() ... c.grow, s = fs.createReadStream(p) ... "
+                             "s.pipe, process.stdout.write); "
                              "only the names of a call's keyword arguments (Python: indent of dumps(x, indent=2)); only names "
                              "the file's imports bind (a hit: the name with an import edit that binds it so)")
     parser.add_argument("--drop-imports", action="store_true",

@@ -52,6 +52,7 @@ class OwnClass:
     bases: list[str] = field(default_factory=list)
     signatures: dict[str, str] = field(default_factory=dict)  # a method's parameters, ``(x, y=…)``
     dynamic: bool = False  # it defines __getattr__ / __getattribute__: any name may be a member
+    statics: set[str] = field(default_factory=set)  # JavaScript's ``static`` members, among ``members``
 
 
 @functools.cache
@@ -304,6 +305,8 @@ def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) 
         if child.type in ("function_definition", "method_definition"):
             name = node_text(child.child_by_field_name("name"))
             found.members.setdefault(name, read_as)
+            if any(c.type == "static" for c in child.children):
+                found.statics.add(name)
             if read_as == "method":
                 found.signatures.setdefault(name, parameters(child.child_by_field_name("parameters")))
         elif child.type == "expression_statement" and child.named_children and child.named_children[0].type == "assignment":
@@ -374,6 +377,17 @@ def class_in_file(context: CompletionContext, name: str) -> OwnClass | None:
             return own_class(CompletionContext(context.language, context.uri, context.data, context.cursor, "",
                                                context.prefix_start, context.category, (), own, probe, context.tree))
     return None
+
+
+def constructed_in_file(context: CompletionContext, bound: dict[str, Target]) -> OwnClass | None:
+    """The class the file defines at its top level whose instance the receiver was last
+    assigned (``const c = new Cache()`` … ``c.``, ``c = Cache()`` … ``c.``), where no import binds
+    that name."""
+    names = chain(context.receiver)
+    assigned = _assigned_class(context, names[0]) if names and len(names) == 1 else None
+    if not assigned or len(assigned) != 1 or assigned[0].endswith("()") or assigned[0] in bound:
+        return None
+    return class_in_file(context, assigned[0])
 
 
 def declared_type_name(context: CompletionContext) -> str | None:

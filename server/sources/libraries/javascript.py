@@ -74,8 +74,8 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         if found is None and target.names:  # `fs.createReadStream(p)`, `new EventEmitter()`: an instance
             return _instance(table().get("types", {}).get(name), name), []
         return (_members(name, found, f"node:{spec}", name) if found else None), []
-    if folder is None or (target.names and not spec.startswith(".")):
-        return None, []
+    if folder is None or (target.names and not spec.startswith(".") and target.names != ("default",)):
+        return None, []  # a package's: its default export's instance only (`new Koa()`)
     path = _resolve(folder, spec)
     if path is None:
         return None, []
@@ -87,6 +87,12 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     if members is not None and spec.startswith(".") and not path.name.endswith(".d.ts"):
         members.complete = False  # the project's own objects take members as it runs (koa's context.app)
     return members, files
+
+
+def builtin(spec: str) -> bool:
+    """Whether ``spec`` names one of Node's modules (``fs``, ``node:fs``, ``fs/promises``)."""
+    spec = spec.removeprefix("node:")
+    return spec in table()["modules"] or spec.split("/")[0] in table()["modules"]
 
 
 def typed(target: Target) -> bool:
@@ -124,11 +130,12 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
             return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}", own.signatures)
         return None
     root = JAVASCRIPT.parser().parse(data).root_node
-    classes: dict[str, tree_sitter.Node] = {}
+    classes: dict[str, tree_sitter.Node] = {}  # and functions: a constructor's `this.x =` and prototype
+    prototypes: dict[str, dict[str, str]] = {}  # `Bar.prototype.run = function` -> {"Bar": {"run": "method"}}
     default = None
     for node in root.named_children:
         inner = node.child_by_field_name("declaration") or node.child_by_field_name("value") or node
-        if inner.type in ("class_declaration", "class"):
+        if inner.type in ("class_declaration", "class", "function_declaration"):
             classes[node_text(inner.child_by_field_name("name"))] = inner
             if node.type == "export_statement" and any(c.type == "default" for c in node.children):
                 default = inner
@@ -138,11 +145,36 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
                 default = right if right.type == "class" else classes.get(node_text(right), default)
             elif right is not None and right.type == "class" and node_text(left).startswith(("exports.", "module.exports.")):
                 classes[node_text(left).rsplit(".", 1)[1]] = right
+            elif right is not None and (owner := _PROTOTYPE.fullmatch(node_text(left))) is not None:
+                _prototype(prototypes.setdefault(owner.group(1), {}), owner.group(2), right)
     found = default if names[0] == "default" else classes.get(names[0])
     if found is None:
         return None
     own = read_class(found, data, "javascript", "")
+    for static in own.statics:  # an instance's members: `Foo.create()` is the class's
+        own.members.pop(static, None)
+    if found.type == "function_declaration":  # a constructor function: what `this.` and its prototype take
+        own.members.update(prototypes.get(own.name, {}))
+        if not own.members:
+            return None  # a plain function: no instance to speak of
+        return class_members(own.name, own.members, False, f" from {path.name}", own.signatures)
     return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}", own.signatures)
+
+
+_PROTOTYPE = re.compile(r"([A-Za-z_$][\w$]*)\.prototype(?:\.([A-Za-z_$][\w$]*))?")
+
+
+def _prototype(into: dict[str, str], name: str | None, value: tree_sitter.Node) -> None:
+    """A prototype's assignment: ``Bar.prototype.run = function …`` (``name`` run), ``Bar.prototype
+    = { run() {…}, size: 0 }``."""
+    if name is not None:
+        into.setdefault(name, "method" if "function" in value.type else "attribute")
+        return
+    for pair in value.named_children if value.type == "object" else ():
+        key = pair.child_by_field_name("key") or pair.child_by_field_name("name")
+        if key is not None and pair.type in ("pair", "method_definition"):
+            function = pair.type == "method_definition" or "function" in (pair.child_by_field_name("value") or pair).type
+            into.setdefault(node_text(key).strip("'\""), "method" if function else "attribute")
 
 
 _TYPES: dict[tuple[str, bytes], dict] = {}  # (language, a digest of a file's bytes) -> its types; the loader's thread only

@@ -53,10 +53,15 @@ class Libraries:
         own = receivers.own_class(context)
         if own is not None:
             return self._class(context, own, bound, 0)
+        constructed = receivers.constructed_in_file(context, bound)
+        if constructed is not None:  # `const c = new Cache()` … `c.`, Cache defined in the file
+            return self._class(context, constructed, bound, 0)
         target = receivers.target_of(context, bound)
-        if context.language.name != "python" and (called := calls.call_result(context, bound)) is not None \
-                and javascript.typed(called):  # `const s = fs.createReadStream(p)` … `s.`: what it returns
-            target = called
+        if context.language.name != "python" and (called := calls.call_result(context, bound)) is not None:
+            if javascript.typed(called):  # `const s = fs.createReadStream(p)` … `s.`: what it returns
+                target = called
+            elif called.names == ("()",) and not javascript.builtin(called.module):  # `new Foo()` of `require('./foo')`
+                target = receivers.Target(called.module, ("default",))  # the instance of the class it exports
         wanted = receivers.declared_type_name(context) if target is None else None  # `user: User` … `user.`
         if wanted is not None and (typed := receivers.type_members(context.tree.root_node, context.data, wanted)):
             found = self._class(context, typed, bound, 0)  # declared in the file

@@ -1,0 +1,71 @@
+"""The members of an instance the code constructs: of a class the file defines, of the class a
+project file or a package exports as its default (``const Foo = require('./foo')`` … ``new
+Foo()``), a constructor function's ``this.`` and prototype included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from treecomplete.context import context_at
+from treecomplete.service import CompletionService
+from treecomplete.sources.libraries.known import Libraries
+
+FOO = ("class Foo {\n  constructor() { this.count = 0; }\n  start() {}\n  stop() {}\n"
+       "  static create() { return new Foo(); }\n}\nmodule.exports = Foo;\n")
+BAR = ("function Bar(opts) { this.opts = opts; }\nBar.prototype.run = function () {};\n"
+       "Bar.prototype = Object.assign(Bar.prototype, {});\nBar.prototype.halt = function () {};\n"
+       "Bar.make = function () {};\nmodule.exports = Bar;\n")
+
+
+def members(tmp_path: Path, name: str, text: str, language: str = "javascript"):
+    """The receiver's known members at the end of ``text``, opened as ``name`` in ``tmp_path``."""
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    uri = (tmp_path / name).as_uri()
+    doc = service.open(uri, language, 1, text)
+    libraries.members(context_at(doc, len(doc.data)))
+    libraries.loader.wait(10)
+    return libraries.members(context_at(doc, len(doc.data))), service, uri
+
+
+def test_the_class_a_project_file_exports_constructed(tmp_path: Path):
+    (tmp_path / "foo.js").write_text(FOO)
+    found, service, uri = members(tmp_path, "a.js", "const Foo = require('./foo');\nconst f = new Foo();\nf.")
+    assert {"count", "start", "stop"} == set(found.names)  # the instance's, not the static `create`
+    text = "const Foo = require('./foo');\nconst f = new Foo();\nf.st"
+    service.open(uri, "javascript", 2, text)
+    assert [c.text for c in service.complete_read(uri, 2, 4, 50).candidates][:2] == ["start", "stop"]
+    esm, _, _ = members(tmp_path, "b.mjs", "import Foo from './foo.js';\nconst f = new Foo();\nf.")
+    assert {"start", "stop"} <= set(esm.names)
+
+
+def test_a_constructor_function_s_this_and_prototype(tmp_path: Path):
+    (tmp_path / "bar.js").write_text(BAR)
+    found, _, _ = members(tmp_path, "a.js", "const Bar = require('./bar');\nconst b = new Bar({});\nb.")
+    assert {"opts", "run", "halt"} <= set(found.names) and "make" not in found.names
+    assert not found.complete  # a prototype may take more as the program runs
+    (tmp_path / "factory.js").write_text("function make() { return {}; }\nmodule.exports = make;\n")
+    plain, _, _ = members(tmp_path, "c.js", "const make = require('./factory');\nconst m = make();\nm.")
+    assert plain is None  # a plain function's result: nothing known, the other words not lowered
+
+
+def test_a_package_s_default_class_constructed(tmp_path: Path):
+    package = tmp_path / "node_modules" / "appkit"
+    (package / "lib").mkdir(parents=True)
+    (package / "package.json").write_text('{"name": "appkit", "main": "lib/application.js"}')
+    (package / "lib" / "application.js").write_text(
+        "const Emitter = require('events');\nmodule.exports = class Application extends Emitter {\n"
+        "  constructor() { super(); this.middleware = []; }\n  use(fn) { this.middleware.push(fn); return this; }\n"
+        "  listen(...args) {}\n};\n")
+    found, _, _ = members(tmp_path, "a.js", "const App = require('appkit');\nconst app = new App();\napp.")
+    assert {"use", "listen", "middleware"} <= set(found.names) and not found.complete  # it extends Emitter
+
+
+def test_a_class_the_file_defines_constructed(tmp_path: Path):
+    js, _, _ = members(tmp_path, "a.js", "class Cache {\n  constructor() { this.size = 0; }\n  grow() {}\n}\nconst c = new Cache();\nc.")
+    assert set(js.names) == {"size", "grow"}
+    py, _, _ = members(tmp_path, "a.py", "class Cache:\n    def __init__(self):\n        self.size = 0\n"
+                       "    def grow(self):\n        pass\n\nc = Cache()\nc.", "python")
+    assert {"size", "grow"} <= set(py.names)
+    imported, _, _ = members(tmp_path, "b.js", "const { Cache } = require('./other');\nclass Cache {}\nconst c = new Cache();\nc.")
+    assert imported is None or "size" not in imported.names  # an import's name is the import's
