@@ -170,7 +170,7 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
             elif select == "made-member" and (access is None or not made_receiver(access, bound, data, language, tree.root_node)):
                 pass
             elif select == "keyword-argument":
-                if keyword_name(node):
+                if keyword_name(node) or option_key(node):
                     samples.append(Sample(path, data, node.start_byte, node.text.decode(), "keyword"))
             elif sampled(lang, node) and node.text and language.identifier.fullmatch(node.text.decode("utf-8", "replace")):
                 category = ("attribute" if member_access(node) is not None or after_member_operator(language, data, node.start_byte)
@@ -221,6 +221,17 @@ def keyword_name(node) -> bool:
     return (node.type == "identifier" and parent is not None and parent.type == "keyword_argument"
             and parent.child_by_field_name("name") == node and parent.parent is not None
             and parent.parent.parent is not None and parent.parent.parent.type == "call")
+
+
+def option_key(node) -> bool:
+    """A key of a JavaScript object literal passed to a call (``encoding`` of
+    ``fs.readFileSync(p, { encoding: 'utf8' })``, ``cwd`` of ``spawn(c, a, { cwd })``)."""
+    parent = node.parent
+    if node.type not in ("property_identifier", "shorthand_property_identifier") or parent is None:
+        return False
+    obj = parent.parent if parent.type == "pair" and parent.child_by_field_name("key") == node else parent
+    return (obj is not None and obj.type == "object" and obj.parent is not None and obj.parent.type == "arguments"
+            and obj.parent.parent is not None and obj.parent.parent.type in ("call_expression", "new_expression"))
 
 
 def after_member_operator(language: LanguageSpec, data: bytes, offset: int) -> bool:
@@ -420,7 +431,8 @@ def main() -> None:
                         help="only identifiers after a dot whose receiver the file's imports bind (os.path.join, t.Any); "
                              "only those after an instance the code made (c = Cache() ... c.grow, s = fs.createReadStream(p) ... "
                              "s.pipe, process.stdout.write); "
-                             "only the names of a call's keyword arguments (Python: indent of dumps(x, indent=2)); only names "
+                             "only the names of a call's keyword arguments (Python: indent of dumps(x, indent=2); JavaScript: an "
+                             "object literal argument's keys, encoding of fs.readFileSync(p, { encoding })); only names "
                              "the file's imports bind (a hit: the name with an import edit that binds it so)")
     parser.add_argument("--drop-imports", action="store_true",
                         help="with --select imported-name: every import statement removed from the buffer")

@@ -147,3 +147,51 @@ def test_members_of_what_a_node_call_returned_and_of_a_global_s_property(tmp_pat
     assert complete("process.stdout.wr", tmp_path)[0] == "write"
     assert complete(HEAD + "const srv = createServer(handle);\nsrv.lis", tmp_path)[0] == "listen"
     assert "emit" in complete(HEAD + "const bus = new Emitter();\nbus.em", tmp_path)
+
+
+OPTIONS = """
+declare module "fs" {
+    interface ObjectEncodingOptions { encoding?: string | null; }
+    type WriteFileOptions = (ObjectEncodingOptions & { mode?: number }) | string | null;
+    class Blob { size: number; }
+    export function readFileSync(path: string, options?: { encoding?: null; flag?: string } | null): Buffer;
+    export function readFileSync(path: string, options: ObjectEncodingOptions & { flag?: string } | string): string;
+    export function writeFileSync(file: string, data: ObjectEncodingOptions, options?: WriteFileOptions): void;
+    export function open(path: string, opts: Blob | { flags?: string }): void;
+}
+"""
+
+
+def test_the_table_keeps_what_an_options_parameter_may_hold(tmp_path: Path):
+    typescript, node = fake_packages(tmp_path)
+    (node / "options.d.ts").write_text(OPTIONS)
+    options = build(typescript, node)["options"]
+    assert options["fs.readFileSync()"] == {"1": ["encoding", "flag"]}  # both overloads, inline and named
+    assert options["fs.writeFileSync()"] == {"2": ["encoding", "mode"]}  # through a type alias; `data` is no options
+    assert options["fs.open()"] == {"1": ["flags"]}  # a class is no options object
+
+
+def option_context(text: str):
+    from treecomplete.sources.options import option_keys
+
+    context = at_end(text)
+    found = option_keys(context, Libraries())
+    return sorted(found.names) if found is not None else None
+
+
+def test_an_options_object_s_keys_at_a_key_of_an_object_passed_to_a_known_call():
+    head = "const fs = require('fs');\nconst { spawn } = require('child_process');\n"
+    assert option_context(head + "fs.readFileSync(p, { ") == ["encoding", "flag"]
+    assert option_context(head + "fs.readFileSync(p, { encoding: 'utf8', ") == ["flag"]  # written already
+    assert option_context(head + "fs.readFileSync(p, {\n  flag,\n  ") == ["encoding"]
+    assert "stdio" in option_context(head + "spawn('ls', ['-l', f(a, b)], { cwd: dir, ")  # the third argument
+    assert "cwd" not in option_context(head + "spawn('ls', ['-l'], { cwd: dir, ")  # one written is not offered again
+    assert option_context(head + "fs.readFileSync({ ") is None  # the first argument is a path
+    assert option_context(head + "fs.readFileSync(p, { encoding: ") is None  # a value, not a key
+    assert option_context(head + "unknown(p, { ") is None and option_context(head + "const o = { ") is None
+
+
+def test_option_keys_through_the_server(tmp_path: Path):
+    head = "const fs = require('fs');\n"
+    assert complete(head + "fs.mkdirSync(dir, { rec", tmp_path)[0] == "recursive"
+    assert complete(head + "fs.readdirSync(dir, { encoding: 'utf8', with", tmp_path)[0] == "withFileTypes"

@@ -78,7 +78,7 @@ from dataclasses import dataclass
 from ..context import ATTRIBUTE, NAME, CompletionContext, aliased_at, assigned_at, statement_at
 from ..document import Document
 from ..ranking.features import code_after
-from ..sources import arguments, members
+from ..sources import arguments, members, options
 from ..sources.buffer import (BUILTIN, CASE, FAR, FAR_BACK, HEAD, KEYWORD, MEMBER, ONLY_MEMBER, OTHER, PROJECT, WINDOW_AFTER,
                               WINDOW_BEFORE, Scores, Window, adjust_for_dots, after_cursor, buffer_words, defined_in,
                               drop_reserved, reads_after)
@@ -226,8 +226,8 @@ class FallbackEngine(PositionFacts):
                 position.known = self.libraries.members(context)
             elif self.imported_names(context) is not None:
                 position.known = self.libraries.import_members(context)
-            else:  # `json.dumps(obj, |`: the parameters a keyword can name
-                position.known = arguments.keyword_arguments(context, self.libraries)
+            else:  # `json.dumps(obj, |`: the parameters a keyword can name; `fs.readFileSync(p, { |`: the options
+                position.known = arguments.keyword_arguments(context, self.libraries) or options.option_keys(context, self.libraries)
             position.known_read = True
         return position.known
 

@@ -64,7 +64,7 @@ def _in_call(context: CompletionContext) -> tuple[str, set[str]] | None:
     if data[max(0, start - 64):start].rstrip()[-1:] not in (b"(", b","):
         return None  # no argument starts here: most keystrokes stop here
     before = data[max(0, start - READ_BACK):start]
-    opened = _unclosed(before)
+    opened = unclosed(before)
     if opened is None:
         return None
     callee = _CALLEE.search(before, 0, opened)
@@ -81,9 +81,10 @@ _CLOSE = {b")"[0]: b"("[0], b"]"[0]: b"["[0], b"}"[0]: b"{"[0]}
 _BRACKET = re.compile(rb"[()\[\]{}]")
 
 
-def _unclosed(before: bytes) -> int | None:
-    """The offset of the last ``(`` in ``before`` that is not closed (brackets counted; a
-    string or comment holding one can mislead it), None where another bracket is open first."""
+def unclosed(before: bytes, opener: bytes = b"(") -> int | None:
+    """The offset of the last ``opener`` (a ``(`` or a ``{``) in ``before`` that is not closed
+    (brackets counted; a string or comment holding one can mislead it), None where another
+    bracket is open first."""
     depth: list[int] = []
     for match in reversed(list(_BRACKET.finditer(before))):
         char = before[match.start()]
@@ -93,7 +94,7 @@ def _unclosed(before: bytes) -> int | None:
             if depth.pop() != char:
                 return None
         else:
-            return match.start() if char == b"("[0] else None
+            return match.start() if char == opener[0] else None
     return None
 
 

@@ -88,7 +88,29 @@ def build(typescript: Path, node: Path) -> dict:
     return {"source": f"typescript {_version(typescript)} lib.es5-es2023, @types/node {_version(node)}",
             "modules": {name: dict(sorted(m.items())) for name, m in modules.items() if m},
             "globals": {name: dict(sorted(m.items())) for name, m in sorted(global_members(reader, scopes).items())},
-            "instances": {name: m for name, m in instances.items() if m}, "types": types}
+            "instances": {name: m for name, m in instances.items() if m}, "types": types,
+            "options": option_keys(reader, scopes)}
+
+
+def option_keys(reader: Reader, scopes: list[Scope]) -> dict[str, dict[str, list[str]]]:
+    """The keys an options object passed to a module's or a global function may hold, by the
+    parameter's index (``fs.readFileSync()`` -> {"1": ["encoding", "flag"]}): those its type
+    writes and the members of the interfaces and type aliases it names, not a class's (the
+    table's "options"; the parameters declarations.py takes for options, by their name)."""
+    out: dict[str, dict[str, list[str]]] = {}
+    places = [(f"{name.removeprefix('node:')}.", name.removeprefix("node:"), scope) for name, scope in reader.modules.items()
+              if not name.startswith("node:")] + [("", "", scope) for scope in scopes]
+    for prefix, module, scope in places:
+        for function, parameters in scope.options.items():
+            for index, (keys, named) in parameters.items():
+                found = set(keys)
+                for written in named:  # an interface or a type, not a class (`url: string | URL`)
+                    if (key := resolve(reader, module, written)) is not None and key.split(".")[-1] not in reader.classes:
+                        found.update(declared_members(reader, key))
+                found = {k for k in found if k.replace("$", "_").isidentifier()}
+                if found:
+                    out.setdefault(f"{prefix}{function}()", {})[str(index)] = sorted(found)
+    return dict(sorted(out.items()))
 
 
 def instance_members(reader: Reader, name: str) -> dict[str, str]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from ...words import node_text
+from .declared_types import Declared, heritage, option_sources, written_type
 
 # A value's kind, as one letter; a function's or method's is followed by its parameters' names
 # (``f(path, options?)``): kind(entry) and signature(entry) read them apart.
@@ -77,6 +78,8 @@ class Scope:
     export_equals: str | None = None  # ``export = path``
     export_from: list[str] = field(default_factory=list)  # ``export * from "fs"``
     returns: dict[str, str] = field(default_factory=dict)  # a function's declared result (written_type's)
+    # a function's parameters' options objects: name -> parameter's index -> (keys, types named: option_sources)
+    options: dict[str, dict[int, tuple[list[str], list[str]]]] = field(default_factory=dict)
 
     def members(self, interfaces: dict[str, dict[str, str]]) -> dict[str, str]:
         """What ``require`` of this module gives: its exports, or what ``export =`` names."""
@@ -105,49 +108,8 @@ def _parser(typescript: bool) -> tree_sitter.Parser:
     return tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language()))
 
 
-def written_type(node: tree_sitter.Node | None) -> str | None:
-    """The class or interface a written type names, as written but for its type arguments
-    (``stream.Readable``, ``Server<A, B>`` -> Server, ``WriteStream & { fd: 1 }`` -> WriteStream);
-    None for others (``string``, ``{ a: 1 }``, ``this``, a function's type)."""
-    while node is not None:
-        if node.type == "type_annotation":
-            node = node.named_children[-1] if node.named_children else None
-        elif node.type in ("type_identifier", "identifier", "nested_type_identifier", "member_expression"):
-            return "".join(node_text(node).split())
-        elif node.type == "generic_type":
-            node = node.child_by_field_name("name") or (node.named_children[0] if node.named_children else None)
-        elif node.type in ("intersection_type", "union_type", "parenthesized_type"):
-            node = next((c for c in node.named_children if c.type not in ("object_type", "literal_type", "predefined_type")), None)
-        else:
-            return None
-    return None
-
-
-def _heritage(node: tree_sitter.Node) -> list[str]:
-    """The names a class or an interface extends (``extends stream.Readable``, ``extends A, B<T>``)."""
-    out = []
-    for part in node.named_children:
-        clauses = part.named_children if part.type == "class_heritage" else [part]
-        for clause in clauses:
-            if clause.type in ("extends_clause", "extends_type_clause"):
-                out += [name for value in clause.named_children if value.type != "type_arguments" and (name := written_type(value))]
-    return out
-
-
 def _identifier(name: str) -> bool:
     return name.replace("$", "_").isidentifier() and name not in ("prototype", "constructor")
-
-
-@dataclass
-class Declared:
-    """A class or an interface, by its place (``fs.ReadStream``: module fs's; ``Process``: a
-    global one, interfaces merged as TypeScript merges them): its instance members, what it
-    extends and its members' types, each as written and with the ambient module whose imports
-    read it ("" for none)."""
-
-    members: dict[str, str] = field(default_factory=dict)
-    bases: list[tuple[str, str]] = field(default_factory=list)  # ("fs", "stream.Readable")
-    types: dict[str, tuple[str, str]] = field(default_factory=dict)  # a property's type, a method's result's
 
 
 class Reader:
@@ -252,6 +214,21 @@ class Reader:
             result = written_type(node.child_by_field_name("return_type"))
             if result is not None and _DECLARES[kind] == FUNCTION:
                 scope.returns.setdefault(name, result)  # the first overload's
+            parameters = node.child_by_field_name("parameters") if _DECLARES[kind] == FUNCTION else None
+            for index, parameter in enumerate(p for p in parameters.named_children if p.type != "comment") if parameters else ():
+                if not _OPTIONS.fullmatch(node_text(parameter.child_by_field_name("pattern"))):
+                    continue  # `path`, `data`: no options object
+                keys, named = option_sources(parameter.child_by_field_name("type"))
+                if keys or named:  # every overload's
+                    known = scope.options.setdefault(name, {}).setdefault(index, ([], []))
+                    known[0].extend(k for k in keys if k not in known[0])
+                    known[1].extend(n for n in named if n not in known[1])
+        elif kind == "type_alias_declaration":  # `type WriteFileOptions = ObjectEncodingOptions & { mode?: Mode }`
+            keys, named = option_sources(node.child_by_field_name("value"))
+            if keys or named:
+                declared = self._declared(node_text(node.child_by_field_name("name")), node)
+                declared.members.update((key, VARIABLE) for key in keys if key not in declared.members)
+                declared.bases += [(self._module, each) for each in named if (self._module, each) not in declared.bases]
         elif kind in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 if declarator.type == "variable_declarator":
@@ -284,7 +261,7 @@ class Reader:
     def _declared(self, name: str, node: tree_sitter.Node) -> Declared:
         key = f"{self._prefix}.{name}" if self._prefix else name
         declared = self.declared.setdefault(key, Declared())
-        declared.bases += [(self._module, base) for base in _heritage(node) if (self._module, base) not in declared.bases]
+        declared.bases += [(self._module, base) for base in heritage(node) if (self._module, base) not in declared.bases]
         return declared
 
     def _typed(self, declared: Declared, name: str, member: tree_sitter.Node) -> None:
@@ -329,6 +306,7 @@ class Reader:
             scope.export_equals = node_text(node.named_children[-1])
 
 
+_OPTIONS = re.compile(r"(?i)options?|opts|init|config|settings|\w*options")  # an options object's parameter
 _KEYWORD_ALIAS = re.compile(rb"as\s+([A-Za-z_$][\w$]*)")
 _COMMONJS = """
 (assignment_expression left: (member_expression object: (identifier) @object property: (property_identifier) @name)

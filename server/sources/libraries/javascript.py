@@ -102,6 +102,12 @@ def typed(target: Target) -> bool:
     return ".".join(((spec,) if spec else ()) + target.names).replace(".()", "()") in table().get("types", {})
 
 
+def options(function: str, index: int) -> list[str]:
+    """The keys an options object passed as argument ``index`` of ``function`` (the table's key:
+    ``fs.readFileSync()``) may hold, by Node's declarations; [] where they say nothing."""
+    return table().get("options", {}).get(function, {}).get(str(index), [])
+
+
 def _instance(name: str | None, used_as: str = "") -> Members | None:
     """The members of an instance of the class or interface ``name`` of the table (a global
     class's, a Node module's: ``fs.ReadStream``), or None; how often real code uses each, counted
