@@ -96,6 +96,32 @@ def test_beam_search_stops_at_its_time_bound(monkeypatch):
     assert steps == []  # no budget: no search
 
 
+def test_beam_search_stops_at_its_count_of_steps_whatever_the_time():
+    predictor = Predictor.load(resolve("python-pointer-lstm"), "cpu")
+    text = "import os\n\n\ndef make(base):\n    return os.pa"
+    context = context_at(Document("file:///t.py", text, 1, PYTHON), len(text.encode()))
+    predictor.answer(context)
+    steps = []
+    run = predictor.run
+
+    def counted(state, rows):
+        if len(rows) > 1 or len(rows[0]) == 1:  # a beam step
+            steps.append(1)
+        return run(state, rows)
+
+    predictor.run = counted
+    answers = []
+    for _ in range(2):
+        predictor.forget_answers()
+        answers.append(predictor.answer(context, chain_budget=10.0, chain_steps=1))
+    assert len(steps) == 2  # one step each, with all the time in the world
+    assert answers[0].chains == answers[1].chains and answers[0].first == answers[1].first  # the same list each time
+    steps.clear()
+    predictor.forget_answers()
+    predictor.answer(context, chain_budget=10.0, chain_steps=3)
+    assert 1 <= len(steps) <= 3
+
+
 def test_the_setting_turns_multi_token_items_off(toy_checkpoint):
     from treecomplete.engines.registry import Registry
     from treecomplete.service import CompletionService
@@ -105,7 +131,7 @@ def test_the_setting_turns_multi_token_items_off(toy_checkpoint):
     predictor = service.models.get("python", wait=True)
     fake = [chains.Chain("zibble_total.lower(", 0.9, "zibble_total")]
     answer = predictor.answer
-    predictor.answer = lambda context, budget=0.0: (lambda a: (setattr(a, "chains", fake), a)[1])(answer(context, budget))
+    predictor.answer = lambda context, budget=0.0, steps=1: (lambda a: (setattr(a, "chains", fake), a)[1])(answer(context, budget, steps))
     text = "def blend_quorx(left_vhal, right_vhal):\n    zibble_total = left_vhal + right_vhal\n    return zib"
     service.open("file:///t.py", "python", 1, text)
     lines = text.split("\n")

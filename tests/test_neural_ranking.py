@@ -19,7 +19,7 @@ class StubPredictor:
     def forget(self, uri: str) -> None:
         pass
 
-    def answer(self, context, budget: float) -> Answer:
+    def answer(self, context, budget: float, steps: int = 1) -> Answer:
         return self.fixed
 
 

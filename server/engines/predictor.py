@@ -133,7 +133,7 @@ class Predictor(Lookahead):
         return self.answer(context).predictions
 
     @torch.no_grad()
-    def answer(self, context: CompletionContext, chain_budget: float = 0.0) -> Answer:
+    def answer(self, context: CompletionContext, chain_budget: float = 0.0, chain_steps: int = chains.MAX_NODES) -> Answer:
         """Values at the cursor, statement and expression types, and (with a budget in seconds)
         multi-token continuations."""
         if context.target is None:
@@ -182,7 +182,7 @@ class Predictor(Lookahead):
         if cuts.chain is not None and (snap := session.snapshots.get(cuts.chain)) is not None:
             answer.expression = self._types(snap)
             if chain_budget > 0 and snap.type_logits is not None:
-                found = chains.search(self, self._chain_start(context, flat, a, keys, cuts, snap), chain_budget)
+                found = chains.search(self, self._chain_start(context, flat, a, keys, cuts, snap), chain_budget, chain_steps)
                 answer.chains, answer.first = found.chains, found.first
         remember(self._recent, cache_key, answer, RECENT)
         return remember(self._texts, text_key, answer, RECENT)

@@ -155,9 +155,11 @@ class Found:
     first: dict[str, float]  # the identifier at the cursor -> probability summed over the structures searched
 
 
-def search(predictor, start: Start, budget: float) -> Found:
-    """Continuations of the chain at the cursor within ``budget`` seconds, and what they say of
-    the identifier at the cursor."""
+def search(predictor, start: Start, budget: float, steps: int = MAX_NODES) -> Found:
+    """Continuations of the chain at the cursor after at most ``steps`` runs of the model over
+    the beams, and within ``budget`` seconds, and what they say of the identifier at the cursor.
+    A count of steps gives the same list whatever else the machine does; the budget is a bound
+    for a slow or busy machine."""
     deadline = time.perf_counter() + budget
     grammar = start.grammar
     model = predictor.model
@@ -175,7 +177,7 @@ def search(predictor, start: Start, budget: float) -> Found:
     first: dict[str, float] = {}
     step = 0.0  # what the last step cost: the model and the values of its hypotheses
     began = time.perf_counter()
-    for _ in range(MAX_NODES):
+    for run in range(MAX_NODES):
         grown: list[Hypothesis] = []
         tops = None
         for h in live:
@@ -225,7 +227,7 @@ def search(predictor, start: Start, budget: float) -> Found:
                 keys.append(key)
         now = time.perf_counter()
         step, began = now - began, now  # this step: its model run and the values it read
-        if not live or now + step > deadline:  # no step that would end past the deadline
+        if not live or run >= steps or now + step > deadline:  # no step that would end past the deadline
             break
         lanes = torch.tensor([h.lane for h in live], device=predictor.device)
         out = predictor.run(state.select(lanes), [[k] for k in keys])
