@@ -300,10 +300,13 @@ def recency_rank(sample: Sample, k: int, language: LanguageSpec) -> int | None:
 class Scores:
     def __init__(self) -> None:
         self.rows: dict[tuple[int, str], list[int | None]] = defaultdict(list)
+        self.each: list[tuple[str, int, int | None]] = []  # (file:offset, k, rank) of each position asked
 
-    def add(self, k: int, category: str, rank: int | None) -> None:
+    def add(self, k: int, category: str, rank: int | None, where: str = "") -> None:
         self.rows[(k, category)].append(rank)
         self.rows[(k, "all")].append(rank)
+        if where:
+            self.each.append((where, k, rank))
 
     def summary(self) -> dict[str, dict[str, float]]:
         out = {}
@@ -361,7 +364,7 @@ async def run_server(session: Session, samples: list[Sample], lang: str, neural:
                     else:
                         rank = rank_of(items, sample.name[:k], sample.name)
                     session.close(uri)
-                    scores[mode].add(k, sample.category, rank)
+                    scores[mode].add(k, sample.category, rank, f"{sample.path}:{sample.start}")
     finally:
         await session.stop()
     return scores
@@ -389,9 +392,12 @@ async def main_async(args: argparse.Namespace) -> dict:
     modes = (PREFIX, MIDDLE) if args.middle else (PREFIX,)
     results: dict[str, dict[str, dict]] = {mode: {} for mode in modes}
 
+    positions: dict[str, dict[str, list]] = {mode: {} for mode in modes}
+
     def keep(label: str, scores: dict[str, Scores]) -> None:
         for mode, found in scores.items():
             results[mode][label] = found.summary()
+            positions[mode][label] = found.each
 
     engines = [("treecomplete (fallback)", "fallback")]
     if has_model(args.lang, args.model):
@@ -417,7 +423,7 @@ async def main_async(args: argparse.Namespace) -> dict:
         print_table(args.lang, results[mode], mode)
     out = {"lang": args.lang, "samples": len(samples), "seed": args.seed, "files": len(files), "select": args.select,
            "drop_imports": args.drop_imports,
-           "results": results[PREFIX]}
+           "results": results[PREFIX], "positions": positions}
     if args.middle:
         out["middle"] = results[MIDDLE]
     return out
