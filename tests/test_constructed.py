@@ -69,3 +69,19 @@ def test_a_class_the_file_defines_constructed(tmp_path: Path):
     assert {"size", "grow"} <= set(py.names)
     imported, _, _ = members(tmp_path, "b.js", "const { Cache } = require('./other');\nclass Cache {}\nconst c = new Cache();\nc.")
     assert imported is None or "size" not in imported.names  # an import's name is the import's
+
+
+def test_a_value_a_project_file_exports_by_its_initialiser(tmp_path: Path):
+    (tmp_path / "state.js").write_text("export const cache = new Map();\n"
+                                       "export const raf = { tasks: new Set(), tick() {} };\nexport let count = 0;\n")
+    (tmp_path / "methods.js").write_text("module.exports = ['get', 'post'];\n")
+    cache, _, _ = members(tmp_path, "a.js", "import { cache } from './state';\ncache.")
+    assert {"get", "set", "has"} <= set(cache.names) and cache.complete  # a Map's
+    raf, _, _ = members(tmp_path, "b.js", "import { raf } from './state';\nraf.")
+    assert set(raf.names) == {"tasks", "tick"} and not raf.complete  # an object takes keys as the program runs
+    tasks, _, _ = members(tmp_path, "c.js", "import { raf } from './state';\nraf.tasks.")
+    assert {"add", "size"} <= set(tasks.names)  # a Set's
+    listed, _, _ = members(tmp_path, "d.js", "const methods = require('./methods');\nmethods.")
+    assert {"forEach", "map"} <= set(listed.names)  # an array's
+    count, _, _ = members(tmp_path, "e.js", "import { count } from './state';\ncount.")
+    assert count is None  # a number: nothing known

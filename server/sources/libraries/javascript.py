@@ -22,7 +22,7 @@ from ...languages import JAVASCRIPT, TSX, TYPESCRIPT
 from ...receivers import Target, all_types, bindings, read_class
 from ...words import node_text, parse_in_pieces
 from . import declarations
-from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader, javascript_module
+from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader, javascript_module, object_keys
 from .members import Members, class_members
 
 log = logging.getLogger(__name__)
@@ -84,6 +84,8 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     files: list[str] = []
     names = _exports(path, files, 0)
     members = _members(spec, names, spec, spec) if names else None
+    if members is None and spec.startswith(".") and not path.name.endswith(".d.ts"):
+        return _project_class(path, ("default",), pause, values_only=True), files  # `module.exports = [...]`
     if members is not None and spec.startswith(".") and not path.name.endswith(".d.ts"):
         members.complete = False  # the project's own objects take members as it runs (koa's context.app)
     return members, files
@@ -117,12 +119,15 @@ def _instance(name: str | None, used_as: str = "") -> Members | None:
     return _members(name, found, name, uses, True) if found else None
 
 
-def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], object] = lambda: None) -> Members | None:
+def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], object] = lambda: None,
+                   values_only: bool = False) -> Members | None:
     """The members of a class that a project file defines at its top level by ``names[0]``
     (``default``: the one ``module.exports`` or ``export default`` names), read as the class
     around the cursor is read (server/receivers.py); not complete where it has bases. In a
-    TypeScript file, an interface or an object type alias by that name too."""
-    if len(names) != 1 or path.name.endswith(".d.ts"):
+    TypeScript file, an interface or an object type alias by that name too. A variable or the
+    default export the file initialises with a value: that value's (``_value``; ``values_only``:
+    nothing else)."""
+    if not names or path.name.endswith(".d.ts"):
         return None
     try:
         data = path.read_bytes() if path.stat().st_size <= MAX_FILE else b""
@@ -132,15 +137,20 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     typed = {".ts": TYPESCRIPT, ".tsx": TSX, ".mts": TYPESCRIPT, ".cts": TYPESCRIPT}.get(path.suffix)
     if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
         own = _typescript_types(typed.name, data, pause).get(names[0])
-        if own is not None:
+        if own is not None and len(names) == 1:
             return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}", own.signatures)
         return None
     root = JAVASCRIPT.parser().parse(data).root_node
     classes: dict[str, tree_sitter.Node] = {}  # and functions: a constructor's `this.x =` and prototype
     prototypes: dict[str, dict[str, str]] = {}  # `Bar.prototype.run = function` -> {"Bar": {"run": "method"}}
     default = None
+    values: dict[str, tree_sitter.Node] = {}  # what a top-level variable is initialised with
     for node in root.named_children:
         inner = node.child_by_field_name("declaration") or node.child_by_field_name("value") or node
+        if inner.type in ("lexical_declaration", "variable_declaration"):
+            for declarator in inner.named_children:
+                if declarator.type == "variable_declarator" and declarator.child_by_field_name("value") is not None:
+                    values[node_text(declarator.child_by_field_name("name"))] = declarator.child_by_field_name("value")
         if inner.type in ("class_declaration", "class", "function_declaration"):
             classes[node_text(inner.child_by_field_name("name"))] = inner
             if node.type == "export_statement" and any(c.type == "default" for c in node.children):
@@ -148,13 +158,15 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
         elif node.type == "expression_statement" and (assigned := node.named_children[0]).type == "assignment_expression":
             left, right = assigned.child_by_field_name("left"), assigned.child_by_field_name("right")
             if node_text(left) == "module.exports" and right is not None:
-                default = right if right.type == "class" else classes.get(node_text(right), default)
+                default = right if right.type in ("class", *_VALUES) else classes.get(node_text(right), values.get(node_text(right), default))
             elif right is not None and right.type == "class" and node_text(left).startswith(("exports.", "module.exports.")):
                 classes[node_text(left).rsplit(".", 1)[1]] = right
             elif right is not None and (owner := _PROTOTYPE.fullmatch(node_text(left))) is not None:
                 _prototype(prototypes.setdefault(owner.group(1), {}), owner.group(2), right)
-    found = default if names[0] == "default" else classes.get(names[0])
-    if found is None:
+    found = default if names[0] == "default" else classes.get(names[0], values.get(names[0]))
+    if found is not None and found.type not in ("class_declaration", "class", "function_declaration"):
+        return _value(found, names[1:], path.name)  # `export const cache = new Map()`, `module.exports = [...]`
+    if found is None or len(names) > 1 or values_only:
         return None
     own = read_class(found, data, "javascript", "")
     for static in own.statics:  # an instance's members: `Foo.create()` is the class's
@@ -165,6 +177,32 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
             return None  # a plain function: no instance to speak of
         return class_members(own.name, own.members, False, f" from {path.name}", own.signatures)
     return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}", own.signatures)
+
+
+_VALUES = {"array": "Array", "string": "String", "template_string": "String", "regex": "RegExp"}
+
+
+def _value(node: tree_sitter.Node, names: tuple[str, ...], source: str) -> Members | None:
+    """The members of a value a project file exports, by its initialiser: an instance of a
+    global class (``new Map()``), a literal (``[...]``: an array's), an object literal's keys (not
+    complete: an object takes keys as the program runs), a key of it after ``names``
+    (``raf.tasks`` of ``{ tasks: new Set() }``)."""
+    for name in names:
+        if node.type != "object":
+            return None
+        pair = next((p for p in node.named_children if p.type == "pair" and node_text(p.child_by_field_name("key")).strip("'\"") == name), None)
+        if pair is None or pair.child_by_field_name("value") is None:
+            return None
+        node = pair.child_by_field_name("value")
+    if node.type == "object":
+        keys: dict[str, str] = {}
+        object_keys(node, keys, {})
+        found = _members(source, keys, source, "", True) if keys else None
+        if found is not None:
+            found.complete = False
+        return found
+    made = node.child_by_field_name("constructor") if node.type == "new_expression" else None
+    return _instance(node_text(made) if made is not None and made.type == "identifier" else _VALUES.get(node.type))
 
 
 _PROTOTYPE = re.compile(r"([A-Za-z_$][\w$]*)\.prototype(?:\.([A-Za-z_$][\w$]*))?")
