@@ -27,11 +27,9 @@ FALLBACK_LIST = 50  # the fallback engine's best, blended with the model's (the 
 # The code right after the cursor goes on with the expression (`arg|.length`, `f|(x)`): a
 # multi-token item would write what follows again.
 _CONTINUED = re.compile(rb"[\w$]*(?:[.(\[]|\?\.)")
-# The multi-token search per new context: runs of the model over its beams (a count: the same
-# list whatever else the machine does), per language (others: CHAIN_STEPS_DEFAULT; each chosen
-# on its validation split), within a bound in seconds for a slow or busy machine.
-CHAIN_STEPS = {"python": 2}
-CHAIN_STEPS_DEFAULT = 1
+# The multi-token search per new context: one run of the model over its beams (a count: the same
+# list whatever else the machine does), within a bound in seconds for a slow or busy machine.
+CHAIN_STEPS = 1
 CHAIN_BUDGET = 0.02
 CHAIN_ITEMS = 3  # multi-token items per list
 INFILL_ITEMS = 2  # rests of the line per list (sources/infill.py)
@@ -104,7 +102,7 @@ class NeuralEngine:
         read = as_javascript(context) if predictor is not None else None  # TypeScript: its types blanked
         if read is None:  # no model, or a TypeScript type at the cursor
             return others[:limit]
-        answer = predictor.answer(read, self.chain_budget, CHAIN_STEPS.get(context.language.name, CHAIN_STEPS_DEFAULT))
+        answer = predictor.answer(read, self.chain_budget, CHAIN_STEPS)
         prefix = context.prefix.lower()
         identifier = context.language.identifier
         keywords = context.language.not_identifiers(context.category == ATTRIBUTE)
