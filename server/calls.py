@@ -5,15 +5,11 @@ return (server/sources/libraries/javascript.py)."""
 
 from __future__ import annotations
 
-import re
-
 import tree_sitter
 
 from .context import CompletionContext, member_access
-from .receivers import ASSIGNMENT_READ, OWN, Target, chain, last_match
+from .receivers import OWN, Target, assigned_call, chain
 from .words import node_text
-
-_JS_CALL = r"(?<![\w$.])%s\s*=\s*(?:new\s+)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\("
 
 
 def call_result(context: CompletionContext, bound: dict[str, Target]) -> Target | None:
@@ -32,19 +28,25 @@ def call_result(context: CompletionContext, bound: dict[str, Target]) -> Target 
 
 def called(obj: tree_sitter.Node, data: bytes, offset: int, bound: dict[str, Target]) -> Target | None:
     """call_result's target of the JavaScript receiver node ``obj``, the cursor at ``offset``."""
-    callee = None
+    names = None
     if obj.type in ("call_expression", "new_expression"):
-        callee = node_text(obj.child_by_field_name("function" if obj.type == "call_expression" else "constructor"))
+        names = chain(node_text(obj.child_by_field_name("function" if obj.type == "call_expression" else "constructor")))
     elif obj.type == "identifier":
-        before = data[max(0, offset - ASSIGNMENT_READ):offset]
-        found = last_match(re.compile(_JS_CALL.encode() % re.escape(obj.text or b"")), before, 0, len(before))
-        callee = found.group(1).decode() if found is not None else None
-    names = chain(callee)
-    if not names:
-        return None
+        found = assigned_call(data, offset, node_text(obj))
+        names = list(found[1]) if found is not None and not found[2] else None  # an awaited promise's value is not known
+    if not names or (len(names) == 1 and names[0] not in bound):
+        return None  # a function of the file's own, or a global: nothing says what it returns
+    return callee_target(names, bound)
+
+
+def callee_target(names: list[str], bound: dict[str, Target]) -> Target:
+    """What a call of the callee ``names`` gives, as a target whose last name is marked ``()``:
+    ``fs.createReadStream`` with ``fs`` Node's fs -> ``Target("fs", ("createReadStream()",))``;
+    ``spawn`` bound by ``const { spawn } = require('child_process')`` -> ``Target("child_process",
+    ("spawn()",))``; a default export: ``("()",)``; a global's: ``Target("", ("Buffer", "from()"))``."""
     head = bound.get(names[0])
     if head is None:
-        return Target("", (*names[:-1], names[-1] + "()")) if len(names) > 1 else None
+        return Target("", (*names[:-1], names[-1] + "()"))
     if len(names) > 1:
         return Target(head.module, (*head.names, *names[1:-1], names[-1] + "()"))
     return Target(head.module, (*head.names[:-1], head.names[-1] + "()") if head.names else ("()",))

@@ -216,22 +216,35 @@ def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
 _DOTTED = rb"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)"
 
 
+@functools.lru_cache(maxsize=4)  # a request after a dot asks it up to three times (receivers, calls.py): read once
+def assigned_call(data: bytes, offset: int, name: str) -> tuple[int, tuple[str, ...], bool] | None:
+    """The last call ``name`` was given before ``offset`` (``x = a.b(``, ``const x = new B(``,
+    ``x = await f(``): where it starts in the ASSIGNMENT_READ bytes before, the callee's names,
+    and whether it is awaited."""
+    before = data[max(0, offset - ASSIGNMENT_READ):offset]
+    form = rb"(?<![\w$.])" + re.escape(name.encode()) + rb"\s*(?::[^=\n]*)?=\s*(new\s+|await\s+)?" + _DOTTED + rb"\s*\("
+    found = last_match(re.compile(form), before, 0, len(before))
+    if found is None:
+        return None
+    return found.start(), tuple(found.group(2).decode().split(".")), (found.group(1) or b"").startswith(b"await")
+
+
 @functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
 def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tuple[str, ...] | None:
     before = data[max(0, offset - ASSIGNMENT_READ):offset]
     word = re.escape(name.encode())
-    forms = [rb"(?<![\w$.])" + word + rb"\s*(?::[^=\n]*)?=\s*(?:new\s+|await\s+)?" + _DOTTED + rb"\s*\("]
+    call = assigned_call(data, offset, name)
+    best = (0, call[0], call[1]) if call is not None else None  # (form, start, names)
     if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter)
-        forms += [rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b",
-                  rb"(?<![\w.])" + word + rb"\s*:\s*" + _DOTTED + rb"\s*(?:\n|#|=|,|\))"]
-    best = None
-    for number, form in enumerate(forms):
-        found = last_match(re.compile(form), before, 0, len(before))
-        if found is not None and (best is None or found.start() >= best[1].start()):  # the type written wins a tie
-            best = (number, found)
+        forms = [rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b",
+                 rb"(?<![\w.])" + word + rb"\s*:\s*" + _DOTTED + rb"\s*(?:\n|#|=|,|\))"]
+        for number, form in enumerate(forms, 1):
+            found = last_match(re.compile(form), before, 0, len(before))
+            if found is not None and (best is None or found.start() >= best[1]):  # the type written wins a tie
+                best = (number, found.start(), tuple(found.group(1).decode().split(".")))
     if best is None:
         return None
-    names = tuple(best[1].group(1).decode().split("."))
+    names = best[2]
     if best[0] == 2 or names[-1][:1].isupper():
         return names  # a class, by convention, or the type written
     return names[:-1] + (names[-1] + "()",) if python else None  # a function's result: what it is declared to return

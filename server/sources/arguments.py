@@ -67,13 +67,14 @@ def _in_call(context: CompletionContext) -> tuple[str, set[str]] | None:
     opened = unclosed(before)
     if opened is None:
         return None
-    callee = _CALLEE.search(before, 0, opened)
+    callee = CALLEE.search(before, 0, opened)
     given = {m.group(1).decode() for m in _GIVEN.finditer(before, opened)}
     return (callee.group(1).decode(), given) if callee is not None else None
 
 
 READ_BACK = 2048  # bytes read back for an unclosed call's parenthesis
-_CALLEE = re.compile(rb"(?<![\w.])([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_][\w]*)*)\s*\Z")
+# the callee before a call's parenthesis (``$`` for JavaScript's names: sources/options.py)
+CALLEE = re.compile(rb"(?<![\w$.])([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\Z")
 _GIVEN = re.compile(rb"[(,]\s*([A-Za-z_]\w*)\s*=(?!=)")
 _CLOSE = {b")"[0]: b"("[0], b"]"[0]: b"["[0], b"}"[0]: b"{"[0]}
 

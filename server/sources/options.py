@@ -11,16 +11,16 @@ import re
 from typing import TYPE_CHECKING
 
 from .. import receivers
+from ..calls import callee_target
 from ..context import NAME, CompletionContext
 from ..engines.base import Kind
-from .arguments import READ_BACK, unclosed
+from .arguments import CALLEE, READ_BACK, unclosed
 from .libraries import javascript
 from .libraries.members import Members
 
 if TYPE_CHECKING:
     from .libraries.known import Libraries
 
-_CALLEE = re.compile(rb"(?<![\w$.])([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\Z")
 _KEY = re.compile(rb"(?:^|[{,])\s*(?:['\"]?)([A-Za-z_$][\w$]*)(?:['\"]?)\s*(?=[:,}]|\Z)")
 _NESTED = re.compile(rb"\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}")
 
@@ -38,21 +38,15 @@ def option_keys(context: CompletionContext, libraries: Libraries) -> Members | N
     if brace is None or before[:brace].rstrip()[-1:] not in (b"(", b","):
         return None
     paren = unclosed(before[:brace], b"(")
-    callee = _CALLEE.search(before, 0, paren) if paren is not None else None
+    callee = CALLEE.search(before, 0, paren) if paren is not None else None
     names = receivers.chain(callee.group(1).decode()) if callee is not None else None
     if not names:
         return None
-    inside = before[paren + 1:brace]
-    while _NESTED.search(inside):  # the arguments before: their brackets' contents hold no comma of the call's
-        inside = _NESTED.sub(b"", inside)
-    index = inside.count(b",")
-    keys = javascript.options(_function(names, libraries.bindings(context)), index)
+    index = _flat(before[paren + 1:brace]).count(b",")  # the arguments before: no comma inside their brackets
+    keys = javascript.options(callee_target(names, libraries.bindings(context)), index)
     if not keys:
         return None
-    body = before[brace + 1:]
-    while _NESTED.search(body):
-        body = _NESTED.sub(b"", body)
-    given = {m.group(1).decode() for m in _KEY.finditer(body)}
+    given = {m.group(1).decode() for m in _KEY.finditer(_flat(before[brace + 1:]))}
     written = ".".join(names)
     out = Members(f"options of {written}", complete=False)
     for key in keys:
@@ -61,11 +55,10 @@ def option_keys(context: CompletionContext, libraries: Libraries) -> Members | N
     return out if out.names else None
 
 
-def _function(names: list[str], bound: dict[str, receivers.Target]) -> str:
-    """The table's key of the function a callee names: ``fs.readFileSync`` with ``fs`` Node's
-    fs -> ``fs.readFileSync()``; ``spawn`` bound by ``const { spawn } = require('child_process')``
-    -> ``child_process.spawn()``; a global's: ``fetch()``."""
-    head = bound.get(names[0])
-    if head is None:
-        return ".".join(names) + "()"
-    return ".".join((head.module.removeprefix("node:"),) + head.names + tuple(names[1:])) + "()"
+def _flat(text: bytes) -> bytes:
+    """``text`` without what its brackets hold, innermost first (``f(a, b), [1, 2], c`` -> ``f, , c``)."""
+    while True:
+        flat = _NESTED.sub(b"", text)
+        if flat == text:
+            return text
+        text = flat

@@ -7,13 +7,13 @@ the server ships (so that nothing is fetched or read at run time), from the decl
     python -m treecomplete.sources.libraries.build_table --typescript DIR --node DIR
 
 The table: {"modules": {"fs": {"readFileSync": "f", ...}}, "globals": {"Math": {"abs": "f"}},
-"instances": {"String": {"split": "f", ...}}, "types": {"fs.createReadStream()": "ReadStream",
-"process.stdout": "WriteStream", "events()": "EventEmitter"}}: an instance's members (a global class's,
-INSTANCES, and each class or interface that "types" names, with what it extends), and "types", the
-class of what a module's function returns, of a global's property or its method's result, of a
-module's default export constructed. Kinds f(unction), c(lass), v(ariable), m(odule or namespace).
-Classes and interfaces are merged by name, as declarations.Reader reads them (``fs.WriteStream``
-and ``tty.WriteStream`` are one ``WriteStream``).
+"instances": {"String": {"split": "f", ...}}, "types": {"fs.createReadStream()": "fs.ReadStream",
+"process.stdout": "WriteStream", "events()": "events.EventEmitter"}, "options": {"fs.mkdirSync()":
+{"1": ["mode", "recursive"]}}}: an instance's members (a global class's, INSTANCES, and each class
+or interface that "types" names, by its place, with what it extends); "types", the class of what a
+module's function returns, of a global's property or its method's result, of a module's default
+export constructed; "options", the keys an options parameter's object may hold. Kinds f(unction),
+c(lass), v(ariable), m(odule or namespace).
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         return (_members(target.names[0], found, "global", target.names[0], True) if found else _instance(typed, ".".join(target.names))), []
     builtin = table()["modules"]
     if spec in builtin or spec.split("/")[0] in builtin:
-        name = ".".join((spec,) + target.names).replace(".()", "()")  # `fs`, `util.inspect` (a namespace of util)
+        name = table_key(target)  # `fs`, `util.inspect` (a namespace of util), `fs.createReadStream()`
         found = builtin.get(name) or (builtin.get("/".join((spec,) + target.names)) if target.names else None)  # `fs/promises`
         if found is None and target.names:  # `fs.createReadStream(p)`, `new EventEmitter()`: an instance
             return _instance(table().get("types", {}).get(name), name), []
@@ -97,17 +97,24 @@ def builtin(spec: str) -> bool:
     return spec in table()["modules"] or spec.split("/")[0] in table()["modules"]
 
 
+def table_key(target: Target) -> str:
+    """How the table names what ``target`` names: ``fs.createReadStream()``, ``process.stdout``,
+    ``events()`` (a module's default export called)."""
+    spec = target.module.removeprefix("node:")
+    return ".".join(((spec,) if spec else ()) + target.names).replace(".()", "()")
+
+
 def typed(target: Target) -> bool:
     """Whether the table says of what class ``target`` is (a Node module's function's result, a
     global's property: ``fs.createReadStream()``, ``process.stdout``)."""
-    spec = target.module.removeprefix("node:")
-    return ".".join(((spec,) if spec else ()) + target.names).replace(".()", "()") in table().get("types", {})
+    return table_key(target) in table().get("types", {})
 
 
-def options(function: str, index: int) -> list[str]:
-    """The keys an options object passed as argument ``index`` of ``function`` (the table's key:
-    ``fs.readFileSync()``) may hold, by Node's declarations; [] where they say nothing."""
-    return table().get("options", {}).get(function, {}).get(str(index), [])
+def options(call: Target, index: int) -> list[str]:
+    """The keys an options object passed as argument ``index`` of the call ``call`` (its callee's
+    target marked ``()``: calls.callee_target) may hold, by Node's declarations; [] where they say
+    nothing."""
+    return table().get("options", {}).get(table_key(call), {}).get(str(index), [])
 
 
 def _instance(name: str | None, used_as: str = "") -> Members | None:
@@ -211,14 +218,11 @@ _PROTOTYPE = re.compile(r"([A-Za-z_$][\w$]*)\.prototype(?:\.([A-Za-z_$][\w$]*))?
 def _prototype(into: dict[str, str], name: str | None, value: tree_sitter.Node) -> None:
     """A prototype's assignment: ``Bar.prototype.run = function …`` (``name`` run), ``Bar.prototype
     = { run() {…}, size: 0 }``."""
-    if name is not None:
-        into.setdefault(name, "method" if "function" in value.type else "attribute")
-        return
-    for pair in value.named_children if value.type == "object" else ():
-        key = pair.child_by_field_name("key") or pair.child_by_field_name("name")
-        if key is not None and pair.type in ("pair", "method_definition"):
-            function = pair.type == "method_definition" or "function" in (pair.child_by_field_name("value") or pair).type
-            into.setdefault(node_text(key).strip("'\""), "method" if function else "attribute")
+    keys: dict[str, str] = {name: FUNCTION if "function" in value.type else VARIABLE} if name is not None else {}
+    if name is None and value.type == "object":
+        object_keys(value, keys, {})
+    for key, kind in keys.items():
+        into.setdefault(key, "method" if kind == FUNCTION else "attribute")
 
 
 _TYPES: dict[tuple[str, bytes], dict] = {}  # (language, a digest of a file's bytes) -> its types; the loader's thread only
