@@ -85,3 +85,34 @@ def test_a_value_a_project_file_exports_by_its_initialiser(tmp_path: Path):
     assert {"forEach", "map"} <= set(listed.names)  # an array's
     count, _, _ = members(tmp_path, "e.js", "import { count } from './state';\ncount.")
     assert count is None  # a number: nothing known
+
+
+BATCH = ("export class Batch {\n  static ensure() { return new Batch(); }\n  static current = null;\n"
+         "  flush() {}\n  run(x) {}\n}\n"
+         "class HttpError extends Error {\n  toJSON() {}\n}\nHttpError.NOT_FOUND = 404;\n"
+         "HttpError.from = function (e) {};\nexport default HttpError;\n")
+
+
+def test_a_project_class_itself_lists_its_statics_and_its_instance_the_rest(tmp_path: Path):
+    """``Batch.`` after ``import { Batch }``: its ``static`` members, fields too, and its
+    ``prototype``; an instance's members leave them out; ``export default HttpError`` then
+    ``HttpError.NOT_FOUND = 404``: what the file assigns to the class the module's default
+    import lists; a module exporting a function: its ``prototype``."""
+    (tmp_path / "batch.js").write_text(BATCH)
+    itself, _, _ = members(tmp_path, "a.js", "import { Batch } from './batch.js';\nBatch.")
+    assert set(itself.names) == {"ensure", "current", "prototype"}
+    instance, _, _ = members(tmp_path, "b.js", "import { Batch } from './batch.js';\nconst b = new Batch();\nb.")
+    assert set(instance.names) == {"flush", "run"}
+    default, _, _ = members(tmp_path, "c.js", "import HttpError from './batch.js';\nHttpError.")
+    assert {"NOT_FOUND", "from", "prototype"} <= set(default.names) and "toJSON" not in default.names
+    (tmp_path / "destroy.js").write_text("module.exports = destroy;\nfunction destroy(stream) {}\n")
+    (tmp_path / "table.js").write_text("module.exports = { rows: [] };\n")
+    function, _, _ = members(tmp_path, "f.js", "const destroy = require('./destroy');\ndestroy.")
+    assert "prototype" in function.names
+    value, _, _ = members(tmp_path, "g.js", "const table = require('./table');\ntable.")
+    assert set(value.names) == {"rows"}  # an object has no prototype of its own
+    (tmp_path / "retry.ts").write_text("export class Retry {\n  static limit: number = 3;\n  private count = 0;\n  next(): void {}\n}\n")
+    typed, _, _ = members(tmp_path, "d.ts", "import { Retry } from './retry';\nRetry.", "typescript")
+    assert set(typed.names) == {"limit"}
+    typed, _, _ = members(tmp_path, "e.ts", "import { Retry } from './retry';\nlet r: Retry;\nr.", "typescript")
+    assert set(typed.names) == {"count", "next"}

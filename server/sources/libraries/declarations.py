@@ -389,6 +389,7 @@ def javascript_module(data: bytes) -> JavaScriptModule:
     # `export default AxiosHeaders` / `module.exports = AxiosHeaders`, a class of the file: its statics
     defaults = [statement.child_by_field_name("value") for statement in root.children if statement.type == "export_statement"]
     defaults += [root.descendant_for_byte_range(match.start(1), match.end(1)) for match in exported_as]
+    defaults += [d.child_by_field_name("name") for d in _default_declarations(root) if d.type == "class_declaration"]
     for value in defaults:
         if value is not None:
             found = object_named(root, value)
@@ -397,6 +398,8 @@ def javascript_module(data: bytes) -> JavaScriptModule:
                         if entry.type == "spread_element" and entry.named_children and entry.named_children[0].type == "identifier"]
             for name, kind in scope.statics.get(node_text(value), {}).items() if value.type == "identifier" else ():
                 out.setdefault(name, kind)
+    if any(_constructible(value, scope) for value in (*defaults, *_default_declarations(root))):
+        out.setdefault("prototype", VARIABLE)  # the default export is a class or a function
     for _, captures in tree_sitter.QueryCursor(_commonjs_query()).matches(root):
         if "object" in captures and captures["object"][0].type == "object":
             object_keys(captures["object"][0], out, scope.values)
@@ -404,12 +407,41 @@ def javascript_module(data: bytes) -> JavaScriptModule:
             value = captures["value"][0]
             kind = FUNCTION if "function" in value.type else CLASS if value.type == "class" else VARIABLE
             out.setdefault(node_text(captures["name"][0]), kind)
-    # `module.exports = status` then `status.message = ...`, `var common = exports` then `common.setup = ...`;
-    # `Object.defineProperty(exports, 'json', ...)`
-    for match in (*exported_as, *_EXPORTS_ALIAS.finditer(data)):
-        for member in re.finditer(rb"(?m)^[ \t]*" + re.escape(match.group(1)) + rb"\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)[ \t]*(function|class)?", data):
-            name = member.group(1).decode()
-            out.setdefault(name, FUNCTION if member.group(2) == b"function" else CLASS if member.group(2) else VARIABLE)
+    # `module.exports = status` then `status.message = ...`, `var common = exports` then `common.setup = ...`,
+    # `export default AxiosError` then `AxiosError.ERR_BAD_REQUEST = ...`; `Object.defineProperty(exports, 'json', ...)`
+    named = [m.group(1) for m in (*exported_as, *_EXPORTS_ALIAS.finditer(data))]
+    named += [value.text for value in defaults if value is not None and value.type == "identifier"]
+    for name in dict.fromkeys(named):
+        for member, kind in assigned_members(data, name.decode()).items():
+            out.setdefault(member, kind)
     for match in _DEFINED_EXPORT.finditer(data):
         out.setdefault(match.group(1).decode(), VARIABLE)
     return JavaScriptModule(out, spreads, tree)
+
+
+def assigned_members(data: bytes, name: str) -> dict[str, str]:
+    """What a module assigns to ``name``'s members at the start of a line (``AxiosError.ERR_BAD_REQUEST
+    = ...``, ``status.message = function``), name -> kind."""
+    out: dict[str, str] = {}
+    for member in re.finditer(rb"(?m)^[ \t]*" + re.escape(name.encode()) + rb"\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)[ \t]*(function|class)?", data):
+        out.setdefault(member.group(1).decode(), FUNCTION if member.group(2) == b"function" else CLASS if member.group(2) else VARIABLE)
+    return out
+
+
+def _constructible(value: tree_sitter.Node | None, scope: Scope) -> bool:
+    """Whether ``value`` is a class or a function (not an arrow function), or names one the module declares."""
+    return value is not None and (value.type in ("class", "class_declaration", "function_expression", "function", "function_declaration")
+                                  or (value.type == "identifier" and kind(scope.values.get(node_text(value), "")) in (FUNCTION, CLASS)))
+
+
+def _default_declarations(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """``export default class …`` / ``function …``, and the right side of ``module.exports = …``."""
+    out = []
+    for statement in root.children:
+        if statement.type == "export_statement" and any(c.type == "default" for c in statement.children):
+            out.append(statement.child_by_field_name("declaration"))
+        elif statement.type == "expression_statement" and statement.named_children[0].type == "assignment_expression":
+            assigned = statement.named_children[0]
+            if node_text(assigned.child_by_field_name("left")) == "module.exports":
+                out.append(assigned.child_by_field_name("right"))
+    return [node for node in out if node is not None]

@@ -19,10 +19,11 @@ import tree_sitter
 
 from ...engines.base import Kind
 from ...languages import JAVASCRIPT, TSX, TYPESCRIPT
-from ...receivers import Target, all_types, bindings, read_class
+from ...receivers import OwnClass, Target, bindings, read_class
+from ...written_types import all_types
 from ...words import node_text, parse_in_pieces
-from . import declarations
-from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader, javascript_module, object_keys
+from . import declarations, package_types
+from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader, assigned_members, javascript_module, object_keys
 from .members import Members, class_members
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ log = logging.getLogger(__name__)
 TABLE = Path(__file__).with_name("javascript.json")
 USAGE = Path(__file__).with_name("javascript_usage.json")
 MAX_FILE = 2 * 1024 * 1024  # a larger file is not read
+STATICS = "<statics>"  # a target's last name where it is a project class itself, not its instance (``Batch.``)
 FOLLOW = 4  # re-exports (``module.exports = require('./lib/x')``, ``export * from``) followed this deep
 UP = 32  # folders climbed looking for node_modules
 KINDS = {FUNCTION: Kind.FUNCTION, CLASS: Kind.CLASS, NAMESPACE: Kind.MODULE}
@@ -74,12 +76,25 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         if found is None and target.names:  # `fs.createReadStream(p)`, `new EventEmitter()`: an instance
             return _instance(table().get("types", {}).get(name), name), []
         return (_members(name, found, f"node:{spec}", name) if found else None), []
-    if folder is None or (target.names and not spec.startswith(".") and target.names != ("default",)):
-        return None, []  # a package's: its default export's instance only (`new Koa()`)
+    if folder is None:
+        return None, []
     path = _resolve(folder, spec)
     if path is None:
         return None, []
-    if target.names:  # a class of the project's own: `const { Base } = require('./base')`, `Base` its default
+    if target.names and not spec.startswith(".") and path.name.endswith((".d.ts", ".d.mts", ".d.cts")):
+        files: list[str] = []  # `new Client()`, `c: Client`, `create()`, `Client.` of a package's declarations
+        itself = target.names[-1:] == (STATICS,)
+        found = package_types.members(package_types.read(path, files), target.names[:-1] if itself else target.names, itself)
+        if found is None or not found[1]:
+            return None, files
+        out = _members(found[0], found[1], spec, "", True)
+        out.complete = found[2]
+        return out, files
+    if target.names and not spec.startswith(".") and target.names != ("default",):
+        return None, []  # a package's sources: its default export's instance only (`new Koa()`)
+    if target.names[-1:] == (STATICS,):  # `import { Batch } from './batch.js'` … `Batch.`: the class itself
+        return _project_class(path, target.names[:-1], pause, statics=True), [str(path)]
+    if target.names:  # an instance of a class of the project's own: `const { Base } = require('./base')`, `Base` its default
         return _project_class(path, target.names, pause), [str(path)]
     files: list[str] = []
     names = _exports(path, files, 0)
@@ -127,12 +142,13 @@ def _instance(name: str | None, used_as: str = "") -> Members | None:
 
 
 def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], object] = lambda: None,
-                   values_only: bool = False) -> Members | None:
-    """The members of a class that a project file defines at its top level by ``names[0]``
-    (``default``: the one ``module.exports`` or ``export default`` names), read as the class
-    around the cursor is read (server/receivers.py); not complete where it has bases. In a
-    TypeScript file, an interface or an object type alias by that name too. A variable or the
-    default export the file initialises with a value: that value's (``_value``; ``values_only``:
+                   values_only: bool = False, statics: bool = False) -> Members | None:
+    """The members of an instance of a class that a project file defines at its top level by
+    ``names[0]`` (``default``: the one ``module.exports`` or ``export default`` names), read as
+    the class around the cursor is read (server/receivers.py); not complete where it has bases.
+    In a TypeScript file, an interface or an object type alias by that name too. ``statics``: the
+    class's own members instead (``static``, and assigned to its name in the file). A variable or
+    the default export the file initialises with a value: that value's (``_value``; ``values_only``:
     nothing else)."""
     if not names or path.name.endswith(".d.ts"):
         return None
@@ -145,7 +161,7 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
         own = _typescript_types(typed.name, data, pause).get(names[0])
         if own is not None and len(names) == 1:
-            return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}", own.signatures)
+            return _class_or_statics(own, data, statics, f" from {path.name}")
         return None
     root = JAVASCRIPT.parser().parse(data).root_node
     classes: dict[str, tree_sitter.Node] = {}  # and functions: a constructor's `this.x =` and prototype
@@ -176,14 +192,28 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     if found is None or len(names) > 1 or values_only:
         return None
     own = read_class(found, data, "javascript", "")
-    for static in own.statics:  # an instance's members: `Foo.create()` is the class's
-        own.members.pop(static, None)
-    if found.type == "function_declaration":  # a constructor function: what `this.` and its prototype take
+    if found.type == "function_declaration" and not statics:  # a constructor function: what `this.` and its prototype take
         own.members.update(prototypes.get(own.name, {}))
         if not own.members:
             return None  # a plain function: no instance to speak of
         return class_members(own.name, own.members, False, f" from {path.name}", own.signatures)
-    return class_members(own.name, own.members, not own.dynamic and not own.bases, f" from {path.name}", own.signatures)
+    if found.type == "function_declaration":
+        own.members, own.statics = {}, set()  # its body's are not the function's own
+    return _class_or_statics(own, data, statics, f" from {path.name}", prototype=True)
+
+
+def _class_or_statics(own: OwnClass, data: bytes, statics: bool, source: str, prototype: bool = False) -> Members | None:
+    """An instance's members of the class ``own`` read from ``data`` (its statics left out), or
+    with ``statics`` the class's own: its ``static`` members, those the file assigns to its name
+    (``AxiosError.ERR_BAD_REQUEST = ...``) and, with ``prototype`` (a JavaScript class or
+    function), its ``prototype``; None where it has none."""
+    complete = not own.dynamic and not own.bases
+    if not statics:
+        return class_members(own.name, {n: k for n, k in own.members.items() if n not in own.statics}, complete, source, own.signatures)
+    members = {n: k for n, k in own.members.items() if n in own.statics} | ({"prototype": "attribute"} if prototype else {})
+    for name, kind in assigned_members(data, own.name).items():
+        members.setdefault(name, "method" if kind == FUNCTION else "attribute")
+    return class_members(own.name, members, complete, source, own.signatures) if members else None
 
 
 _VALUES = {"array": "Array", "string": "String", "template_string": "String", "regex": "RegExp"}
@@ -230,7 +260,7 @@ TYPES_KEPT = 64  # files whose types are kept
 
 
 def _typescript_types(language: str, data: bytes, pause: Callable[[], object]) -> dict:
-    """The types a project's TypeScript file declares at its top level (receivers.all_types),
+    """The types a project's TypeScript file declares at its top level (written_types.all_types),
     read once for the several names a buffer imports from it, parsed in pieces that let the
     server's requests in (``pause``)."""
     key = (language, hashlib.blake2b(data, digest_size=16).digest())

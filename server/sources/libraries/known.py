@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from ... import calls, receivers
+from ... import calls, receivers, written_types
 from ...context import ATTRIBUTE, CompletionContext
 from ...document import Document
 from ...languages import LanguageSpec
@@ -57,17 +57,21 @@ class Libraries:
         if constructed is not None:  # `const c = new Cache()` … `c.`, Cache defined in the file
             return self._class(context, constructed, bound, 0)
         target = receivers.target_of(context, bound)
+        if target is not None and _project_class_itself(context, target, bound):  # `Batch.`, not `b = new Batch()` … `b.`
+            target = receivers.Target(target.module, (*target.names, javascript.STATICS))
         if context.language.name != "python" and (called := calls.call_result(context, bound)) is not None:
             if javascript.typed(called):  # `const s = fs.createReadStream(p)` … `s.`: what it returns
                 target = called
             elif called.names == ("()",) and not javascript.builtin(called.module):  # `new Foo()` of `require('./foo')`
                 target = receivers.Target(called.module, ("default",))  # the instance of the class it exports
-        wanted = receivers.declared_type_name(context) if target is None else None  # `user: User` … `user.`
-        if wanted is not None and (typed := receivers.type_members(context.tree.root_node, context.data, wanted)):
+            elif target is None and called.module and not called.module.startswith(".") and not javascript.builtin(called.module):
+                target = called  # `const c = createClient()` of a package: what its declarations say it returns
+        wanted = written_types.declared_type_name(context) if target is None else None  # `user: User` … `user.`
+        if wanted is not None and (typed := written_types.type_members(context.tree.root_node, context.data, wanted)):
             found = self._class(context, typed, bound, 0)  # declared in the file
             found.declared = True
             return found
-        if wanted in bound and bound[wanted].names and bound[wanted].module.startswith("."):  # a project file's
+        if wanted in bound and bound[wanted].names and not javascript.builtin(bound[wanted].module):  # a project file's, a package's
             found = self._target(context, bound[wanted])
             return replace(found, declared=True) if found is not None else None
         if target is None:  # `str(value).`, `", ".`, `new URL(s).`, `Object.keys(o).`: a builtin class's instance
@@ -222,6 +226,14 @@ class Libraries:
             for member in found.names.values():
                 out.take(member)
         return out
+
+
+def _project_class_itself(context: CompletionContext, target: receivers.Target, bound: dict[str, receivers.Target]) -> bool:
+    """Whether the receiver is a name that a JavaScript or TypeScript import binds to what a
+    project file or a package exports by name (``import { Batch } from './batch.js'`` … ``Batch.``)."""
+    names = receivers.chain(context.receiver)
+    return (context.language.name != "python" and not javascript.builtin(target.module) and len(target.names) == 1
+            and target.names[0] != "default" and names is not None and len(names) == 1 and bound.get(names[0]) == target)
 
 
 def _folder(uri: str) -> Path | None:
