@@ -17,8 +17,9 @@ def call_result(context: CompletionContext, bound: dict[str, Target]) -> Target 
     (``fs.createReadStream(p).``) or a name last assigned one (``const s = fs.createReadStream(p)``
     … ``s.``, ``const e = new EventEmitter()`` … ``e.``): the callee's target with its last name
     marked ``()`` (``Target("fs", ("createReadStream()",))``; a module's default export called:
-    ``("()",)``; a global's: ``Target("", ("Buffer", "from()"))``). The libraries know what some
-    such calls return (server/sources/libraries/javascript.py); None elsewhere."""
+    ``("()",)``; a global's: ``Target("", ("Buffer", "from()"))``; awaited, ``await`` after it:
+    ``const d = await readdir(p)`` … ``d.``). The libraries know what some such calls return
+    (server/sources/libraries/javascript.py); None elsewhere."""
     access = member_access(context.target) if context.target is not None else None
     obj = access.child_by_field_name("object") if access is not None else None
     if obj is None or context.language.name == "python" or context.language.name not in OWN:
@@ -31,12 +32,19 @@ def called(obj: tree_sitter.Node, data: bytes, offset: int, bound: dict[str, Tar
     names = None
     if obj.type in ("call_expression", "new_expression"):
         names = chain(node_text(obj.child_by_field_name("function" if obj.type == "call_expression" else "constructor")))
+    awaited = False
+    if obj.type in ("parenthesized_expression", "await_expression"):  # `(await readdir(p)).`
+        inner = obj.named_children[0] if obj.type == "parenthesized_expression" and obj.named_children else obj
+        call = inner.named_children[0] if inner.type == "await_expression" and inner.named_children else None
+        names = chain(node_text(call.child_by_field_name("function"))) if call is not None and call.type == "call_expression" else None
+        awaited = True
     elif obj.type == "identifier":
         found = assigned_call(data, offset, node_text(obj))
-        names = list(found[1]) if found is not None and not found[2] else None  # an awaited promise's value is not known
+        names, awaited = (list(found[1]), found[2]) if found is not None else (None, False)
     if not names or (len(names) == 1 and names[0] not in bound):
         return None  # a function of the file's own, or a global: nothing says what it returns
-    return callee_target(names, bound)
+    target = callee_target(names, bound)
+    return Target(target.module, (*target.names, "await")) if awaited else target
 
 
 def callee_target(names: list[str], bound: dict[str, Target]) -> Target:

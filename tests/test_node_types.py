@@ -55,6 +55,9 @@ declare module "fs" {
     export class Other extends Source { other(): void; }
     export function createReadStream(path: string): ReadStream;
     export function readFileSync(path: string): string;
+    export function readFileSync(path: string, options: object): ReadStream;
+    export function readText(path: string): Promise<string>;
+    export function count(): number | undefined;
 }
 """
 
@@ -76,7 +79,10 @@ def test_the_reader_keeps_each_class_by_its_place_with_what_its_module_imports()
     assert reader.declared["fs.ReadStream"].bases == [("fs", "stream.Readable")]
     assert resolve(reader, "fs", "stream.Readable") == "stream.Readable" == resolve(reader, "fs", "Source")
     assert lineage(reader, "fs.ReadStream") == ["fs.ReadStream", "stream.Readable", "stream.internal"]
-    assert reader.modules["fs"].returns == {"createReadStream": "ReadStream"}  # a string is no class
+    returns = reader.modules["fs"].returns
+    # a string's members are String's; overloads whose results differ, one a string: not known
+    assert returns == {"createReadStream": "ReadStream", "readFileSync": "", "readText": "Promise", "count": "Number"}
+    assert reader.modules["fs"].awaits == {"createReadStream": "", "readFileSync": "", "readText": "String", "count": ""}
 
 
 def test_the_table_says_what_a_call_or_a_property_is_and_its_members_with_what_it_extends(tmp_path: Path):
@@ -84,6 +90,7 @@ def test_the_table_says_what_a_call_or_a_property_is_and_its_members_with_what_i
     types = table["types"]
     assert types["fs.createReadStream()"] == "fs.ReadStream" and "fs.readFileSync()" not in types
     assert types["process.stdout"] == "WriteStream"  # `WriteStream & { fd: 1 }`
+    assert types["process.cwd()"] == "String" == types["fs.readText().await"]  # `await readText(p)`
     assert types["events()"] == "events.EventEmitter"  # `export = EventEmitter`, a class
     assert "process.env" not in types  # ProcessEnv is declared nowhere
     instances = table["instances"]
@@ -105,6 +112,9 @@ def test_the_shipped_table_reads_node_s_instances():
     assert {"emit", "on", "once"} <= names(Target("node:events", ("()",)))
     assert {"update", "digest"} <= names(Target("crypto", ("createHash()",)))
     assert names(Target("fs", ("noSuchFunction()",))) == set() and names(Target("", ("process", "noSuch"))) == set()
+    assert {"split", "replace"} <= names(Target("path", ("join()",)))  # `const path: PlatformPath; export = path`
+    assert {"isDirectory", "size"} <= names(Target("fs/promises", ("stat()", "await")))  # `await stat(p)`
+    assert {"slice", "forEach"} <= names(Target("", ("process", "argv"))) and names(Target("fs", ("readdirSync()",)))
     assert javascript.typed(Target("fs", ("createReadStream()",))) and javascript.typed(Target("", ("process", "stdout")))
     assert not javascript.typed(Target("./local", ("make()",))) and not javascript.typed(Target("fs", ("readFileSync()",)))
 
@@ -123,7 +133,9 @@ def test_a_call_s_result_as_the_receiver_or_assigned_to_it():
         "const srv = createServer(app);\nsrv.": Target("http", ("createServer()",)),
         "const e = new Emitter();\ne.": Target("events", ("()",)),
         "const b = Buffer.from(x);\nb.": Target("", ("Buffer", "from()")),  # a global's
-        "const x = other(1);\nx.": None, "x.": None, "const s = await fs.createReadStream(p);\ns.": None,
+        "const x = other(1);\nx.": None, "x.": None,
+        "const s = await fs.createReadStream(p);\ns.": Target("fs", ("createReadStream()", "await")),
+        "(await fs.readText(p)).": Target("fs", ("readText()", "await")),
     }
     for text, expected in cases.items():
         context = at_end(HEAD + text)

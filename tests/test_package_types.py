@@ -18,6 +18,7 @@ CLIENT = ("import { Base, Remote } from './base';\nexport declare class Client e
           "  static connect(url: string): Client;\n  query(sql: string): Promise<unknown>;\n  readonly pool: Pool;\n}\n"
           "export interface Pool { size: number; drain(): void }\n"
           "export declare function createClient(options?: object): Client;\n"
+          "export declare function open(url: string): Promise<Client>;\n"
           "export declare class Wire extends Remote { send(): void; }\n")
 BASE = "export declare class Base {\n  close(): void;\n}\nimport { Socket } from 'net';\nexport declare class Remote extends Socket {}\n"
 
@@ -56,6 +57,7 @@ INSTANCE = {"close", "pool", "query"}
     "import { createClient } from 'pkgx';\nconst c = createClient();\nc.",
     "import * as px from 'pkgx';\nconst c = px.createClient();\nc.",
     "import { shared } from 'pkgx';\nshared.",
+    "import { open } from 'pkgx';\nconst c = await open('x');\nc.",  # what awaiting its result gives
 ])
 def test_an_instance_of_what_a_package_declares(project: Path, text: str):
     found = members(project, text)

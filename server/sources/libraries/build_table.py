@@ -164,7 +164,8 @@ def value_types(reader: Reader, scopes: list[Scope]) -> dict[str, str]:
     """The class or interface (its key in ``reader.declared``) of a value one step from a module
     or a global: a module's function's result (``fs.createReadStream()``), a module's default
     export constructed (``events()``), a global's property or its method's result
-    (``process.stdout``, ``Buffer.from()``), the globals those of ``scopes``. The table's "types"."""
+    (``process.stdout``, ``Buffer.from()``), what awaiting a module's function's result gives
+    (``fs/promises.readFile().await``), the globals those of ``scopes``. The table's "types"."""
     out: dict[str, str] = {}
     owners: dict[str, str] = {}  # a global or a module -> the key of its type
     for scope in scopes:
@@ -178,10 +179,18 @@ def value_types(reader: Reader, scopes: list[Scope]) -> dict[str, str]:
         for function, written in scope.returns.items():
             if (found := resolve(reader, module, written)) is not None:
                 out[f"{module}.{function}()"] = found
+        for function, written in scope.awaits.items():  # `await readFile(p)` of fs/promises
+            if (found := resolve(reader, module, written)) is not None:
+                out[f"{module}.{function}().await"] = found
         if scope.export_equals in scope.statics and (found := resolve(reader, module, scope.export_equals)) is not None:
             out[f"{module}()"] = found  # `export = EventEmitter`: `new EventEmitter()` of `require('events')`
         elif scope.export_equals in owners:  # `export = process`: the module is that global
             owners[module] = owners[scope.export_equals]
+        elif scope.export_equals in scope.types:  # `const path: path.PlatformPath; export = path`
+            written = scope.types[scope.export_equals]
+            own = f"{module}.{written.split('.')[-1]}"  # a namespace's of the module, named as the module
+            if (found := resolve(reader, module, written) or (own if own in reader.declared else None)) is not None:
+                owners.setdefault(module, found)
     for name, owner in owners.items():
         members = declared_members(reader, owner)
         for each in lineage(reader, owner):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from ...words import node_text
-from .declared_types import Declared, heritage, option_sources, written_type
+from .declared_types import Declared, awaited_type, heritage, option_sources, written_type
 
 # A value's kind, as one letter; a function's or method's is followed by its parameters' names
 # (``f(path, options?)``): kind(entry) and signature(entry) read them apart.
@@ -77,7 +77,9 @@ class Scope:
     namespaces: dict[str, Scope] = field(default_factory=dict)
     export_equals: str | None = None  # ``export = path``
     export_from: list[str] = field(default_factory=list)  # ``export * from "fs"``
-    returns: dict[str, str] = field(default_factory=dict)  # a function's declared result (written_type's)
+    # a function's declared result (written_type's), and what awaiting it gives; "" where overloads differ
+    returns: dict[str, str] = field(default_factory=dict)
+    awaits: dict[str, str] = field(default_factory=dict)
     # a function's parameters' options objects: name -> parameter's index -> (keys, types named: option_sources)
     options: dict[str, dict[int, tuple[list[str], list[str]]]] = field(default_factory=dict)
 
@@ -211,9 +213,10 @@ class Reader:
         elif kind in _DECLARES:
             name = node_text(node.child_by_field_name("name"))
             self._value(scope, name, _signed(node, _DECLARES[kind]), exported)
-            result = written_type(node.child_by_field_name("return_type"))
-            if result is not None and _DECLARES[kind] == FUNCTION:
-                scope.returns.setdefault(name, result)  # the first overload's
+            if _DECLARES[kind] == FUNCTION:
+                returned = node.child_by_field_name("return_type")
+                _agreed(scope.returns, name, written_type(returned))
+                _agreed(scope.awaits, name, awaited_type(returned))
             parameters = node.child_by_field_name("parameters") if _DECLARES[kind] == FUNCTION else None
             for index, parameter in enumerate(p for p in parameters.named_children if p.type != "comment") if parameters else ():
                 if not _OPTIONS.fullmatch(node_text(parameter.child_by_field_name("pattern"))):
@@ -269,8 +272,8 @@ class Reader:
         the first overload's)."""
         declared.members.setdefault(name, _signed(member, _MEMBERS[member.type]))
         written = written_type(member.child_by_field_name("return_type" if _MEMBERS[member.type] == FUNCTION else "type"))
-        if written is not None and written != "this":
-            declared.types.setdefault(name, (self._module, written))
+        module, before = declared.types.setdefault(name, (self._module, written or ""))
+        declared.types[name] = (module, _overload(before, written or ""))
 
     def _value(self, scope: Scope, name: str, kind: str, exported: bool) -> None:
         if _identifier(name):
@@ -426,6 +429,22 @@ def assigned_members(data: bytes, name: str) -> dict[str, str]:
     for member in re.finditer(rb"(?m)^[ \t]*" + re.escape(name.encode()) + rb"\.([A-Za-z_$][\w$]*)[ \t]*=(?!=)[ \t]*(function|class)?", data):
         out.setdefault(member.group(1).decode(), FUNCTION if member.group(2) == b"function" else CLASS if member.group(2) else VARIABLE)
     return out
+
+
+def _agreed(into: dict[str, str], name: str, written: str | None) -> None:
+    """An overload's type into ``into[name]`` (``_overload``)."""
+    into[name] = _overload(into.setdefault(name, written or ""), written or "")
+
+
+def _overload(before: str, written: str) -> str:
+    """The type of a function's or a property's result, ``before`` the earlier overloads', with
+    one more overload's: the first overload's, as the classes of overloads are kin (``spawn``'s
+    ``ChildProcess``es); "" (not known) where one of them is a primitive's or an array's and
+    they differ (``readFileSync``: Buffer, or string with an encoding)."""
+    return before if before == written or (before not in _PRIMITIVE_CLASSES and written not in _PRIMITIVE_CLASSES) else ""
+
+
+_PRIMITIVE_CLASSES = frozenset({"String", "Number", "Boolean", "Array"})
 
 
 def _constructible(value: tree_sitter.Node | None, scope: Scope) -> bool:

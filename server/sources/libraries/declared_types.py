@@ -24,22 +24,48 @@ class Declared:
     types: dict[str, tuple[str, str]] = field(default_factory=dict)  # a property's type, a method's result's
 
 
+_PRIMITIVES = {"string": "String", "number": "Number", "boolean": "Boolean"}  # their members are their classes'
+_NOTHING = ("null", "undefined", "void", "never")
+
+
 def written_type(node: tree_sitter.Node | None) -> str | None:
     """The class or interface a written type names, as written but for its type arguments
-    (``stream.Readable``, ``Server<A, B>`` -> Server, ``WriteStream & { fd: 1 }`` -> WriteStream);
-    None for others (``string``, ``{ a: 1 }``, ``this``, a function's type)."""
+    (``stream.Readable``, ``Server<A, B>`` -> Server, ``WriteStream & { fd: 1 }`` -> WriteStream,
+    ``Server | undefined`` -> Server); a primitive's and an array's class (``string`` -> String,
+    ``string[]`` -> Array); None for others (``{ a: 1 }``, ``this``, a function's type, a union
+    of two: ``string | Buffer``)."""
     while node is not None:
         if node.type == "type_annotation":
             node = node.named_children[-1] if node.named_children else None
         elif node.type in ("type_identifier", "identifier", "nested_type_identifier", "member_expression"):
             return "".join(node_text(node).split())
+        elif node.type == "predefined_type":
+            return _PRIMITIVES.get(node_text(node))
+        elif node.type == "array_type":
+            return "Array"
+        elif node.type == "readonly_type":  # `readonly string[]`
+            node = node.named_children[0] if node.named_children else None
         elif node.type == "generic_type":
             node = node.child_by_field_name("name") or (node.named_children[0] if node.named_children else None)
-        elif node.type in ("intersection_type", "union_type", "parenthesized_type"):
+        elif node.type == "union_type":
+            kinds = {written_type(c) for c in node.named_children if node_text(c) not in _NOTHING}
+            return kinds.pop() if len(kinds) == 1 else None
+        elif node.type in ("intersection_type", "parenthesized_type"):
             node = next((c for c in node.named_children if c.type not in ("object_type", "literal_type", "predefined_type")), None)
         else:
             return None
     return None
+
+
+def awaited_type(node: tree_sitter.Node | None) -> str | None:
+    """What awaiting a value of the written type gives (``Promise<Buffer>`` -> Buffer), where it
+    is a promise; else None."""
+    while node is not None and node.type in ("type_annotation", "parenthesized_type"):
+        node = node.named_children[-1] if node.named_children else None
+    if node is None or node.type != "generic_type" or written_type(node) not in ("Promise", "PromiseLike"):
+        return None
+    arguments = next((c for c in node.named_children if c.type == "type_arguments"), None)
+    return written_type(arguments.named_children[0]) if arguments is not None and arguments.named_children else None
 
 
 def heritage(node: tree_sitter.Node) -> list[str]:

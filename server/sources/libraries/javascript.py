@@ -135,9 +135,9 @@ def options(call: Target, index: int) -> list[str]:
 def _instance(name: str | None, used_as: str = "") -> Members | None:
     """The members of an instance of the class or interface ``name`` of the table (a global
     class's, a Node module's: ``fs.ReadStream``), or None; how often real code uses each, counted
-    under ``used_as`` (``process.stdout``) where it is not a call's result, else under the class."""
+    under ``used_as`` (``process.stdout``) where it is not a call's result and counted, else under the class."""
     found = table().get("instances", {}).get(name) if name else None
-    uses = used_as if used_as and not used_as.endswith(")") else f"{name}.prototype"
+    uses = used_as if used_as and not used_as.endswith(")") and used_as in usage() else f"{name}.prototype"
     return _members(name, found, name, uses, True) if found else None
 
 

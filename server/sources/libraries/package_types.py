@@ -93,8 +93,12 @@ def _declaration_file(base: Path) -> Path | None:
 
 def members(found: Declarations, names: tuple[str, ...], itself: bool) -> tuple[str, dict[str, str], bool] | None:
     """What the package's declarations give for ``names`` (one name, or one marked ``()``: a
-    function's result; ``default``: what ``export =`` names): the members of an instance of it, or with ``itself`` of the name itself;
+    function's result, ``await`` after it: what awaiting it gives; ``default``: what ``export =``
+    names): the members of an instance of it, or with ``itself`` of the name itself;
     as (where, name -> declarations' entry, complete); None where they say nothing."""
+    if len(names) == 2 and names[0].endswith("()") and names[1] == "await" and not itself:  # `await createClient()`
+        written = next((s.awaits[names[0][:-2]] for s in found.scopes if names[0][:-2] in s.awaits), None)
+        return instance(found.reader, written) if written else None
     if len(names) != 1:
         return None
     name = names[0]
@@ -102,7 +106,7 @@ def members(found: Declarations, names: tuple[str, ...], itself: bool) -> tuple[
         name = found.scopes[0].export_equals
     if name.endswith("()"):
         written = next((s.returns[name[:-2]] for s in found.scopes if name[:-2] in s.returns), None)
-        return instance(found.reader, written) if written is not None and not itself else None
+        return instance(found.reader, written) if written and not itself else None
     if not itself:
         return instance(found.reader, name)
     for scope in found.scopes:
