@@ -1,6 +1,7 @@
 """An options object's keys: inside an object literal passed to a call, where a key is written
 (``fs.readFileSync(p, { enc|``, ``spawn(cmd, args, {\\n  |``), the keys that Node's declarations
-give that parameter's type (the shipped table's "options", libraries/build_table.py), those
+give that parameter's type (the shipped table's "options", libraries/build_table.py), or else
+the callee's own code, where the file or a project file declares it (parameter_keys.py); those
 written already left out. JavaScript and TypeScript; they join the list as a receiver's members
 do after a dot, ranked with every other candidate.
 """
@@ -17,6 +18,7 @@ from ..engines.base import Kind
 from .arguments import CALLEE, READ_BACK, unclosed
 from .libraries import javascript
 from .libraries.members import Members
+from .parameter_keys import function_named, parameter_keys
 
 if TYPE_CHECKING:
     from .libraries.known import Libraries
@@ -43,7 +45,8 @@ def option_keys(context: CompletionContext, libraries: Libraries) -> Members | N
     if not names:
         return None
     index = _flat(before[paren + 1:brace]).count(b",")  # the arguments before: no comma inside their brackets
-    keys = javascript.options(callee_target(names, libraries.bindings(context)), index)
+    bound = libraries.bindings(context)
+    keys = javascript.options(callee_target(names, bound), index) or _own_keys(context, names, bound, index, libraries)
     if not keys:
         return None
     given = {m.group(1).decode() for m in _KEY.finditer(_flat(before[brace + 1:]))}
@@ -53,6 +56,21 @@ def option_keys(context: CompletionContext, libraries: Libraries) -> Members | N
         if key not in given:
             out.add(key, Kind.PROPERTY, f"option of {written}()", origin=names[-1])
     return out if out.names else None
+
+
+def _own_keys(context: CompletionContext, names: list[str], bound: dict[str, receivers.Target], index: int,
+              libraries: Libraries) -> list[str]:
+    """The keys by the callee's own code (parameter_keys.py): a function the file declares at its
+    top level, or one a project file exports (``import { listen } from './server'``, ``const m =
+    require('./m')`` … ``m.listen({``), read by the libraries' loader."""
+    head = bound.get(names[0])
+    if head is None:
+        function = function_named(context.tree.root_node, names[0]) if len(names) == 1 and context.tree is not None else None
+        return parameter_keys(function, index) if function is not None else []
+    called = (*head.names, *names[1:]) or ("default",)
+    if not head.module.startswith(".") or len(called) != 1:
+        return []
+    return libraries.keys_of(context, receivers.Target(head.module, called), index) or []
 
 
 def _flat(text: bytes) -> bytes:

@@ -22,6 +22,7 @@ from ...languages import JAVASCRIPT, TSX, TYPESCRIPT
 from ...receivers import OwnClass, Target, bindings, read_class
 from ...written_types import all_types
 from ...words import node_text, parse_in_pieces
+from ..parameter_keys import function_named, parameter_keys
 from . import declarations, package_types
 from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader, assigned_members, javascript_module, object_keys
 from .members import Members, class_members
@@ -130,6 +131,23 @@ def options(call: Target, index: int) -> list[str]:
     target marked ``()``: calls.callee_target) may hold, by Node's declarations; [] where they say
     nothing."""
     return table().get("options", {}).get(table_key(call), {}).get(str(index), [])
+
+
+def keys_of(folder: Path | None, target: Target, index: int) -> tuple[list[str], list[str]]:
+    """The keys an object passed as argument ``index`` to the function a project file exports
+    as ``target.names[0]`` (``default``: its default export) may hold, by the function's code
+    (parameter_keys.py), and the file read."""
+    path = _resolve(folder, target.module) if folder is not None and target.module.startswith(".") else None
+    if path is None or len(target.names) != 1 or path.name.endswith(".d.ts"):
+        return [], []
+    try:
+        data = path.read_bytes() if path.stat().st_size <= MAX_FILE else b""
+    except OSError as error:
+        log.info("%s not read: %s", path, error)
+        return [], []
+    language = {".ts": TYPESCRIPT, ".tsx": TSX, ".mts": TYPESCRIPT, ".cts": TYPESCRIPT}.get(path.suffix, JAVASCRIPT)
+    function = function_named(language.parser().parse(data).root_node, target.names[0])
+    return (parameter_keys(function, index) if function is not None else []), [str(path)]
 
 
 def _instance(name: str | None, used_as: str = "") -> Members | None:

@@ -147,6 +147,12 @@ class Libraries:
     def forget(self, uri: str) -> None:
         self._bindings.pop(uri, None)
 
+    def keys_of(self, context: CompletionContext, target: receivers.Target, index: int) -> list[str] | None:
+        """The keys an object passed as argument ``index`` to the project's function ``target``
+        may hold (javascript.keys_of), where they are read."""
+        folder = _folder(context.uri)
+        return self.loader.get(("javascript-keys", folder, target, index), lambda: javascript.keys_of(folder, target, index))
+
     def read_target(self, context: CompletionContext, target: receivers.Target) -> Members | None:
         """The members of ``target`` as a document at ``context`` finds it, where they are read."""
         return self._target(context, target)
