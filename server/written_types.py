@@ -16,15 +16,93 @@ TYPE_READ = 16 * 1024  # a name's annotation is looked for this far back
 
 
 def declared_type_name(context: CompletionContext) -> str | None:
-    """In TypeScript, the type written for the receiver, a single name, in the TYPE_READ bytes
-    before the cursor (``user: User`` … ``user.``: ``User``)."""
-    names = chain(context.receiver) if context.language.name in TYPED and context.tree is not None else None
+    """The type written for the receiver, a single name, in the TYPE_READ bytes before the
+    cursor: in TypeScript its annotation (``user: User`` … ``user.``: ``User``; ``names:
+    string[]``: ``Array``), in JavaScript its JSDoc (``@param {Map<K, V>} m``, ``/** @type
+    {string[]} */ const names``)."""
+    typed = context.language.name in TYPED
+    names = chain(context.receiver) if context.tree is not None and (typed or context.language.name == "javascript") else None
     if not names or len(names) != 1:
         return None
     name = re.escape(names[0].encode())
-    annotation = re.compile(rb"(?<![\w$.])" + name + rb"\s*\??\s*:\s*([A-Za-z_$][\w$]*)\s*(?=[,)=;\n<]|$)")
-    found = last_match(annotation, context.data, max(0, context.prefix_start - TYPE_READ), context.prefix_start)
-    return found.group(1).decode() if found is not None else None
+    lo = max(0, context.prefix_start - TYPE_READ)
+    if typed:
+        annotation = re.compile(rb"(?<![\w$.])" + name + rb"\s*\??\s*:\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)((?:\s*\[\s*\])*)\s*(?=[,)=;\n<{]|$)")
+        found = last_match(annotation, context.data, lo, context.prefix_start)
+        if found is None or not _in_scope(context, found.start()):
+            return None
+        return "Array" if found.group(2) else found.group(1).decode()
+    documented = re.compile(rb"@param\s*\{([^{}\n]+)\}\s*\[?" + name + rb"(?![\w$])|@type\s*\{([^{}\n]+)\}\s*\*/\s*(?:const|let|var)\s+" + name + rb"(?![\w$])")
+    found = last_match(documented, context.data, lo, context.prefix_start)
+    if found is None or not _in_scope(context, found.end() - 1 if found.group(2) else found.start(), documents=found.group(1) is not None):
+        return None
+    return jsdoc_type((found.group(1) or found.group(2)).decode("utf-8", "replace"))
+
+
+_SCOPES = ("function_declaration", "generator_function_declaration", "function_expression", "function", "arrow_function",
+           "method_definition", "generator_function", "class_body", "program")
+
+
+def _in_scope(context: CompletionContext, offset: int, documents: bool = False) -> bool:
+    """Whether what is declared at ``offset`` is seen at the cursor: the function (or class body,
+    or file) around it holds the cursor; ``documents``: ``offset`` is in a JSDoc comment, whose
+    function, the declaration after it, holds the cursor."""
+    node = context.tree.root_node.descendant_for_byte_range(offset, offset + 1)
+    if documents:
+        while node is not None and node.type != "comment":
+            node = node.parent
+        node = node.next_named_sibling if node is not None else None
+        if node is not None and node.type in ("export_statement", "lexical_declaration", "variable_declaration", "expression_statement"):
+            node = next((d for d in _descendants(node, 3) if d.type in _SCOPES), None)
+        if node is None or node.type not in _SCOPES:  # the tree broken at the cursor: the braces say
+            return _open(context.data, context.data.find(b"*/", offset, context.prefix_start) + 2, context.prefix_start)
+    else:
+        while node is not None and node.type not in _SCOPES:
+            node = node.parent
+    return node is not None and node.start_byte <= context.prefix_start <= node.end_byte
+
+
+def _open(data: bytes, start: int, cursor: int) -> bool:
+    """Whether the function written after ``start`` is still open at ``cursor``: its body's
+    brace not closed (strings and comments not told apart), or a body with no brace and no
+    ``;`` before the cursor (``(s) => s.``)."""
+    brace = data.find(b"{", start, cursor)
+    if brace < 0:
+        return b";" not in data[start:cursor]
+    depth = 0
+    for byte in data[brace:cursor]:
+        depth += 1 if byte == 0x7B else -1 if byte == 0x7D else 0
+        if depth == 0:
+            return False
+    return True
+
+
+def _descendants(node: tree_sitter.Node, depth: int):
+    """``node``'s named descendants, ``depth`` levels down, breadth first."""
+    level = [node]
+    for _ in range(depth):
+        level = [c for n in level for c in n.named_children]
+        yield from level
+
+
+
+
+def jsdoc_type(written: str) -> str | None:
+    """The class a JSDoc type names, a single one (``?string`` -> string, ``Map<K, V>`` -> Map,
+    ``string[]`` and ``Array<T>`` -> Array, ``Foo | null`` -> Foo); None for others (``string |
+    number``, ``{ a: 1 }``, ``function(…)``, ``*``)."""
+    kinds = set()
+    for part in written.split("|"):
+        part = part.strip().strip("?!=()").strip()
+        if part in ("null", "undefined", "void"):
+            continue
+        if part.endswith("[]"):
+            part = "Array"
+        match = re.fullmatch(r"([A-Za-z_$][\w$]*)(?:\.?<.*>)?", part)
+        if match is None:
+            return None
+        kinds.add(match.group(1))
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def type_members(root: tree_sitter.Node, data: bytes, wanted: str) -> OwnClass | None:

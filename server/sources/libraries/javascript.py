@@ -120,6 +120,16 @@ def table_key(target: Target) -> str:
     return ".".join(((spec,) if spec else ()) + target.names).replace(".()", "()")
 
 
+_PRIMITIVES = {"string": "String", "number": "Number", "boolean": "Boolean", "bigint": "BigInt", "symbol": "Symbol"}
+
+
+def global_class(written: str) -> str | None:
+    """The global class whose instances a written type names (``string`` -> String, ``Map``,
+    ``URL``, ``Buffer``), where the table has its members; else None."""
+    name = _PRIMITIVES.get(written, written)
+    return name if name in table().get("instances", {}) else None
+
+
 def typed(target: Target) -> bool:
     """Whether the table says of what class ``target`` is (a Node module's function's result, a
     global's property: ``fs.createReadStream()``, ``process.stdout``)."""

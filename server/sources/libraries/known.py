@@ -74,6 +74,9 @@ class Libraries:
         if wanted in bound and bound[wanted].names and not javascript.builtin(bound[wanted].module):  # a project file's, a package's
             found = self._target(context, bound[wanted])
             return replace(found, declared=True) if found is not None else None
+        if target is None and wanted is not None and (named := javascript.global_class(wanted)) is not None:
+            found = self._target(context, receivers.Target("", (named, "prototype")))  # `s: string`, `m: Map<K, V>`
+            return replace(found, declared=True) if found is not None else None
         if target is None:  # `str(value).`, `", ".`, `new URL(s).`, `Object.keys(o).`: a builtin class's instance
             target = receivers.builtin_instance(context)
         if target is None and wanted is None and (named := self._named_like(context, bound)) is not None:

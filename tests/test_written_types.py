@@ -1,0 +1,57 @@
+"""A receiver's written type naming a global class: a TypeScript annotation (``s: string``,
+``m: Map<K, V>``, ``xs: string[]``), a JSDoc ``@param`` or ``@type`` in JavaScript; seen only
+where the declaration's function holds the cursor."""
+
+from __future__ import annotations
+
+import pytest
+
+from treecomplete.context import context_at
+from treecomplete.document import Document
+from treecomplete.languages import JAVASCRIPT, TYPESCRIPT
+from treecomplete.sources.libraries.known import Libraries
+from treecomplete.written_types import jsdoc_type
+
+
+def members(text: str, language=TYPESCRIPT) -> set[str] | None:
+    libraries = Libraries()
+    context = context_at(Document("file:///w/a.ts", text, 1, language), len(text.encode()))
+    found = libraries.members(context)
+    libraries.loader.wait(5)
+    found = libraries.members(context)
+    return set(found.names) if found is not None and found.declared else None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("let m: Map<string, number>;\nm.", {"get", "set", "size"}),
+    ("function f(s: string) {\n  s.", {"split", "trim"}),
+    ("const xs: readonly string[] = [];\nxs.", {"map", "filter"}),
+    ("class A {\n  m(u?: URL) { return u.", {"hostname", "searchParams"}),
+])
+def test_a_typescript_annotation_naming_a_global_class(text: str, expected: set[str]):
+    assert expected <= members(text)
+
+
+def test_another_function_s_parameter_is_not_this_one():
+    assert members("function f(s: string) {}\nfunction g(s) {\n  s.") is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("/** @param {Map<string, number>} m */\nfunction f(m) {\n  m.", {"get", "set"}),
+    ("/** @type {string[]} */\nconst xs = [];\nxs.", {"map", "filter"}),
+    ("/** @param {?string} [s] */\nexport function f(s) { return s.", {"split"}),
+    ("/** @param {string} s */\nconst f = (s) => s.", {"split"}),
+    ("class A {\n  /** @param {Date} d */\n  m(d) { if (x) { y(); } d.", {"getTime"}),  # the tree broken at the cursor
+])
+def test_a_jsdoc_type_naming_a_global_class(text: str, expected: set[str]):
+    assert expected <= members(text, JAVASCRIPT)
+
+
+def test_a_jsdoc_type_of_a_closed_function_is_not_seen():
+    assert members("/** @param {string} s */\nfunction f(s) { if (x) { y(); } }\nfunction g(s) { s.", JAVASCRIPT) is None
+    assert members("/** @param {string} s */\nfunction f(s) {}\ns.", JAVASCRIPT) is None
+
+
+def test_jsdoc_types():
+    assert [jsdoc_type(t) for t in ("?string", "Map<string, number>", "string[]", "Array<T>", "Foo | null", "string | number",
+                                     "{a: 1}", "function(a)", "*")] == ["string", "Map", "Array", "Array", "Foo", None, None, None, None]
