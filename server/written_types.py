@@ -9,7 +9,7 @@ import re
 import tree_sitter
 
 from .context import CompletionContext
-from .receivers import TYPED, OwnClass, chain, last_match, read_class
+from .receivers import TYPED, OwnClass, Target, chain, last_match, read_class
 from .words import node_text
 
 TYPE_READ = 16 * 1024  # a name's annotation is looked for this far back
@@ -87,13 +87,31 @@ def _descendants(node: tree_sitter.Node, depth: int):
 
 
 
+_JSDOC_IMPORT = re.compile(rb"@import\s*\{([^{}]*)\}\s*from\s*['\"]([^'\"]+)['\"]")
+_IMPORT_TYPE = re.compile(rb"\bimport\(\s*['\"]([^'\"]+)['\"]\s*\)\.([A-Za-z_$][\w$]*)")
+
+
+def jsdoc_imports(data: bytes) -> dict[str, Target]:
+    """The types JSDoc comments import (``/** @import { Effect, Batch as B } from './types' */``,
+    ``import('./batch.js').Batch``), by the name ``@param``/``@type`` use."""
+    out: dict[str, Target] = {}
+    for match in _JSDOC_IMPORT.finditer(data):
+        for part in match.group(1).decode("utf-8", "replace").split(","):
+            name, _, alias = part.strip().partition(" as ")
+            if name.strip().replace("$", "_").isidentifier():
+                out[(alias or name).strip()] = Target(match.group(2).decode("utf-8", "replace"), (name.strip(),))
+    for match in _IMPORT_TYPE.finditer(data):
+        out.setdefault(match.group(2).decode(), Target(match.group(1).decode("utf-8", "replace"), (match.group(2).decode(),)))
+    return out
+
+
 def jsdoc_type(written: str) -> str | None:
     """The class a JSDoc type names, a single one (``?string`` -> string, ``Map<K, V>`` -> Map,
     ``string[]`` and ``Array<T>`` -> Array, ``Foo | null`` -> Foo); None for others (``string |
     number``, ``{ a: 1 }``, ``function(…)``, ``*``)."""
     kinds = set()
     for part in written.split("|"):
-        part = part.strip().strip("?!=()").strip()
+        part = re.sub(r"^import\(\s*['\"][^'\"]+['\"]\s*\)\.", "", part.strip().strip("?!=()").strip())  # `import('./b.js').Batch`
         if part in ("null", "undefined", "void"):
             continue
         if part.endswith("[]"):

@@ -55,3 +55,23 @@ def test_a_jsdoc_type_of_a_closed_function_is_not_seen():
 def test_jsdoc_types():
     assert [jsdoc_type(t) for t in ("?string", "Map<string, number>", "string[]", "Array<T>", "Foo | null", "string | number",
                                      "{a: 1}", "function(a)", "*")] == ["string", "Map", "Array", "Array", "Foo", None, None, None, None]
+
+
+def test_jsdoc_imports_of_a_project_class_and_a_declaration_file(tmp_path):
+    from treecomplete.service import CompletionService
+
+    (tmp_path / "batch.js").write_text("export class Batch {\n  flush() {}\n  run() {}\n}\n")
+    (tmp_path / "types.d.ts").write_text("export interface Effect { deps: number; fn(): void }\n")
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    found = {}
+    for name, text in {
+        "a": "/** @import { Batch as B } from './batch.js' */\n/** @param {B} b */\nfunction f(b) {\n  b.",
+        "b": "/** @param {import('./batch.js').Batch} b */\nfunction f(b) {\n  b.",
+        "c": "/** @import { Effect } from './types' */\n/** @param {Effect} e */\nfunction f(e) {\n  e.",
+    }.items():
+        doc = service.open((tmp_path / f"{name}.js").as_uri(), "javascript", 1, text)
+        libraries.members(context_at(doc, len(doc.data)))
+        libraries.loader.wait(5)
+        found[name] = set(libraries.members(context_at(doc, len(doc.data))).names)
+    assert found == {"a": {"flush", "run"}, "b": {"flush", "run"}, "c": {"deps", "fn"}}

@@ -82,7 +82,7 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     path = _resolve(folder, spec)
     if path is None:
         return None, []
-    if target.names and not spec.startswith(".") and path.name.endswith((".d.ts", ".d.mts", ".d.cts")):
+    if target.names and path.name.endswith((".d.ts", ".d.mts", ".d.cts")):
         files: list[str] = []  # `new Client()`, `c: Client`, `create()`, `Client.` of a package's declarations
         itself = target.names[-1:] == (STATICS,)
         found = package_types.members(package_types.read(path, files), target.names[:-1] if itself else target.names, itself)

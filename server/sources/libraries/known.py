@@ -71,6 +71,8 @@ class Libraries:
             found = self._class(context, typed, bound, 0)  # declared in the file
             found.declared = True
             return found
+        if wanted is not None and wanted not in bound and context.language.name == "javascript":  # `@param {Batch} b`
+            bound = {**written_types.jsdoc_imports(context.data[:receivers.BINDINGS_READ]), **bound}  # of `@import { Batch }`
         if wanted in bound and bound[wanted].names and not javascript.builtin(bound[wanted].module):  # a project file's, a package's
             found = self._target(context, bound[wanted])
             return replace(found, declared=True) if found is not None else None
