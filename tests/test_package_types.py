@@ -19,6 +19,8 @@ CLIENT = ("import { Base, Remote } from './base';\nexport declare class Client e
           "export interface Pool { size: number; drain(): void }\n"
           "export declare function createClient(options?: object): Client;\n"
           "export declare function open(url: string): Promise<Client>;\n"
+          "export interface PoolOptions { max?: number; idleTimeout?: number }\n"
+          "export declare function createPool(url: string, options?: PoolOptions & { name?: string }): Pool;\n"
           "export declare class Wire extends Remote { send(): void; }\n")
 BASE = "export declare class Base {\n  close(): void;\n}\nimport { Socket } from 'net';\nexport declare class Remote extends Socket {}\n"
 
@@ -95,3 +97,12 @@ def test_a_changed_declaration_file_is_read_again(project: Path):
     os.utime(client, (time.time() + 5, time.time() + 5))
     again = package_types.read(entry, [])
     assert again is not first and "ping" in package_types.instance(again.reader, "Client")[1]
+
+
+def test_an_options_object_s_keys_by_a_package_s_declarations(project: Path):
+    service = CompletionService(libraries=Libraries())
+    uri = (project / "p.ts").as_uri()
+    text = "import { createPool } from 'pkgx';\ncreatePool(url, { max: 3, "
+    service.open(uri, "typescript", 1, text)
+    listed = [c.text for c in service.complete_read(uri, 1, len(text.split("\n")[1]), 50).candidates]
+    assert {"idleTimeout", "name"} <= set(listed[:8])  # its interface's and its object type's

@@ -62,13 +62,14 @@ def _own_keys(context: CompletionContext, names: list[str], bound: dict[str, rec
               libraries: Libraries) -> list[str]:
     """The keys by the callee's own code (parameter_keys.py): a function the file declares at its
     top level, or one a project file exports (``import { listen } from './server'``, ``const m =
-    require('./m')`` … ``m.listen({``), read by the libraries' loader."""
+    require('./m')`` … ``m.listen({``), or a package, by its declarations where it has them,
+    read by the libraries' loader."""
     head = bound.get(names[0])
     if head is None:
         function = function_named(context.tree.root_node, names[0]) if len(names) == 1 and context.tree is not None else None
         return parameter_keys(function, index) if function is not None else []
     called = (*head.names, *names[1:]) or ("default",)
-    if not head.module.startswith(".") or len(called) != 1:
+    if javascript.builtin(head.module) or len(called) != 1:
         return []
     return libraries.keys_of(context, receivers.Target(head.module, called), index) or []
 

@@ -144,12 +144,15 @@ def options(call: Target, index: int) -> list[str]:
 
 
 def keys_of(folder: Path | None, target: Target, index: int) -> tuple[list[str], list[str]]:
-    """The keys an object passed as argument ``index`` to the function a project file exports
-    as ``target.names[0]`` (``default``: its default export) may hold, by the function's code
-    (parameter_keys.py), and the file read."""
-    path = _resolve(folder, target.module) if folder is not None and target.module.startswith(".") else None
-    if path is None or len(target.names) != 1 or path.name.endswith(".d.ts"):
+    """The keys an object passed as argument ``index`` to the function a project file or a
+    package exports as ``target.names[0]`` (``default``: its default export) may hold, by its
+    declarations (package_types.option_keys) or its code (parameter_keys.py), and the files read."""
+    path = _resolve(folder, target.module) if folder is not None and not builtin(target.module) else None
+    if path is None or len(target.names) != 1:
         return [], []
+    if path.name.endswith((".d.ts", ".d.mts", ".d.cts")):
+        files: list[str] = []
+        return package_types.option_keys(package_types.read(path, files), target.names[0], index), files
     try:
         data = path.read_bytes() if path.stat().st_size <= MAX_FILE else b""
     except OSError as error:

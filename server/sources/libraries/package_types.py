@@ -151,3 +151,17 @@ def instance(reader: Reader, written: str | None) -> tuple[str, dict[str, str], 
 def _last(written: str | None) -> str:
     """``http.Agent<T>`` -> ``Agent``."""
     return (written or "").split("<")[0].split(".")[-1].strip()
+
+
+def option_keys(found: Declarations, name: str, index: int) -> list[str]:
+    """The keys an options object passed as argument ``index`` of the function ``name`` may
+    hold: those its parameter's type writes and the members of the interfaces it names
+    (declarations.py takes a parameter for options by its name)."""
+    keys: set[str] = set()
+    for scope in found.scopes:
+        written, named = scope.options.get(name, {}).get(index, ([], []))
+        keys.update(written)
+        for each in named:
+            if _last(each) not in found.reader.classes and (members := instance(found.reader, each)) is not None:
+                keys.update(members[1])
+    return sorted(k for k in keys if k.replace("$", "_").isidentifier())
