@@ -50,7 +50,7 @@ from ..words import (
     taken_from,
     taken_names,
 )
-from .libraries.declarations import object_keys, object_named
+from .libraries.module_exports import object_keys, object_named
 
 log = logging.getLogger(__name__)
 

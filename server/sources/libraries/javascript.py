@@ -24,7 +24,8 @@ from ...written_types import all_types
 from ...words import node_text, parse_in_pieces
 from ..parameter_keys import function_named, parameter_keys
 from . import declarations, package_types
-from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader, assigned_members, javascript_module, object_keys
+from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader
+from .module_exports import assigned_members, javascript_module, object_keys
 from .members import Members, class_members
 
 log = logging.getLogger(__name__)
