@@ -106,3 +106,13 @@ def test_an_options_object_s_keys_by_a_package_s_declarations(project: Path):
     service.open(uri, "typescript", 1, text)
     listed = [c.text for c in service.complete_read(uri, 1, len(text.split("\n")[1]), 50).candidates]
     assert {"idleTimeout", "name"} <= set(listed[:8])  # its interface's and its object type's
+
+
+def test_clear_drops_the_declarations_kept(project: Path):
+    from treecomplete.sources.libraries import package_types
+
+    assert members(project, "import { Client } from 'pkgx';\nconst c = new Client();\nc.") is not None
+    assert package_types._READ
+    libraries = Libraries()
+    libraries.clear()  # no read under way: at once
+    assert not package_types._READ

@@ -12,7 +12,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import tree_sitter
@@ -27,6 +27,7 @@ from . import declarations, package_types
 from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader
 from .module_exports import assigned_members, javascript_module, object_keys
 from .members import Members, class_members
+from .node_resolution import file_of, resolve
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +36,7 @@ USAGE = Path(__file__).with_name("javascript_usage.json")
 MAX_FILE = 2 * 1024 * 1024  # a larger file is not read
 STATICS = "<statics>"  # a target's last name where it is a project class itself, not its instance (``Batch.``)
 FOLLOW = 4  # re-exports (``module.exports = require('./lib/x')``, ``export * from``) followed this deep
-UP = 32  # folders climbed looking for node_modules
 KINDS = {FUNCTION: Kind.FUNCTION, CLASS: Kind.CLASS, NAMESPACE: Kind.MODULE}
-_SUFFIXES = ("", ".d.ts", ".js", ".cjs", ".mjs", ".ts", "/index.d.ts", "/index.js", "/index.ts")
 _REQUIRED = re.compile(rb"module\.exports\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)")
 
 
@@ -80,7 +79,7 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         return (_members(name, found, f"node:{spec}", name) if found else None), []
     if folder is None:
         return None, []
-    path = _resolve(folder, spec)
+    path = resolve(folder, spec)
     if path is None:
         return None, []
     if target.names and path.name.endswith((".d.ts", ".d.mts", ".d.cts")):
@@ -148,7 +147,7 @@ def keys_of(folder: Path | None, target: Target, index: int) -> tuple[list[str],
     """The keys an object passed as argument ``index`` to the function a project file or a
     package exports as ``target.names[0]`` (``default``: its default export) may hold, by its
     declarations (package_types.option_keys) or its code (parameter_keys.py), and the files read."""
-    path = _resolve(folder, target.module) if folder is not None and not builtin(target.module) else None
+    path = resolve(folder, target.module) if folder is not None and not builtin(target.module) else None
     if path is None or len(target.names) != 1:
         return [], []
     if path.name.endswith((".d.ts", ".d.mts", ".d.cts")):
@@ -291,6 +290,11 @@ _TYPES: dict[tuple[str, bytes], dict] = {}  # (language, a digest of a file's by
 TYPES_KEPT = 64  # files whose types are kept
 
 
+def forget() -> None:
+    """Memory: drop the TypeScript files' types kept (the loader's thread)."""
+    _TYPES.clear()
+
+
 def _typescript_types(language: str, data: bytes, pause: Callable[[], object]) -> dict:
     """The types a project's TypeScript file declares at its top level (written_types.all_types),
     read once for the several names a buffer imports from it, parsed in pieces that let the
@@ -318,101 +322,6 @@ def _members(where: str, names: dict[str, str], source: str, key: str, of_object
         shown = f"function {name}{parameters} " if parameters else ""
         out.add(name, kind, f"{shown}from {source}", uses.get(name, 0), parameters, where)
     return out
-
-
-def _resolve(folder: Path, spec: str) -> Path | None:
-    """The file that ``require(spec)`` from ``folder`` reads (its declarations where a package
-    has them), or None."""
-    if spec.startswith((".", "/")):
-        return _file(folder / spec)
-    if spec.startswith("#"):  # a subpath import: package.json's `imports` maps it to a file of the package
-        return _subpath(folder, spec)
-    parts = spec.split("/")
-    package = "/".join(parts[:2] if spec.startswith("@") else parts[:1])
-    rest = "/".join(parts[2:] if spec.startswith("@") else parts[1:])
-    for here in _up(folder):
-        for root in (here / "node_modules" / package, here / "node_modules" / "@types" / package.replace("@", "").replace("/", "__")):
-            if root.is_dir():
-                found = _file(root / rest) if rest else _entry(root)
-                if found is not None:
-                    return found
-    return None
-
-
-def _up(folder: Path) -> Iterator[Path]:
-    """``folder``, then the folders above it (UP at most)."""
-    here = folder
-    for _ in range(UP):
-        yield here
-        if here.parent == here:
-            return
-        here = here.parent
-
-
-def _manifest(path: Path) -> dict:
-    """A package.json's fields; empty where it is missing or not an object (logged where it
-    does not read)."""
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as error:
-        log.info("%s not read: %s", path, error)
-        return {}
-    return manifest if isinstance(manifest, dict) else {}
-
-
-def _subpath(folder: Path, spec: str) -> Path | None:
-    """The file that ``#spec`` names in the ``imports`` of the nearest package.json above
-    ``folder`` (an exact key, or one pattern with ``*``)."""
-    for here in _up(folder):
-        if (here / "package.json").is_file():
-            imports = _manifest(here / "package.json").get("imports")
-            if not isinstance(imports, dict):
-                return None
-            target, middle = imports.get(spec), None
-            if target is None:
-                for key, value in imports.items():
-                    head, star, tail = key.partition("*")
-                    if star and spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(key) - 1:
-                        target, middle = value, spec[len(head):len(spec) - len(tail)]
-                        break
-            entry = _export_entry(target) if target is not None else None
-            if isinstance(entry, str) and middle is not None:
-                entry = entry.replace("*", middle)
-            return _file(here / entry) if isinstance(entry, str) and entry.startswith("./") else None
-    return None
-
-
-def _file(base: Path) -> Path | None:
-    for suffix in _SUFFIXES:
-        candidate = Path(str(base) + suffix)
-        if candidate.is_file():
-            declarations = candidate.with_name(candidate.name.rsplit(".", 1)[0] + ".d.ts")
-            return declarations if candidate.suffix == ".js" and declarations.is_file() else candidate
-    return None
-
-
-def _entry(root: Path) -> Path | None:
-    """A package's entry: package.json's ``types``/``typings``, ``exports``' ``.``, ``main``."""
-    manifest = _manifest(root / "package.json")
-    candidates = [manifest.get("types"), manifest.get("typings"), _export_entry(manifest.get("exports")), manifest.get("main"), "index"]
-    for candidate in candidates:
-        if isinstance(candidate, str) and (found := _file(root / candidate)) is not None:
-            return found
-    return None
-
-
-def _export_entry(exports) -> str | None:
-    if isinstance(exports, str):
-        return exports
-    if isinstance(exports, dict):
-        entry = exports.get(".", exports)
-        for key in ("types", "require", "node", "default", "import"):
-            if isinstance(entry, dict) and key in entry:
-                return _export_entry(entry[key])
-        return entry if isinstance(entry, str) else None
-    return None
 
 
 def _exports(path: Path, files: list[str], depth: int) -> dict[str, str]:
@@ -446,7 +355,7 @@ def _exports(path: Path, files: list[str], depth: int) -> dict[str, str]:
             bound = bindings(module.tree, JAVASCRIPT, [(0, len(data))])
             sources += [bound[name].module for name in module.spreads if name in bound and not bound[name].names]
     for source in sources[:16] if depth < FOLLOW else ():
-        if source.startswith(".") and (found := _file(path.parent / source)) is not None:
+        if source.startswith(".") and (found := file_of(path.parent / source)) is not None:
             for name, kind in _exports(found, files, depth + 1).items():
                 names.setdefault(name, kind)
     return names

@@ -19,7 +19,7 @@ from ...context import ATTRIBUTE, CompletionContext
 from ...document import Document
 from ...languages import LanguageSpec
 from .. import imports
-from . import javascript
+from . import javascript, package_types
 from ...recent import Recent
 from .loader import Loader
 from .members import Members, class_members
@@ -41,7 +41,7 @@ class Libraries:
         self.roots: list[Path] = []  # the workspace folders
         # by environment, the most recently used last (the loader's thread)
         self._python: OrderedDict[tuple[Path, ...], PythonLibraries] = OrderedDict()
-        self._cleared = False  # clear() asked the loader's thread to drop _python
+        self._cleared = False  # clear() asked the loader's thread to drop what it keeps (_forget)
         self._environments: dict[tuple[Path | None, str], tuple[Path, ...]] = {}  # by folder and pythonPath (ditto)
         self._bindings: Recent[str, tuple[bytes, dict[str, receivers.Target]]] = Recent(256)  # uri -> (bytes read, bindings)
 
@@ -171,7 +171,11 @@ class Libraries:
             python_path = self.python_path
             return self.loader.get(("python", folder, python_path, target),
                                    lambda: self._read_python(folder, python_path, target), ask)
-        return self.loader.get(("javascript", folder, target), lambda: javascript.read(folder, target, self.loader.gate), ask)
+        return self.loader.get(("javascript", folder, target), lambda: self._javascript(folder, target), ask)
+
+    def _javascript(self, folder: Path | None, target: receivers.Target) -> tuple[Members | None, list[str]]:
+        self._forget_if_cleared()
+        return javascript.read(folder, target, self.loader.gate)
 
     def _read_python(self, folder: Path | None, python_path: str, target: receivers.Target) -> tuple[Members | None, list[str]]:
         """A Python target read in the environment of ``folder``, and with the project's own
@@ -200,15 +204,24 @@ class Libraries:
         return self._environments[key]
 
     def clear(self) -> None:
-        """Memory: forget what was read (the loader's entries, the environments' parsed modules:
-        now where no read is under way, else on the loader's thread before its next read)."""
-        if not self.loader.clear(self._python.clear):
+        """Memory: forget what was read (the loader's entries, the environments' parsed modules,
+        the packages' declarations and TypeScript files' types: now where no read is under way,
+        else on the loader's thread before its next read)."""
+        if not self.loader.clear(self._forget):
             self._cleared = True
 
-    def _libraries(self, env: tuple[Path, ...]) -> PythonLibraries:
+    def _forget(self) -> None:
+        self._python.clear()
+        package_types.forget()
+        javascript.forget()
+
+    def _forget_if_cleared(self) -> None:
         if self._cleared:
-            self._python.clear()
+            self._forget()
             self._cleared = False
+
+    def _libraries(self, env: tuple[Path, ...]) -> PythonLibraries:
+        self._forget_if_cleared()
         if env not in self._python:
             self._python[env] = PythonLibraries(env, self.loader.gate)
             while len(self._python) > ENVIRONMENTS:  # each keeps up to python.PARSED bytes of parsed modules

@@ -51,6 +51,11 @@ def read(entry: Path, files: list[str]) -> Declarations:
     return found
 
 
+def forget() -> None:
+    """Memory: drop the declarations kept (the loader's thread)."""
+    _READ.clear()
+
+
 def _changed(path: Path) -> int:
     try:
         return path.stat().st_mtime_ns

@@ -1,0 +1,111 @@
+"""Where ``require(spec)`` or ``import … from spec`` leads, as Node resolves it: relative paths,
+``node_modules`` up the folders (``@types`` too), ``package.json``'s ``types``, ``exports``,
+``main`` and its ``imports`` (``#subpath``); a file's ``.d.ts`` declarations before its JavaScript."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+UP = 32  # folders climbed looking for node_modules
+SUFFIXES = ("", ".d.ts", ".js", ".cjs", ".mjs", ".ts", "/index.d.ts", "/index.js", "/index.ts")
+
+
+def resolve(folder: Path, spec: str) -> Path | None:
+    """The file that ``require(spec)`` from ``folder`` reads (its declarations where a package
+    has them), or None."""
+    if spec.startswith((".", "/")):
+        return file_of(folder / spec)
+    if spec.startswith("#"):  # a subpath import: package.json's `imports` maps it to a file of the package
+        return _subpath(folder, spec)
+    parts = spec.split("/")
+    package = "/".join(parts[:2] if spec.startswith("@") else parts[:1])
+    rest = "/".join(parts[2:] if spec.startswith("@") else parts[1:])
+    for here in _up(folder):
+        for root in (here / "node_modules" / package, here / "node_modules" / "@types" / package.replace("@", "").replace("/", "__")):
+            if root.is_dir():
+                found = file_of(root / rest) if rest else _entry(root)
+                if found is not None:
+                    return found
+    return None
+
+
+def _up(folder: Path) -> Iterator[Path]:
+    """``folder``, then the folders above it (UP at most)."""
+    here = folder
+    for _ in range(UP):
+        yield here
+        if here.parent == here:
+            return
+        here = here.parent
+
+
+def _manifest(path: Path) -> dict:
+    """A package.json's fields; empty where it is missing or not an object (logged where it
+    does not read)."""
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as error:
+        log.info("%s not read: %s", path, error)
+        return {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def _subpath(folder: Path, spec: str) -> Path | None:
+    """The file that ``#spec`` names in the ``imports`` of the nearest package.json above
+    ``folder`` (an exact key, or one pattern with ``*``)."""
+    for here in _up(folder):
+        if (here / "package.json").is_file():
+            imports = _manifest(here / "package.json").get("imports")
+            if not isinstance(imports, dict):
+                return None
+            target, middle = imports.get(spec), None
+            if target is None:
+                for key, value in imports.items():
+                    head, star, tail = key.partition("*")
+                    if star and spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(key) - 1:
+                        target, middle = value, spec[len(head):len(spec) - len(tail)]
+                        break
+            entry = _export_entry(target) if target is not None else None
+            if isinstance(entry, str) and middle is not None:
+                entry = entry.replace("*", middle)
+            return file_of(here / entry) if isinstance(entry, str) and entry.startswith("./") else None
+    return None
+
+
+def file_of(base: Path) -> Path | None:
+    """The file ``base`` names with one of SUFFIXES, a ``.js`` file's ``.d.ts`` beside it first."""
+    for suffix in SUFFIXES:
+        candidate = Path(str(base) + suffix)
+        if candidate.is_file():
+            declarations = candidate.with_name(candidate.name.rsplit(".", 1)[0] + ".d.ts")
+            return declarations if candidate.suffix == ".js" and declarations.is_file() else candidate
+    return None
+
+
+def _entry(root: Path) -> Path | None:
+    """A package's entry: package.json's ``types``/``typings``, ``exports``' ``.``, ``main``."""
+    manifest = _manifest(root / "package.json")
+    candidates = [manifest.get("types"), manifest.get("typings"), _export_entry(manifest.get("exports")), manifest.get("main"), "index"]
+    for candidate in candidates:
+        if isinstance(candidate, str) and (found := file_of(root / candidate)) is not None:
+            return found
+    return None
+
+
+def _export_entry(exports) -> str | None:
+    if isinstance(exports, str):
+        return exports
+    if isinstance(exports, dict):
+        entry = exports.get(".", exports)
+        for key in ("types", "require", "node", "default", "import"):
+            if isinstance(entry, dict) and key in entry:
+                return _export_entry(entry[key])
+        return entry if isinstance(entry, str) else None
+    return None
