@@ -1,7 +1,7 @@
 """What a JavaScript module exports, read from its source, never run: ES ``export``
 declarations, CommonJS's ``module.exports = {...}``, ``exports.a = ...``, what the file assigns
-to its default export's name, and, where the default export is a class or a function, a
-function's own members."""
+to its default export's name, and, where the default export is a class or a function, its
+``prototype``."""
 
 from __future__ import annotations
 
@@ -105,8 +105,7 @@ def javascript_module(data: bytes) -> JavaScriptModule:
             for name, kind in scope.statics.get(node_text(value), {}).items() if value.type == "identifier" else ():
                 out.setdefault(name, kind)
     if any(_constructible(value, scope) for value in (*defaults, *_default_declarations(root))):
-        for name, entry in _FUNCTION_MEMBERS.items():  # the default export is a class or a function: a function's own
-            out.setdefault(name, entry)
+        out.setdefault("prototype", VARIABLE)  # the default export is a class or a function
     for _, captures in tree_sitter.QueryCursor(_commonjs_query()).matches(root):
         if "object" in captures and captures["object"][0].type == "object":
             object_keys(captures["object"][0], out, scope.values)
@@ -135,8 +134,6 @@ def assigned_members(data: bytes, name: str) -> dict[str, str]:
     return out
 
 
-_FUNCTION_MEMBERS = {"prototype": VARIABLE, "call": "f(thisArg, ...args)", "apply": "f(thisArg, args?)",
-                     "bind": "f(thisArg, ...args)", "length": VARIABLE, "name": VARIABLE}
 
 
 def _constructible(value: tree_sitter.Node | None, scope: Scope) -> bool:
