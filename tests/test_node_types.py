@@ -91,6 +91,7 @@ def test_the_table_says_what_a_call_or_a_property_is_and_its_members_with_what_i
     assert types["fs.createReadStream()"] == "fs.ReadStream" and "fs.readFileSync()" not in types
     assert types["process.stdout"] == "WriteStream"  # `WriteStream & { fd: 1 }`
     assert types["process.cwd()"] == "String" == types["fs.readText().await"]  # `await readText(p)`
+    assert types["fs.ReadStream()"] == "fs.ReadStream"  # a module's class constructed (`new ReadStream()`)
     assert types["events()"] == "events.EventEmitter"  # `export = EventEmitter`, a class
     assert "process.env" not in types  # ProcessEnv is declared nowhere
     instances = table["instances"]
@@ -159,6 +160,24 @@ def test_members_of_what_a_node_call_returned_and_of_a_global_s_property(tmp_pat
     assert complete("process.stdout.wr", tmp_path)[0] == "write"
     assert complete(HEAD + "const srv = createServer(handle);\nsrv.lis", tmp_path)[0] == "listen"
     assert "emit" in complete(HEAD + "const bus = new Emitter();\nbus.em", tmp_path)
+
+
+def test_a_node_class_constructed_or_extended_is_its_instance_and_the_class_itself_its_statics(tmp_path: Path):
+    def known(text: str) -> set[str]:
+        libraries = Libraries()
+        context = context_at(Document((tmp_path / "a.js").as_uri(), text, 1, JAVASCRIPT), len(text.encode()))
+        found = libraries.members(context)
+        libraries.loader.wait(5)
+        found = libraries.members(context)
+        return set(found.names) if found is not None else set()
+
+    url = "const { URL } = require('url');\n"
+    assert {"href", "pathname"} <= known(url + "const u = new URL(s);\nu.") and "canParse" not in known(url + "new URL(s).")
+    assert "canParse" in known(url + "URL.") and "href" not in known(url + "URL.")
+    assert {"push", "pipe", "_transform"} <= known("const { Transform } = require('stream');\nclass T extends Transform {\n  f() { this.")
+    bus = known("const EventEmitter = require('events');\nclass Bus extends EventEmitter {\n  f() { this.")
+    assert {"on", "emit"} <= bus and "captureRejections" not in bus  # the instance's, not the module's statics
+    assert {"listen", "close"} <= known("const http = require('http');\nconst s = new http.Server();\ns.")
 
 
 OPTIONS = """

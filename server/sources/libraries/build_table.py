@@ -82,7 +82,12 @@ def build(typescript: Path, node: Path) -> dict:
         for inner, members in global_members(reader, [reader.modules[name]]).items():
             modules.setdefault(f"{name}.{inner}", members)
     instances = {name: dict(sorted(instance_members(reader, name).items())) for name in INSTANCES}
-    types = {key: name for key, name in sorted(value_types(reader, scopes).items()) if name in instances or declared_members(reader, name)}
+    found = value_types(reader, scopes)
+    for module, members in modules.items():  # `new URL(s)` of `require('url')`, `extends Transform` of stream
+        for name, kind in members.items():
+            if (kind == CLASS or name in reader.classes) and "." not in module and f"{module}.{name}" in reader.declared:
+                found.setdefault(f"{module}.{name}()", f"{module}.{name}")
+    types = {key: name for key, name in sorted(found.items()) if name in instances or declared_members(reader, name)}
     for name in sorted(set(types.values()) - set(instances)):
         instances[name] = dict(sorted(declared_members(reader, name).items()))
     return {"source": f"typescript {_version(typescript)} lib.es5-es2023, @types/node {_version(node)}",

@@ -240,6 +240,8 @@ class Libraries:
                 names = target.names + tuple(filter(None, rest.split(".")))
                 if not names and context.language.name == "javascript" and target.module.startswith("."):
                     names = ("default",)  # `const Base = require('./base')`: the class the file exports
+                elif context.language.name != "python" and javascript.builtin(target.module):  # `extends Transform`
+                    names = (*names[:-1], names[-1] + "()") if names else ("()",)  # of Node's: its instance
                 found = self._target(context, receivers.Target(target.module, names))
             elif not rest and depth < BASES and (inner := receivers.class_in_file(context, head)) is not None:
                 found = self._class(context, inner, bound, depth + 1)
