@@ -8,7 +8,7 @@ from __future__ import annotations
 import tree_sitter
 
 from .context import CompletionContext, member_access
-from .receivers import OWN, Target, assigned_call, chain
+from .receivers import ASSIGNMENT_READ, OWN, Target, assigned_call, chain, still_open
 from .words import node_text
 
 
@@ -40,7 +40,9 @@ def called(obj: tree_sitter.Node, data: bytes, offset: int, bound: dict[str, Tar
         awaited = True
     elif obj.type == "identifier":
         found = assigned_call(data, offset, node_text(obj))
-        names, awaited = (list(found[1]), found[2]) if found is not None else (None, False)
+        start = max(0, offset - ASSIGNMENT_READ) + found[0] if found is not None else 0
+        if found is not None and still_open(data, start, offset):  # not another function's `value = Math.min(…)`
+            names, awaited = list(found[1]), found[2]
     if not names or (len(names) == 1 and names[0] not in bound):
         return None  # a function of the file's own, or a global: nothing says what it returns
     target = callee_target(names, bound)

@@ -228,11 +228,28 @@ def assigned_call(data: bytes, offset: int, name: str) -> tuple[int, tuple[str, 
     return found.start(), tuple(found.group(2).decode().split(".")), (found.group(1) or b"").startswith(b"await")
 
 
+def still_open(data: bytes, start: int, end: int) -> bool:
+    """Whether no block holding ``start`` closes before ``end`` (a ``}`` more than ``{`` between
+    them; strings and comments not told apart): what is declared or assigned at ``start`` is
+    seen at ``end`` in a language of braces."""
+    depth = 0
+    for byte in data[start:end]:
+        if byte == 0x7D:
+            depth -= 1
+            if depth < 0:
+                return False
+        elif byte == 0x7B:
+            depth += 1
+    return True
+
+
 @functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
 def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tuple[str, ...] | None:
     before = data[max(0, offset - ASSIGNMENT_READ):offset]
     word = re.escape(name.encode())
     call = assigned_call(data, offset, name)
+    if call is not None and not python and not still_open(before, call[0], len(before)):
+        call = None  # another function's or block's `c = new Cache()`
     best = (0, call[0], call[1]) if call is not None else None  # (form, start, names)
     if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter)
         forms = [rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b",

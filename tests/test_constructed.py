@@ -39,6 +39,15 @@ def test_the_class_a_project_file_exports_constructed(tmp_path: Path):
     assert {"start", "stop"} <= set(esm.names)
 
 
+def test_an_instance_made_in_another_function_is_not_this_name_s(tmp_path: Path):
+    (tmp_path / "foo.js").write_text(FOO)
+    text = "const Foo = require('./foo');\nfunction a() {\n  const f = new Foo();\n}\nfunction b(f) {\n  f."
+    found, _, _ = members(tmp_path, "a.js", text)
+    assert found is None or "start" not in found.names
+    same, _, _ = members(tmp_path, "b.js", "const Foo = require('./foo');\nfunction a() {\n  const f = new Foo();\n  if (x) {\n    f.")
+    assert "start" in same.names  # a block inside the one it was made in sees it
+
+
 def test_a_constructor_function_s_this_and_prototype(tmp_path: Path):
     (tmp_path / "bar.js").write_text(BAR)
     found, _, _ = members(tmp_path, "a.js", "const Bar = require('./bar');\nconst b = new Bar({});\nb.")

@@ -141,6 +141,9 @@ def test_a_call_s_result_as_the_receiver_or_assigned_to_it():
     for text, expected in cases.items():
         context = at_end(HEAD + text)
         assert call_result(context, bindings(context.tree, JAVASCRIPT, [(0, len(context.data))])) == expected, text
+    other = "function f() {\n  const s = fs.createReadStream(p);\n}\nfunction g(s) {\n  s."  # another function's `s`
+    context = at_end(HEAD + other)
+    assert call_result(context, bindings(context.tree, JAVASCRIPT, [(0, len(context.data))])) is None
     python = at_end("import os\nx = os.getcwd()\nx.", PYTHON)
     assert call_result(python, {}) is None  # Python's calls are target_of's
 
