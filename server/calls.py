@@ -8,7 +8,7 @@ from __future__ import annotations
 import tree_sitter
 
 from .context import CompletionContext, member_access
-from .receivers import ASSIGNMENT_READ, OWN, Target, assigned_call, chain, still_open
+from .receivers import ASSIGNMENT_READ, OWN, Target, assigned_call, chain, seen_at
 from .words import node_text
 
 
@@ -41,7 +41,10 @@ def called(obj: tree_sitter.Node, data: bytes, offset: int, bound: dict[str, Tar
     elif obj.type == "identifier":
         found = assigned_call(data, offset, node_text(obj))
         start = max(0, offset - ASSIGNMENT_READ) + found[0] if found is not None else 0
-        if found is not None and still_open(data, start, offset):  # not another function's `value = Math.min(…)`
+        root = obj
+        while root.parent is not None:
+            root = root.parent
+        if found is not None and seen_at(root, start, offset):  # not another function's `value = Math.min(…)`
             names, awaited = list(found[1]), found[2]
     if not names or (len(names) == 1 and names[0] not in bound):
         return None  # a function of the file's own, or a global: nothing says what it returns

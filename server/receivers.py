@@ -208,7 +208,13 @@ def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     (``log = logging.getLogger(`` -> ["logging", "getLogger()"], ``with open(p) as fh`` ->
     ["open()"]: the libraries read what it returns), or, in Python, the type written for it
     (``self.root: Path`` -> ["Path"])."""
-    found = _assigned(context.data, context.prefix_start, name, context.language.name == "python")
+    python = context.language.name == "python"
+    found = _assigned(context.data, context.prefix_start, name, python)
+    if found is not None and not python and context.tree is not None:  # not another function's `c = new Cache()`
+        call = assigned_call(context.data, context.prefix_start, name)
+        start = max(0, context.prefix_start - ASSIGNMENT_READ) + call[0] if call is not None else None
+        if start is not None and not seen_at(context.tree.root_node, start, context.prefix_start):
+            return None
     return list(found) if found is not None else None
 
 
@@ -228,19 +234,19 @@ def assigned_call(data: bytes, offset: int, name: str) -> tuple[int, tuple[str, 
     return found.start(), tuple(found.group(2).decode().split(".")), (found.group(1) or b"").startswith(b"await")
 
 
-def still_open(data: bytes, start: int, end: int) -> bool:
-    """Whether no block holding ``start`` closes before ``end`` (a ``}`` more than ``{`` between
-    them; strings and comments not told apart): what is declared or assigned at ``start`` is
-    seen at ``end`` in a language of braces."""
-    depth = 0
-    for byte in data[start:end]:
-        if byte == 0x7D:
-            depth -= 1
-            if depth < 0:
-                return False
-        elif byte == 0x7B:
-            depth += 1
-    return True
+_FUNCTIONS = ("function_declaration", "generator_function_declaration", "function_expression", "function",
+              "arrow_function", "method_definition", "generator_function")
+
+
+def seen_at(root: tree_sitter.Node, start: int, cursor: int) -> bool:
+    """Whether a JavaScript assignment at ``start`` may be what a name holds at ``cursor``: not
+    inside a function that ends before the cursor (another function's ``value = Math.min(…)``);
+    a block closed since is no bar (``try { x = new Foo() } …`` then ``x.``), nor a function the
+    tree did not read whole (the cursor's own, in a buffer broken there)."""
+    node = root.descendant_for_byte_range(start, start + 1)
+    while node is not None and node.type not in _FUNCTIONS:
+        node = node.parent
+    return node is None or node.end_byte >= cursor or node.has_error
 
 
 @functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
@@ -248,8 +254,6 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
     before = data[max(0, offset - ASSIGNMENT_READ):offset]
     word = re.escape(name.encode())
     call = assigned_call(data, offset, name)
-    if call is not None and not python and not still_open(before, call[0], len(before)):
-        call = None  # another function's or block's `c = new Cache()`
     best = (0, call[0], call[1]) if call is not None else None  # (form, start, names)
     if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter)
         forms = [rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b",
