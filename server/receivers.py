@@ -140,6 +140,9 @@ def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | 
         found = bound.get(assigned[0].removesuffix("()")) if assigned is not None else None
         if found is not None and len(assigned) == 1 and assigned[0].endswith("()"):  # `from m import f` … `x = f()`
             return Target(found.module, found.names[:-1] + (found.names[-1] + "()",)) if found.names else None
+        if found is not None and len(assigned) == 1 and not found.names and found.module.startswith(".") \
+                and context.language.name != "python":  # `this.f = new Foo()` of `const Foo = require('./foo')`
+            return Target(found.module, ("default",))  # the instance of the class it exports
         if found is not None:
             head, names = found, assigned
         elif assigned is not None and len(assigned) == 1 and context.language.name == "python":
@@ -210,7 +213,7 @@ def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     (``self.root: Path`` -> ["Path"])."""
     python = context.language.name == "python"
     found = _assigned(context.data, context.prefix_start, name, python)
-    if found is not None and not python and context.tree is not None:  # not another function's `c = new Cache()`
+    if found is not None and not python and "." not in name and context.tree is not None:  # not another function's `c = new Cache()`
         call = assigned_call(context.data, context.prefix_start, name)
         start = max(0, context.prefix_start - ASSIGNMENT_READ) + call[0] if call is not None else None
         if start is not None and not seen_at(context.tree.root_node, start, context.prefix_start):

@@ -48,6 +48,8 @@ def test_an_instance_made_in_another_function_is_not_this_name_s(tmp_path: Path)
     assert "start" in same.names  # a block inside the one it was made in sees it
     tried = "const Foo = require('./foo');\nfunction a() {\n  let f;\n  try {\n    f = new Foo();\n  } catch (e) {}\n  f."
     assert "start" in members(tmp_path, "c.js", tried)[0].names  # a block closed since: the same function's
+    own = "const Foo = require('./foo');\nclass A {\n  constructor() {\n    this.f = new Foo();\n  }\n  go() {\n    this.f."
+    assert "start" in members(tmp_path, "d.js", own)[0].names  # an attribute is the object's, not the function's
 
 
 def test_a_constructor_function_s_this_and_prototype(tmp_path: Path):
