@@ -140,9 +140,10 @@ def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | 
         found = bound.get(assigned[0].removesuffix("()")) if assigned is not None else None
         if found is not None and len(assigned) == 1 and assigned[0].endswith("()"):  # `from m import f` … `x = f()`
             return Target(found.module, found.names[:-1] + (found.names[-1] + "()",)) if found.names else None
-        if found is not None and len(assigned) == 1 and not found.names and found.module.startswith(".") \
-                and context.language.name != "python":  # `this.f = new Foo()` of `const Foo = require('./foo')`
-            return Target(found.module, ("default",))  # the instance of the class it exports
+        if found is not None and len(assigned) == 1 and not found.names and context.language.name != "python":
+            # `this.f = new Foo()` of `const Foo = require('./foo')`, a package's or Node's (`events`): the
+            # instance of the class it exports, as `const f = new Foo()` … `f.` is read
+            return Target(found.module, ("default",))
         if found is not None:
             head, names = found, assigned
         elif assigned is not None and len(assigned) == 1 and context.language.name == "python":

@@ -50,6 +50,8 @@ def test_an_instance_made_in_another_function_is_not_this_name_s(tmp_path: Path)
     assert "start" in members(tmp_path, "c.js", tried)[0].names  # a block closed since: the same function's
     own = "const Foo = require('./foo');\nclass A {\n  constructor() {\n    this.f = new Foo();\n  }\n  go() {\n    this.f."
     assert "start" in members(tmp_path, "d.js", own)[0].names  # an attribute is the object's, not the function's
+    node = "const Emitter = require('events');\nclass A {\n  constructor() {\n    this.bus = new Emitter();\n  }\n  go() {\n    this.bus."
+    assert {"on", "emit"} <= set(members(tmp_path, "e.js", node)[0].names)  # Node's default export's instance
 
 
 def test_a_constructor_function_s_this_and_prototype(tmp_path: Path):
@@ -72,6 +74,8 @@ def test_a_package_s_default_class_constructed(tmp_path: Path):
         "  listen(...args) {}\n};\n")
     found, _, _ = members(tmp_path, "a.js", "const App = require('appkit');\nconst app = new App();\napp.")
     assert {"use", "listen", "middleware"} <= set(found.names) and not found.complete  # it extends Emitter
+    held = "const App = require('appkit');\nclass Server {\n  constructor() {\n    this.app = new App();\n  }\n  start() {\n    this.app."
+    assert {"use", "listen"} <= set(members(tmp_path, "b.js", held)[0].names)  # held by an attribute
 
 
 def test_a_class_the_file_defines_constructed(tmp_path: Path):

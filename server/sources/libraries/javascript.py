@@ -72,6 +72,8 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         return (_members(target.names[0], found, "global", target.names[0], True) if found else _instance(typed, ".".join(target.names))), []
     builtin = table()["modules"]
     if spec in builtin or spec.split("/")[0] in builtin:
+        if target.names == ("default",):  # `this.e = new EventEmitter()` of `require('events')`: `events()`
+            target = Target(target.module, ("()",))
         name = table_key(target)  # `fs`, `util.inspect` (a namespace of util), `fs.createReadStream()`
         found = builtin.get(name) or (builtin.get("/".join((spec,) + target.names)) if target.names else None)  # `fs/promises`
         if found is None and target.names:  # `fs.createReadStream(p)`, `new EventEmitter()`: an instance
