@@ -116,3 +116,14 @@ def test_clear_drops_the_declarations_kept(project: Path):
     libraries = Libraries()
     libraries.clear()  # no read under way: at once
     assert not package_types._READ
+
+
+def test_an_oversized_declaration_file_is_not_read_and_the_reads_let_requests_in(project: Path, monkeypatch):
+    from treecomplete.sources.libraries import package_types
+
+    paused = []
+    entry = project / "node_modules" / "pkgx" / "index.d.ts"
+    assert len(package_types.read(entry, [], lambda: paused.append(1)).scopes) == 3 and len(paused) == 3  # before each file
+    monkeypatch.setattr(package_types, "MAX_FILE", 10)
+    package_types.forget()
+    assert members(project, "import { Client } from 'pkgx';\nconst c = new Client();\nc.") is None  # none read: nothing known

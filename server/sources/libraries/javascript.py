@@ -87,7 +87,7 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     if target.names and path.name.endswith((".d.ts", ".d.mts", ".d.cts")):
         files: list[str] = []  # `new Client()`, `c: Client`, `create()`, `Client.` of a package's declarations
         itself = target.names[-1:] == (STATICS,)
-        found = package_types.members(package_types.read(path, files), target.names[:-1] if itself else target.names, itself)
+        found = package_types.members(package_types.read(path, files, pause), target.names[:-1] if itself else target.names, itself)
         if found is None or not found[1]:
             return None, files
         out = _members(found[0], found[1], spec, "", True)
@@ -145,7 +145,7 @@ def options(call: Target, index: int) -> list[str]:
     return table().get("options", {}).get(table_key(call), {}).get(str(index), [])
 
 
-def keys_of(folder: Path | None, target: Target, index: int) -> tuple[list[str], list[str]]:
+def keys_of(folder: Path | None, target: Target, index: int, pause: Callable[[], object] = lambda: None) -> tuple[list[str], list[str]]:
     """The keys an object passed as argument ``index`` to the function a project file or a
     package exports as ``target.names[0]`` (``default``: its default export) may hold, by its
     declarations (package_types.option_keys) or its code (parameter_keys.py), and the files read."""
@@ -154,7 +154,7 @@ def keys_of(folder: Path | None, target: Target, index: int) -> tuple[list[str],
         return [], []
     if path.name.endswith((".d.ts", ".d.mts", ".d.cts")):
         files: list[str] = []
-        return package_types.option_keys(package_types.read(path, files), target.names[0], index), files
+        return package_types.option_keys(package_types.read(path, files, pause), target.names[0], index), files
     try:
         data = path.read_bytes() if path.stat().st_size <= MAX_FILE else b""
     except OSError as error:

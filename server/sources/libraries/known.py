@@ -156,7 +156,7 @@ class Libraries:
         """The keys an object passed as argument ``index`` to the project's function ``target``
         may hold (javascript.keys_of), where they are read."""
         folder = _folder(context.uri)
-        return self.loader.get(("javascript-keys", folder, target, index), lambda: javascript.keys_of(folder, target, index))
+        return self.loader.get(("javascript-keys", folder, target, index), lambda: javascript.keys_of(folder, target, index, self.loader.gate))
 
     def read_target(self, context: CompletionContext, target: receivers.Target) -> Members | None:
         """The members of ``target`` as a document at ``context`` finds it, where they are read."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,12 +39,13 @@ _READ: OrderedDict[Path, Declarations] = OrderedDict()  # by entry
 KEPT = 8  # packages' declarations kept: a package's several names read once
 
 
-def read(entry: Path, files: list[str]) -> Declarations:
+def read(entry: Path, files: list[str], pause: Callable[[], object] = lambda: None) -> Declarations:
     """``entry`` (a ``.d.ts``) and the relative declaration files it names, FILES at most, read
-    once while none of them changes; the files read go to ``files``."""
+    once while none of them changes; the files read go to ``files``. ``pause`` runs before each
+    file (the loader's gate: the server's requests go first)."""
     found = _READ.get(entry)
     if found is None or [_changed(Path(f)) for f in found.files] != found.changed:
-        found = _READ[entry] = _read(entry)
+        found = _READ[entry] = _read(entry, pause)
         while len(_READ) > KEPT:
             _READ.popitem(last=False)
     _READ.move_to_end(entry)
@@ -63,12 +65,13 @@ def _changed(path: Path) -> int:
         return 0
 
 
-def _read(entry: Path) -> Declarations:
+def _read(entry: Path, pause: Callable[[], object]) -> Declarations:
     out = Declarations()
     files = out.files
     queue, seen = [entry], {entry}
     while queue and len(out.scopes) < FILES:
         path = queue.pop(0)
+        pause()
         try:
             data = path.read_bytes() if path.stat().st_size <= MAX_FILE else b""
         except OSError as error:
