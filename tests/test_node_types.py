@@ -177,6 +177,7 @@ def test_a_node_class_constructed_or_extended_is_its_instance_and_the_class_itse
     url = "const { URL } = require('url');\n"
     assert {"href", "pathname"} <= known(url + "const u = new URL(s);\nu.") and "canParse" not in known(url + "new URL(s).")
     assert "canParse" in known(url + "URL.") and "href" not in known(url + "URL.")
+    assert "pathname" in known(url + "const u = URL.parse(s);\nu.")  # a static method's declared result
     assert {"push", "pipe", "_transform"} <= known("const { Transform } = require('stream');\nclass T extends Transform {\n  f() { this.")
     bus = known("const EventEmitter = require('events');\nclass Bus extends EventEmitter {\n  f() { this.")
     assert {"on", "emit"} <= bus and "captureRejections" not in bus  # the instance's, not the module's statics

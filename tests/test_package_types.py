@@ -73,7 +73,8 @@ def test_a_package_s_names_themselves_and_export_equals(project: Path):
     assert set(wire.names) == {"send"} and not wire.complete  # a base from another package: not all known
     app = members(project, "const Koa = require('koax');\nconst app = new Koa();\napp.", "javascript")
     assert set(app.names) == {"listen", "context"}
-    assert members(project, "import { Client } from 'pkgx';\nconst p = Client.connect('x');\np.") is None
+    connected = members(project, "import { Client } from 'pkgx';\nconst p = Client.connect('x');\np.")
+    assert set(connected.names) == INSTANCE  # a static method's declared result
 
 
 def test_broken_declarations_answer_nothing_and_the_server_goes_on(project: Path):

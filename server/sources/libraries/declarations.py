@@ -77,7 +77,8 @@ class Scope:
     namespaces: dict[str, Scope] = field(default_factory=dict)
     export_equals: str | None = None  # ``export = path``
     export_from: list[str] = field(default_factory=list)  # ``export * from "fs"``
-    # a function's declared result (written_type's), and what awaiting it gives; "" where overloads differ
+    # a function's declared result (written_type's), and what awaiting it gives; "" where overloads differ;
+    # a class's static method's under "Class.method"
     returns: dict[str, str] = field(default_factory=dict)
     awaits: dict[str, str] = field(default_factory=dict)
     # a function's parameters' options objects: name -> parameter's index -> (keys, types named: option_sources)
@@ -210,6 +211,10 @@ class Reader:
                     (statics if static else instances).setdefault(member_name, _signed(member, _MEMBERS[member.type]))
                     if not static:
                         self._typed(declared, member_name, member)
+                    elif _MEMBERS[member.type] == FUNCTION:  # `static connect(url): Promise<Client>`
+                        returned = member.child_by_field_name("return_type")
+                        _agreed(scope.returns, f"{name}.{member_name}", written_type(returned))
+                        _agreed(scope.awaits, f"{name}.{member_name}", awaited_type(returned))
         elif kind in _DECLARES:
             name = node_text(node.child_by_field_name("name"))
             self._value(scope, name, _signed(node, _DECLARES[kind]), exported)

@@ -104,9 +104,15 @@ def members(found: Declarations, names: tuple[str, ...], itself: bool) -> tuple[
     function's result, ``await`` after it: what awaiting it gives; ``default``: what ``export =``
     names): the members of an instance of it, or with ``itself`` of the name itself;
     as (where, name -> declarations' entry, complete); None where they say nothing."""
-    if len(names) == 2 and names[0].endswith("()") and names[1] == "await" and not itself:  # `await createClient()`
-        written = next((s.awaits[names[0][:-2]] for s in found.scopes if names[0][:-2] in s.awaits), None)
+    awaited = names[-1:] == ("await",)
+    called = names[:-1] if awaited else names
+    if len(called) == 2 and called[1].endswith("()") and not itself:  # `Client.connect()`: a static method's result
+        called = (f"{called[0]}.{called[1]}",)
+    if awaited:  # `await createClient()`
+        key = called[0][:-2] if len(called) == 1 and called[0].endswith("()") and not itself else None
+        written = next((s.awaits[key] for s in found.scopes if key in s.awaits), None)
         return instance(found.reader, written) if written else None
+    names = called
     if len(names) != 1:
         return None
     name = names[0]
