@@ -8,7 +8,7 @@ from __future__ import annotations
 import tree_sitter
 
 from .context import CompletionContext, member_access
-from .receivers import ASSIGNMENT_READ, OWN, Target, assigned_call, chain, seen_at
+from .receivers import OWN, Target, chain, seen_call
 from .words import node_text
 
 
@@ -39,12 +39,11 @@ def called(obj: tree_sitter.Node, data: bytes, offset: int, bound: dict[str, Tar
         names = chain(node_text(call.child_by_field_name("function"))) if call is not None and call.type == "call_expression" else None
         awaited = True
     elif obj.type == "identifier":
-        found = assigned_call(data, offset, node_text(obj))
-        start = max(0, offset - ASSIGNMENT_READ) + found[0] if found is not None else 0
         root = obj
         while root.parent is not None:
             root = root.parent
-        if found is not None and seen_at(root, start, offset):  # not another function's `value = Math.min(…)`
+        found = seen_call(root, data, offset, node_text(obj))  # not another function's `value = Math.min(…)`
+        if found is not None:
             names, awaited = list(found[1]), found[2]
     if not names or (len(names) == 1 and names[0] not in bound):
         return None  # a function of the file's own, or a global: nothing says what it returns

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from .context import CompletionContext, member_access
-from .languages import JAVASCRIPT, LanguageSpec
+from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
 from .words import node_text
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
@@ -214,11 +214,9 @@ def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     (``self.root: Path`` -> ["Path"])."""
     python = context.language.name == "python"
     found = _assigned(context.data, context.prefix_start, name, python)
-    if found is not None and not python and "." not in name and context.tree is not None:  # not another function's `c = new Cache()`
-        call = assigned_call(context.data, context.prefix_start, name)
-        start = max(0, context.prefix_start - ASSIGNMENT_READ) + call[0] if call is not None else None
-        if start is not None and not seen_at(context.tree.root_node, start, context.prefix_start):
-            return None
+    if found is not None and not python and "." not in name and context.tree is not None \
+            and seen_call(context.tree.root_node, context.data, context.prefix_start, name) is None:
+        return None  # another function's `c = new Cache()`
     return list(found) if found is not None else None
 
 
@@ -238,8 +236,12 @@ def assigned_call(data: bytes, offset: int, name: str) -> tuple[int, tuple[str, 
     return found.start(), tuple(found.group(2).decode().split(".")), (found.group(1) or b"").startswith(b"await")
 
 
-_FUNCTIONS = ("function_declaration", "generator_function_declaration", "function_expression", "function",
-              "arrow_function", "method_definition", "generator_function")
+def seen_call(root: tree_sitter.Node, data: bytes, offset: int, name: str) -> tuple[int, tuple[str, ...], bool] | None:
+    """assigned_call's, where the assignment may be what the name holds at ``offset`` (seen_at)."""
+    found = assigned_call(data, offset, name)
+    if found is None or not seen_at(root, max(0, offset - ASSIGNMENT_READ) + found[0], offset):
+        return None
+    return found
 
 
 def seen_at(root: tree_sitter.Node, start: int, cursor: int) -> bool:
@@ -248,7 +250,7 @@ def seen_at(root: tree_sitter.Node, start: int, cursor: int) -> bool:
     a block closed since is no bar (``try { x = new Foo() } …`` then ``x.``), nor a function the
     tree did not read whole (the cursor's own, in a buffer broken there)."""
     node = root.descendant_for_byte_range(start, start + 1)
-    while node is not None and node.type not in _FUNCTIONS:
+    while node is not None and node.type not in FUNCTIONS["javascript"]:
         node = node.parent
     return node is None or node.end_byte >= cursor or node.has_error
 

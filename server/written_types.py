@@ -9,6 +9,7 @@ import re
 import tree_sitter
 
 from .context import CompletionContext
+from .languages import FUNCTIONS
 from .receivers import TYPED, OwnClass, Target, chain, last_match, read_class
 from .words import node_text
 
@@ -39,8 +40,7 @@ def declared_type_name(context: CompletionContext) -> str | None:
     return jsdoc_type((found.group(1) or found.group(2)).decode("utf-8", "replace"))
 
 
-_SCOPES = ("function_declaration", "generator_function_declaration", "function_expression", "function", "arrow_function",
-           "method_definition", "generator_function", "class_body", "program")
+_SCOPES = (*FUNCTIONS["javascript"], "class_body", "program")
 
 
 def _in_scope(context: CompletionContext, offset: int, documents: bool = False) -> bool:
@@ -83,8 +83,6 @@ def _descendants(node: tree_sitter.Node, depth: int):
     for _ in range(depth):
         level = [c for n in level for c in n.named_children]
         yield from level
-
-
 
 
 _JSDOC_IMPORT = re.compile(rb"@import\s*\{([^{}]*)\}\s*from\s*['\"]([^'\"]+)['\"]")

@@ -11,10 +11,10 @@ import re
 
 import tree_sitter
 
+from .. import languages
 from ..words import node_text
 
-FUNCTIONS = ("function_declaration", "generator_function_declaration", "function_expression", "function",
-             "arrow_function", "method_definition")
+FUNCTIONS = languages.FUNCTIONS["javascript"]
 BODY_READ = 64 * 1024  # bytes of a function's body searched for a parameter's members
 _PATTERN_KEYS = {"shorthand_property_identifier_pattern": None, "pair_pattern": "key", "object_assignment_pattern": "left"}
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from ...words import node_text
-from .declared_types import Declared, awaited_type, heritage, option_sources, written_type
+from .declared_types import PRIMITIVES, Declared, awaited_type, heritage, option_sources, written_type
 
 # A value's kind, as one letter; a function's or method's is followed by its parameters' names
 # (``f(path, options?)``): kind(entry) and signature(entry) read them apart.
@@ -329,4 +329,4 @@ def _overload(before: str, written: str) -> str:
     return before if before == written or (before not in _PRIMITIVE_CLASSES and written not in _PRIMITIVE_CLASSES) else ""
 
 
-_PRIMITIVE_CLASSES = frozenset({"String", "Number", "Boolean", "Array"})
+_PRIMITIVE_CLASSES = frozenset({*PRIMITIVES.values(), "Array"})

@@ -24,7 +24,7 @@ class Declared:
     types: dict[str, tuple[str, str]] = field(default_factory=dict)  # a property's type, a method's result's
 
 
-_PRIMITIVES = {"string": "String", "number": "Number", "boolean": "Boolean"}  # their members are their classes'
+PRIMITIVES = {"string": "String", "number": "Number", "boolean": "Boolean"}  # their members are their classes'
 _NOTHING = ("null", "undefined", "void", "never")
 
 
@@ -40,7 +40,7 @@ def written_type(node: tree_sitter.Node | None) -> str | None:
         elif node.type in ("type_identifier", "identifier", "nested_type_identifier", "member_expression"):
             return "".join(node_text(node).split())
         elif node.type == "predefined_type":
-            return _PRIMITIVES.get(node_text(node))
+            return PRIMITIVES.get(node_text(node))
         elif node.type == "array_type":
             return "Array"
         elif node.type == "readonly_type":  # `readonly string[]`

@@ -25,6 +25,7 @@ from ...words import node_text, parse_in_pieces
 from ..parameter_keys import function_named, parameter_keys
 from . import declarations, package_types
 from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader
+from .declared_types import PRIMITIVES
 from .module_exports import assigned_members, javascript_module, object_keys
 from .members import Members, class_members
 from .node_resolution import file_of, resolve
@@ -122,7 +123,7 @@ def table_key(target: Target) -> str:
     return ".".join(((spec,) if spec else ()) + target.names).replace(".()", "()")
 
 
-_PRIMITIVES = {"string": "String", "number": "Number", "boolean": "Boolean", "bigint": "BigInt", "symbol": "Symbol"}
+_PRIMITIVES = {**PRIMITIVES, "bigint": "BigInt", "symbol": "Symbol"}
 
 
 def global_class(written: str) -> str | None:
