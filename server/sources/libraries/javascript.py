@@ -85,7 +85,7 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     path = resolve(folder, spec)
     if path is None:
         return None, []
-    if target.names and path.name.endswith((".d.ts", ".d.mts", ".d.cts")):
+    if target.names and path.name.endswith(DECLARATIONS):
         files: list[str] = []  # `new Client()`, `c: Client`, `create()`, `Client.` of a package's declarations
         itself = target.names[-1:] == (STATICS,)
         found = package_types.members(package_types.read(path, files, pause), target.names[:-1] if itself else target.names, itself)
@@ -153,16 +153,13 @@ def keys_of(folder: Path | None, target: Target, index: int, pause: Callable[[],
     path = resolve(folder, target.module) if folder is not None and not builtin(target.module) else None
     if path is None or len(target.names) != 1:
         return [], []
-    if path.name.endswith((".d.ts", ".d.mts", ".d.cts")):
+    if path.name.endswith(DECLARATIONS):
         files: list[str] = []
         return package_types.option_keys(package_types.read(path, files, pause), target.names[0], index), files
-    try:
-        data = path.read_bytes() if path.stat().st_size <= MAX_FILE else b""
-    except OSError as error:
-        log.info("%s not read: %s", path, error)
+    data = _source(path)
+    if data is None:
         return [], []
-    language = {".ts": TYPESCRIPT, ".tsx": TSX, ".mts": TYPESCRIPT, ".cts": TYPESCRIPT}.get(path.suffix, JAVASCRIPT)
-    function = function_named(language.parser().parse(data).root_node, target.names[0])
+    function = function_named((_TYPED.get(path.suffix) or JAVASCRIPT).parser().parse(data).root_node, target.names[0])
     return (parameter_keys(function, index) if function is not None else []), [str(path)]
 
 
@@ -173,6 +170,19 @@ def _instance(name: str | None, used_as: str = "") -> Members | None:
     found = table().get("instances", {}).get(name) if name else None
     uses = used_as if used_as and not used_as.endswith(")") and used_as in usage() else f"{name}.prototype"
     return _members(name, found, name, uses, True) if found else None
+
+
+DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")  # a declaration file's suffixes
+_TYPED = {".ts": TYPESCRIPT, ".tsx": TSX, ".mts": TYPESCRIPT, ".cts": TYPESCRIPT}  # a TypeScript file's grammar
+
+
+def _source(path: Path) -> bytes | None:
+    """A project file's bytes (none past MAX_FILE); None, logged, where it cannot be read."""
+    try:
+        return path.read_bytes() if path.stat().st_size <= MAX_FILE else b""
+    except OSError as error:
+        log.info("%s not read: %s", path, error)
+        return None
 
 
 def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], object] = lambda: None,
@@ -186,12 +196,10 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     nothing else)."""
     if not names or path.name.endswith(".d.ts"):
         return None
-    try:
-        data = path.read_bytes() if path.stat().st_size <= MAX_FILE else b""
-    except OSError as error:
-        log.info("%s not read: %s", path, error)
+    data = _source(path)
+    if data is None:
         return None
-    typed = {".ts": TYPESCRIPT, ".tsx": TSX, ".mts": TYPESCRIPT, ".cts": TYPESCRIPT}.get(path.suffix)
+    typed = _TYPED.get(path.suffix)
     if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
         own = _typescript_types(typed.name, data, pause).get(names[0])
         if own is not None and len(names) == 1:
