@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import math
 import shlex
 import statistics
 import sys
@@ -36,6 +37,25 @@ def peak_rss_mb(pid: int, field: str = "VmHWM") -> float:
     except OSError:
         pass
     return float("nan")
+
+
+def descendants(pid: int) -> list[int]:
+    """The process's children, theirs, and so on (Linux's /proc/PID/task/*/children)."""
+    found, todo = [], [pid]
+    while todo:
+        for task in Path(f"/proc/{todo.pop()}/task").glob("*/children"):
+            try:
+                children = [int(c) for c in task.read_text().split()]
+            except OSError:
+                continue
+            found += children
+            todo += children
+    return found
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory now of the process and all its descendants (the server's library reader) in MB."""
+    return sum(peak_rss_mb(p, "VmRSS") for p in [pid, *descendants(pid)] if not math.isnan(peak_rss_mb(p, "VmRSS")))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -79,6 +99,7 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
     session.open(uri, lang, buffer + (text[split + chars:] if inside else ""))  # inside: the code after stays below the cursor
     latencies = []
     version = 1
+    tree = 0.0  # the most the server and its children held together, sampled after each request
     try:
         for ch in typed:
             line, character = end_position(buffer)
@@ -90,6 +111,7 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
                 started = time.perf_counter()
                 await session.complete(uri, *position)
                 latencies.append((time.perf_counter() - started) * 1000)
+                tree = max(tree, tree_rss_mb(session.pid))
         rss = peak_rss_mb(session.pid)
         after_open = await first_requests(session, list(opened), lang)
     finally:
@@ -102,6 +124,7 @@ async def run_trace(session: Session, text: str, split: int, chars: int, lang: s
         "max_ms": max(latencies),
         "initialize_ms": session.initialize_seconds * 1000,
         "peak_rss_mb": rss,
+        "peak_tree_rss_mb": tree,
         "first_neural_s": first_neural,
         "after_open_ms": after_open,
     }
@@ -127,10 +150,10 @@ async def main_async(args: argparse.Namespace) -> dict:
         name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
         results[name] = await run_trace(Session(name, peer[0], peer[1]), text, split, args.chars, args.lang, inside=args.inside,
                                         opened=opened)
-    print(f"{'server':<28}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}{'init ms':>9}{'RSS MB':>8}")
+    print(f"{'server':<28}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}{'init ms':>9}{'RSS MB':>8}{'+child':>8}")
     for name, r in results.items():
         print(f"{name:<28}{r['requests']:>9}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['p99_ms']:>9.2f}"
-              f"{r['max_ms']:>9.1f}{r['initialize_ms']:>9.1f}{r['peak_rss_mb']:>8.0f}")
+              f"{r['max_ms']:>9.1f}{r['initialize_ms']:>9.1f}{r['peak_rss_mb']:>8.0f}{r['peak_tree_rss_mb']:>8.0f}")
     if len(results) == 3:
         _, ours, theirs = results.values()
         print(f"ratio peer/treecomplete: p50 {theirs['p50_ms'] / ours['p50_ms']:.1f}x, p95 {theirs['p95_ms'] / ours['p95_ms']:.1f}x")

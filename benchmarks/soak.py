@@ -1,5 +1,5 @@
 """A day of use, compressed: thousands of real files opened from several workspace folders, a
-completion asked in each, a sample edited and asked again, then all closed; the server's RSS
+completion asked in each, a sample edited and asked again, then all closed; the server's RSS (with its child processes')
 after each phase and over time, the latency percentiles over time, and the errors.
 
     python -m benchmarks.soak [--lang python] [--documents 4000] [--edits 200] [--folders DIR ...] [--per-folder N]
@@ -28,7 +28,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from .editing import LANGUAGES
-from .latency import peak_rss_mb, percentile
+from .latency import peak_rss_mb, percentile, tree_rss_mb
 from .lsp import ROOT, Session, peers, run_benchmark
 
 SUFFIXES = {"python": (".py",), "javascript": (".js", ".mjs", ".cjs"), "typescript": (".ts",)}
@@ -37,6 +37,11 @@ MAX_BYTES = 512 * 1024
 
 
 def rss_mb(pid: int) -> float:
+    """The server's resident memory with its child processes' (treecomplete's reader process)."""
+    return tree_rss_mb(pid)
+
+
+def own_rss_mb(pid: int) -> float:
     return peak_rss_mb(pid, "VmRSS")
 
 
@@ -90,7 +95,7 @@ class Run:
         self.rss[name] = rss_mb(self.session.pid)
         return {"requests": len(times), "p50_ms": percentile(times, 50) if times else 0.0,
                 "p95_ms": percentile(times, 95) if times else 0.0, "max_ms": max(times, default=0.0),
-                "rss_mb": self.rss[name]}
+                "rss_mb": self.rss[name], "children_mb": self.rss[name] - own_rss_mb(self.session.pid)}
 
 
 async def soak(session: Session, files: list[Path], lang: str, edits: int, seed: int, ours: bool) -> dict:
@@ -101,13 +106,14 @@ async def soak(session: Session, files: list[Path], lang: str, edits: int, seed:
             await session.wait_for_model(lang)
             await asyncio.wait_for(session.indexed.wait(), 600)
         started_rss = rss_mb(session.pid)
+        started_children = started_rss - own_rss_mb(session.pid)
         positions = {}
         for path in files:
             text = path.read_text(encoding="utf-8", errors="replace")
             positions[path] = middle(text)
             session.open(path.as_uri(), lang, text)
             await run.ask("open", path.as_uri(), *positions[path])
-        report = {"started_rss_mb": started_rss, "open": run.phase("open")}
+        report = {"started_rss_mb": started_rss, "started_children_mb": started_children, "open": run.phase("open")}
         for path in random.Random(seed).sample(files, min(edits, len(files))):
             line, character = positions[path]
             session.change(path.as_uri(), 2, line, character, "x")  # back to a document opened a while ago
@@ -120,6 +126,7 @@ async def soak(session: Session, files: list[Path], lang: str, edits: int, seed:
             session.close(path.as_uri())
         await asyncio.sleep(5)
         report["closed_rss_mb"] = rss_mb(session.pid)
+        report["closed_children_mb"] = report["closed_rss_mb"] - own_rss_mb(session.pid)
         report["errors"] = run.errors
         report["timeline"] = run.timeline
         return report
@@ -170,12 +177,13 @@ async def main_async(args: argparse.Namespace) -> dict:
     results = {}
     for session in sessions:
         results[session.name] = report = await soak(session, files, lang, args.edits, args.seed, not args.peer)
-        print(f"{session.name}: started {report['started_rss_mb']:.0f} MB; errors {report['errors']}")
+        print(f"{session.name}: started {report['started_rss_mb']:.0f} MB (child processes {report['started_children_mb']:.0f});"
+              f" errors {report['errors']}")
         for phase in ("open", "edit", "typing"):
             r = report[phase]
             print(f"  {phase:<5} {r['requests']:>5} requests  p50 {r['p50_ms']:7.2f} ms  p95 {r['p95_ms']:7.2f} ms"
-                  f"  max {r['max_ms']:8.1f} ms  RSS after {r['rss_mb']:.0f} MB")
-        print(f"  all closed: RSS {report['closed_rss_mb']:.0f} MB")
+                  f"  max {r['max_ms']:8.1f} ms  RSS after {r['rss_mb']:.0f} MB (child processes {r['children_mb']:.0f})")
+        print(f"  all closed: RSS {report['closed_rss_mb']:.0f} MB (child processes {report['closed_children_mb']:.0f})")
     if args.plot:
         plot(results, Path(args.plot))
     return {"lang": lang, "documents": len(files), "edits": args.edits, "results": results}

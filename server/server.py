@@ -61,9 +61,9 @@ class TreecompleteServer(LanguageServer):
         )
         self.options = Options()
         self.models = Registry(on_error=self._model_failed, on_status=self._send_status)
-        self.project = ProjectIndex(on_ready=self._project_indexed)
+        self.project = ProjectIndex(on_ready=self._project_indexed, separate=True)  # files parsed in a child process
         self.roots: list[Path] = []  # the workspace folders, indexed once settings allow
-        self.libraries = Libraries(quiet=self.project.quiet)
+        self.libraries = Libraries(quiet=self.project.quiet, separate=True)  # ditto, Python modules
         self.service = CompletionService(max_file_size=self.options.max_file_size, models=self.models, libraries=self.libraries)
         self.service.on_empty = self._emptied
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="treecomplete-worker")

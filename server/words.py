@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 
 import tree_sitter
 
@@ -79,21 +78,6 @@ def blank(data: bytes, spans: list[tuple[int, int]], lo: int, hi: int) -> bytes:
 def blank_code(data: bytes, tree: tree_sitter.Tree, language: LanguageSpec) -> bytes:
     """A whole file with its comments and strings blanked."""
     return blank(data, scan(tree, language, 0, len(data))[0], 0, len(data))
-
-
-def parse_in_pieces(data: bytes, language: LanguageSpec, pause: Callable[[], object] = lambda: None) -> tree_sitter.Tree:
-    """A whole file's tree (what the project index reads, on its own thread), parsed from 4 KB
-    pieces, calling ``pause`` before each: tree-sitter holds the GIL while it parses, and each
-    piece lets the server's worker in (a 229 KB file held it 32 ms in one piece; in pieces no
-    thread waited more than 9 ms)."""
-
-    data += language.padding
-
-    def piece(offset: int, _point) -> bytes:
-        pause()
-        return data[offset:offset + 4096]
-
-    return language.parser().parse(piece)
 
 
 def exported_names(tree: tree_sitter.Tree, language: LanguageSpec, top: bool = False) -> set[bytes]:

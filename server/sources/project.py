@@ -33,7 +33,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path, PurePath, PurePosixPath
 
 import tree_sitter
@@ -46,7 +46,6 @@ from ..words import (
     exported_names,
     member_pairs,
     member_words,
-    parse_in_pieces,
     taken_from,
     taken_names,
 )
@@ -302,8 +301,9 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
     reading of a buffer), those defined at the top level, its (receiver, member) pairs and the
     names its imports take, also with the module each is taken from, and (given the file's
     ``path``) what its imports bind, relative modules resolved. Words are interned: one string
-    per word across files. ``pause`` is called between the pieces of the parse."""
-    tree = parse_in_pieces(data, language, pause)
+    per word across files. ``pause`` is called before the parse."""
+    pause()
+    tree = language.parse(language.parser(), data)
     code = blank_code(data, tree, language)
     words = {w.decode("utf-8", "replace") for w in language.identifier_pattern.findall(code)} - language.reserved_set
     members = {w.decode("utf-8", "replace") for w in member_words(code, language)} & words
@@ -330,6 +330,20 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
         exported |= keys.keys()
     return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules),
                      bound, interned(exported), sys.intern(default))
+
+
+def interned_words(words: FileWords) -> FileWords:
+    """``words`` with each string the one interned string of its text (a file's words read in
+    another process come as copies of their own)."""
+    def each(found: frozenset) -> frozenset:
+        return frozenset(tuple(map(_interned, w)) if isinstance(w, tuple) else sys.intern(w) for w in found)
+
+    return FileWords(*(_interned(v) if isinstance(v, str) else each(v)
+                       for v in (getattr(words, f.name) for f in fields(words))))
+
+
+def _interned(value: object) -> object:
+    return sys.intern(value) if isinstance(value, str) else value
 
 
 def default_name(captures: dict[str, list[tree_sitter.Node]]) -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..languages import BY_EXTENSION, LanguageSpec
 from .project import EMPTY, FileWords, Snapshot, file_words
+from .reader_process import ReaderProcess
 
 MAX_FILES = 5000  # per project, first found first (breadth-first: the top folders' files first)
 MAX_FILE_BYTES = 512 * 1024
@@ -41,8 +42,12 @@ def _skipped_folder(name: str) -> bool:
 class ProjectIndex:
     """Words of the project's files, per language, kept by a daemon thread."""
 
-    def __init__(self, max_files: int = MAX_FILES, on_ready: Callable[[int], None] = lambda files: None):
+    def __init__(self, max_files: int = MAX_FILES, on_ready: Callable[[int], None] = lambda files: None,
+                 separate: bool = False):
+        """``separate``: the files are parsed in a child process (reader_process.py), as the
+        server does; else on the index's thread."""
         self.max_files = max_files
+        self.reader = ReaderProcess() if separate else None
         self.on_ready = on_ready  # called on the index's thread with the file count when its queue empties
         self._snapshots: dict[str, Snapshot] = {}  # language name -> the latest, all roots' files
         # (language name, root) -> the latest of that root's files, where there is more than one root
@@ -85,9 +90,9 @@ class ProjectIndex:
     @contextlib.contextmanager
     def paused(self) -> Iterator[None]:
         """While the server works on an edit or a request, and QUIET seconds after, the index's
-        thread waits (between files, and between the 4 KB pieces a parse reads): the GIL is the
-        server's, so reading a large project never slows a keystroke down; it reads while the
-        user pauses."""
+        thread waits (between files): the GIL is the server's, so reading a large project never
+        slows a keystroke down; it reads while the user pauses (and with ``separate``, parses in
+        another process)."""
         self._may_run.clear()
         try:
             yield
@@ -280,5 +285,14 @@ class ProjectIndex:
             data = path.read_bytes()
         except OSError:
             return None
-        self._files.setdefault(language.name, {})[str(path)] = file_words(data, language, self.wait_for_quiet, path)
+        if self.reader is not None:
+            self.wait_for_quiet()
+            try:
+                words = self.reader.file_words(data, str(path))
+            except RuntimeError as error:  # the file broke the reader (it starts again for the next)
+                log.warning("project index: %s not read: %s", path, error)
+                return None
+        else:
+            words = file_words(data, language, self.wait_for_quiet, path)
+        self._files.setdefault(language.name, {})[str(path)] = words
         return language.name

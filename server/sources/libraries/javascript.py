@@ -21,7 +21,7 @@ from ...engines.base import Kind
 from ...languages import JAVASCRIPT, TSX, TYPESCRIPT
 from ...receivers import OwnClass, Target, bindings, read_class
 from ...written_types import all_types
-from ...words import node_text, parse_in_pieces
+from ...words import node_text
 from ..parameter_keys import function_named, parameter_keys
 from . import declarations, package_types
 from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader
@@ -308,13 +308,15 @@ def forget() -> None:
 
 def _typescript_types(language: str, data: bytes, pause: Callable[[], object]) -> dict:
     """The types a project's TypeScript file declares at its top level (written_types.all_types),
-    read once for the several names a buffer imports from it, parsed in pieces that let the
-    server's requests in (``pause``)."""
+    read once for the several names a buffer imports from it, parsed once ``pause`` lets it
+    (the loader's gate)."""
     key = (language, hashlib.blake2b(data, digest_size=16).digest())
     if key not in _TYPES:
         if len(_TYPES) >= TYPES_KEPT:
             _TYPES.pop(next(iter(_TYPES)))
-        tree = parse_in_pieces(data, TSX if language == TSX.name else TYPESCRIPT, pause)
+        pause()
+        grammar = TSX if language == TSX.name else TYPESCRIPT
+        tree = grammar.parse(grammar.parser(), data)
         _TYPES[key] = all_types(tree.root_node, data)
     return _TYPES[key]
 

@@ -9,6 +9,7 @@ imports come from, each module or class. A request uses what is read and asks fo
 from __future__ import annotations
 
 import logging
+import threading
 from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +22,7 @@ from ...languages import LanguageSpec
 from .. import imports
 from . import javascript, package_types
 from ...recent import Recent
+from ..reader_process import ReaderProcess
 from .loader import Loader
 from .members import Members, class_members
 from .python import PythonLibraries
@@ -34,9 +36,12 @@ BUILTINS = receivers.Target("builtins")  # what a name no import binds may be (`
 
 
 class Libraries:
-    def __init__(self, quiet=lambda: True):
-        """``quiet``: whether the server is quiet, for the reads nothing waits for (loader.py)."""
+    def __init__(self, quiet=lambda: True, separate: bool = False):
+        """``quiet``: whether the server is quiet, for the reads nothing waits for (loader.py).
+        ``separate``: Python's modules are parsed in a child process (reader_process.py), as the
+        server does; else on the loader's thread."""
         self.loader = Loader(quiet)
+        self.reader = ReaderProcess(ENVIRONMENTS) if separate else None
         self.python_path = ""  # the pythonPath setting
         self.roots: list[Path] = []  # the workspace folders
         # by environment, the most recently used last (the loader's thread)
@@ -128,6 +133,8 @@ class Libraries:
         the types it imports from the project's files (``user: User`` … ``user.``)."""
         if doc.tree is not None and doc.language is not None and doc.language.name in receivers.OWN:
             if doc.language.name == "python":
+                if self.reader is not None and not self.reader.running():  # started beside the open, not at the first read
+                    threading.Thread(target=self.reader.warm, name="treecomplete-reader-start", daemon=True).start()
                 self._read("python", _folder(doc.uri), BUILTINS, ask=False)
             bound = self._bound(doc.uri, doc.tree, doc.language, doc.data, [(0, min(receivers.BINDINGS_READ, len(doc.data)))])
             if doc.language.name in receivers.TYPED:
@@ -207,11 +214,15 @@ class Libraries:
         """Memory: forget what was read (the loader's entries, the environments' parsed modules,
         the packages' declarations and TypeScript files' types: now where no read is under way,
         else on the loader's thread before its next read)."""
+        if self.reader is not None:
+            self.reader.release()  # its parsed modules go now, whatever the loader does
         if not self.loader.clear(self._forget):
             self._cleared = True
 
     def _forget(self) -> None:
         self._python.clear()
+        if self.reader is not None:
+            self.reader.release()
         package_types.forget()
         javascript.forget()
 
@@ -220,10 +231,11 @@ class Libraries:
             self._forget()
             self._cleared = False
 
-    def _libraries(self, env: tuple[Path, ...]) -> PythonLibraries:
+    def _libraries(self, env: tuple[Path, ...]) -> PythonLibraries | _InChild:
         self._forget_if_cleared()
         if env not in self._python:
-            self._python[env] = PythonLibraries(env, self.loader.gate)
+            self._python[env] = _InChild(self.reader, env, self.loader.gate) if self.reader is not None \
+                else PythonLibraries(env, self.loader.gate)
             while len(self._python) > ENVIRONMENTS:  # each keeps up to python.PARSED bytes of parsed modules
                 self._python.popitem(last=False)
         self._python.move_to_end(env)
@@ -252,6 +264,22 @@ class Libraries:
             for member in found.names.values():
                 out.take(member)
         return out
+
+
+class _InChild:
+    """An environment's PythonLibraries in the reader process: each call waits at the loader's
+    gate first."""
+
+    def __init__(self, reader: ReaderProcess, env: tuple[Path, ...], pause):
+        self._reader, self._env, self._pause = reader, env, pause
+
+    def read(self, dotted: str) -> tuple[Members | None, list[str]]:
+        self._pause()
+        return self._reader.read(self._env, dotted)
+
+    def find(self, dotted: str) -> Path | None:
+        self._pause()
+        return self._reader.find(self._env, dotted)
 
 
 def _project_class_itself(context: CompletionContext, target: receivers.Target, bound: dict[str, receivers.Target]) -> bool:
