@@ -80,6 +80,21 @@ def test_a_child_that_dies_is_started_again(reader: ReaderProcess, site: Path):
     assert reader.started == 2
 
 
+@pytest.mark.skipif(os.name != "posix", reason="a call's time is bounded where a pipe can be waited on")
+def test_a_child_that_hangs_is_killed_and_the_call_fails(site: Path):
+    process = ReaderProcess(limit=0.5)
+    try:
+        process.read((site,), "json")
+        os.kill(process.pid(), signal.SIGSTOP)  # hung: it never answers
+        with pytest.raises(RuntimeError, match="no answer"):
+            process.read((site,), "os.path")
+        assert not process.running()
+        assert process.read((site,), "os.path")[0] is not None  # the next call gets a new child
+        assert process.started == 2
+    finally:
+        process.stop()
+
+
 def test_a_child_over_its_memory_bound_exits_after_answering(site: Path):
     process = ReaderProcess(full=1)  # every child is over 1 MB: each answers once, then exits
     try:

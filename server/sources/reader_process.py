@@ -19,7 +19,9 @@ logged here.
 from __future__ import annotations
 
 import logging
+import os
 import pickle
+import select
 import subprocess
 import sys
 import threading
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 IDLE = 30.0  # seconds without a call before the child exits, handing its memory back
+LIMIT = 60.0  # seconds a call may take: past it the child is taken for hung, killed, and the call fails
 FULL = 80  # MB resident past which the child exits after its answer (~3 times its size once builtins are read)
 BOOT = ("import pickle, sys\n"
         "paths, module, kept, full = pickle.load(sys.stdin.buffer)\n"
@@ -49,10 +52,11 @@ BOOT = ("import pickle, sys\n"
 class ReaderProcess:
     """The child process and the calls to it (one at a time: the loader's thread)."""
 
-    def __init__(self, environments: int = 1, idle: float = IDLE, full: float = FULL):
+    def __init__(self, environments: int = 1, idle: float = IDLE, full: float = FULL, limit: float = LIMIT):
         """``environments``: how many Python environments' parsed modules the child keeps, the
-        most recently used; ``full``: MB resident past which it exits after its answer."""
-        self.environments, self.idle, self.full = environments, idle, full
+        most recently used; ``full``: MB resident past which it exits after its answer;
+        ``limit``: seconds a call may take (where the system can wait on a pipe: POSIX)."""
+        self.environments, self.idle, self.full, self.limit = environments, idle, full, limit
         self._child: subprocess.Popen | None = None
         self._lock = threading.Lock()
         self._last = 0.0
@@ -111,11 +115,14 @@ class ReaderProcess:
             try:
                 pickle.dump((op, args), child.stdin)
                 child.stdin.flush()
+                if os.name == "posix" and not select.select([child.stdout], [], [], self.limit)[0]:
+                    child.kill()
+                    raise TimeoutError(f"no answer in {self.limit:.0f} s")
                 status, value, records, full = pickle.load(child.stdout)
-            except (OSError, EOFError, pickle.UnpicklingError) as error:
+            except (OSError, EOFError, pickle.UnpicklingError) as error:  # TimeoutError is an OSError
                 code = child.poll()
                 self._stop()
-                raise RuntimeError(f"the reader process exited (code {code}) in {op} {_shown(args)}") from error
+                raise RuntimeError(f"the reader process exited (code {code}) in {op} {_shown(args)}: {error}") from error
             finally:
                 self._last = time.monotonic()
             if full or self._release:  # it exits now, and the next call starts another
