@@ -2,7 +2,10 @@
 snapshot, a burst of files changed on disk at once (a checkout) against the same files one at a
 time, and a query.
 
-    python -m benchmarks.project_index [FOLDER]   # default: the standard library's folder
+    python -m benchmarks.project_index [FOLDER] [--in-process]   # default: the standard library's folder
+
+Files are parsed in a child process, as the server does (sources/reader_process.py);
+``--in-process``: on the index's thread.
 """
 
 from __future__ import annotations
@@ -22,11 +25,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, nargs="?", default=Path(sysconfig.get_paths()["stdlib"]))
     parser.add_argument("--burst", type=int, default=200, help="files reported changed at once")
+    parser.add_argument("--in-process", action="store_true", help="parse on the index's thread, not in a child process")
     args = parser.parse_args(argv)
 
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     began = time.perf_counter()
-    index = ProjectIndex()
+    index = ProjectIndex(separate=not args.in_process)
     index.add_root(args.folder)
     index.wait()
     print(f"{args.folder}: {index.file_count} files read in {time.perf_counter() - began:.2f} s, "
