@@ -95,6 +95,25 @@ def test_a_child_that_hangs_is_killed_and_the_call_fails(site: Path):
         process.stop()
 
 
+def test_a_child_that_cannot_start_fails_the_call_and_the_next_one_tries_again(site: Path, monkeypatch):
+    from treecomplete.sources import reader_process
+
+    popen = reader_process.subprocess.Popen
+    process = ReaderProcess()
+    try:
+        def refuse(*args, **kwargs):
+            raise OSError(24, "Too many open files")
+
+        monkeypatch.setattr(reader_process.subprocess, "Popen", refuse)
+        with pytest.raises(RuntimeError, match="Too many open files"):
+            process.read((site,), "json")
+        process.warm()  # logged, not raised
+        monkeypatch.setattr(reader_process.subprocess, "Popen", popen)
+        assert process.read((site,), "json")[0] is not None
+    finally:
+        process.stop()
+
+
 def test_a_child_over_its_memory_bound_exits_after_answering(site: Path):
     process = ReaderProcess(full=1)  # every child is over 1 MB: each answers once, then exits
     try:

@@ -50,7 +50,8 @@ BOOT = ("import pickle, sys\n"
 
 
 class ReaderProcess:
-    """The child process and the calls to it (one at a time: the loader's thread)."""
+    """A child process and the calls to it, one at a time (the libraries' loader and the project
+    index each have their own)."""
 
     def __init__(self, environments: int = 1, idle: float = IDLE, full: float = FULL, limit: float = LIMIT):
         """``environments``: how many Python environments' parsed modules the child keeps, the
@@ -85,6 +86,8 @@ class ReaderProcess:
             try:
                 self._start()
                 self._last = time.monotonic()
+            except OSError as error:  # the first call tries again, and says so
+                log.warning("the reader process did not start: %s", error)
             finally:
                 self._lock.release()
 
@@ -111,8 +114,9 @@ class ReaderProcess:
 
     def _call(self, op: str, *args: Any) -> Any:
         with self._lock:
-            child = self._start()
+            child = None
             try:
+                child = self._start()
                 pickle.dump((op, args), child.stdin)
                 child.stdin.flush()
                 if os.name == "posix" and not select.select([child.stdout], [], [], self.limit)[0]:
@@ -120,7 +124,7 @@ class ReaderProcess:
                     raise TimeoutError(f"no answer in {self.limit:.0f} s")
                 status, value, records, full = pickle.load(child.stdout)
             except (OSError, EOFError, pickle.UnpicklingError) as error:  # TimeoutError is an OSError
-                code = child.poll()
+                code = child.poll() if child is not None else None
                 self._stop()
                 raise RuntimeError(f"the reader process exited (code {code}) in {op} {_shown(args)}: {error}") from error
             finally:
