@@ -296,6 +296,46 @@ def test_a_fake_environment_and_node_modules(tmp_path: Path):
     assert {"parseThing", "DEFAULT_THING", "ThingMaker"} <= {c.text for c in js[:5]}
 
 
+def test_a_package_exporting_a_function_lists_the_function_s_own_members_last(tmp_path: Path):
+    package = tmp_path / "node_modules" / "destroyer"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text('{"name": "destroyer", "main": "index.js"}')
+    (package / "index.js").write_text("module.exports = destroy;\nfunction destroy(stream) {}\n"
+                                      "destroy.onStream = function () {};\n")
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    found = complete(service, libraries, (tmp_path / "app.js").as_uri(),
+                     "const destroy = require('destroyer');\ndestroy.", "javascript")
+    texts = [c.text for c in found]
+    assert {"call", "apply", "bind", "length", "name"} <= set(texts)
+    assert texts[-2:] == ["length", "name"]  # after every ranked item and every other member (where nothing else lists them)
+    assert texts.index("onStream") < texts.index("bind")
+    assert found[-1].kind == Kind.PROPERTY and "of Function" in found[-1].detail
+    known = service.fallback.known(context_at(service.get((tmp_path / "app.js").as_uri()), len(b"const destroy = require('destroyer');\ndestroy.")))
+    assert "bind" not in known.names  # never ranked as the module's member
+
+
+def test_a_project_object_lists_what_other_files_write_after_its_name_last(tmp_path: Path):
+    from treecomplete.sources.project_index import ProjectIndex
+
+    (tmp_path / "context.js").write_text("module.exports = {\n  inspect() {},\n  toJSON() {},\n};\n")
+    (tmp_path / "application.js").write_text("function createContext(req) {\n  const context = {};\n"
+                                             "  context.state = {};\n  context.originalUrl = req.url;\n  return context;\n}\n")
+    index = ProjectIndex()
+    index.add_root(tmp_path)
+    assert index.wait(10)
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries, project=index)
+    uri = (tmp_path / "request.js").as_uri()
+    complete(service, libraries, uri, "const context = require('./context');\ncontext.", "javascript")
+    found = service.complete(uri, 1, 8, 1).candidates  # one ranked item: the rest follow it
+    texts = [c.text for c in found]
+    assert {"inspect", "toJSON", "state", "originalUrl"} <= set(texts) and len(texts) == len(set(texts))
+    written = [c for c in found[1:] if c.text in ("state", "originalUrl")]
+    assert written and all("written after context." in c.detail for c in written)
+    assert max(texts.index("inspect"), texts.index("toJSON")) < texts.index(written[0].text)  # the module's own first
+
+
 def test_without_libraries_nothing_changes(tmp_path: Path):
     service = CompletionService()
     service.open((tmp_path / "a.py").as_uri(), "python", 1, "import os\nhelper = 1\nos.path.")

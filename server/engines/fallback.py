@@ -232,9 +232,12 @@ class FallbackEngine(PositionFacts):
         return position.known
 
     def members_left(self, context: CompletionContext, listed: list[Candidate]) -> list[Candidate]:
-        """After a dot on a known receiver, its members that ``listed`` lacks (sources/members.py)."""
+        """After a dot on a known receiver, its members that ``listed`` lacks, and where they are not
+        all known (koa's ``context.state``) what the project's files write after the same name (sources/members.py)."""
         known = self.known(context) if context.category == ATTRIBUTE else None
-        return members.left(known, context.prefix, listed) if known is not None else []
+        view = self.project_view(context) if known is not None and not known.complete else None
+        written = (view.snapshot, view.path, receiver_word(context.receiver, context.language)) if view else None
+        return members.left(known, context.prefix, listed, written) if known is not None else []
 
     def _candidates(self, ranked: list[tuple[str, float]], scores: Scores, kinds: dict[bytes, Kind],
                     project: _Project | None, receiver: str | None, import_name: bool, known: Members | None,

@@ -20,6 +20,7 @@ from .libraries.members import Members
 
 KNOWN, COMMON, KNOWN_BONUS, NOT_MEMBER, USES = 6.0, 1.0, 3.0, 6.0, 0.5
 WRONG_KIND = 10.0  # lowers a known member that what follows the cursor rules out (wrong_kind)
+WRITTEN_AFTER = 100  # at most this many words the project's files write after the receiver's name are listed
 # What follows the cursor on its line, past the rest of the word being typed: its first character.
 _FOLLOWING = re.compile(rb"[\w$]*[ \t]*([^\s])")
 
@@ -62,12 +63,21 @@ def wrong_kind(context: CompletionContext, known: Members | None) -> set[str]:
     return {name for name, member in known.names.items() if member.kind.base == wrong}
 
 
-def left(known: Members, prefix: str, listed: list[Candidate]) -> list[Candidate]:
+def left(known: Members, prefix: str, listed: list[Candidate], written: tuple | None = None) -> list[Candidate]:
     """The known members that match the prefix and that ``listed`` (an engine's list, cut at
     the limit) lacks, most used first: the whole of ``os.``, as a static completer lists it,
-    after the ranked items."""
+    after the ranked items; then those listed after everything (``Members.after``); then, given
+    ``written`` (the project's snapshot, the document's path, the receiver's last word: where
+    the members are not all known), what the project's other files write after that word."""
     taken = {c.text for c in listed}
     prefix = prefix.lower()
     found = sorted((m for m in known.names.values() if m.name not in taken and m.name.lower().startswith(prefix)),
                    key=lambda m: (-m.uses, m.name.startswith("_"), m.name))
-    return [Candidate(m.name, m.kind, 0.0, m.detail, m.doc, m.signature, m.origin, m.doc_of) for m in found]
+    found += [m for m in known.after.values() if m.name not in taken and m.name not in known.names and m.name.lower().startswith(prefix)]
+    out = [Candidate(m.name, m.kind, 0.0, m.detail, m.doc, m.signature, m.origin, m.doc_of) for m in found]
+    snapshot, path, receiver = written or (None, None, None)
+    if snapshot is not None and receiver and receiver not in {own for names in OWN.values() for own in names}:  # not `self.`
+        taken |= {m.name for m in found}
+        out += [Candidate(word, Kind.FIELD, 0.0, f"written after {receiver}. in {files} other files")
+                for word, files in snapshot.members_of(receiver, prefix, path, WRITTEN_AFTER) if word not in taken]
+    return out

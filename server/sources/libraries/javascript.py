@@ -27,7 +27,7 @@ from . import declarations, package_types
 from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader
 from .declared_types import PRIMITIVES
 from .module_exports import assigned_members, javascript_module, object_keys
-from .members import Members, class_members
+from .members import Member, Members, class_members
 from .node_resolution import file_of, resolve
 
 log = logging.getLogger(__name__)
@@ -103,6 +103,8 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     files: list[str] = []
     names = _exports(path, files, 0)
     members = _members(spec, names, spec, spec) if names else None
+    if members is not None and "prototype" in names:  # the module exports a function or a class
+        _function_own(members, spec)
     if members is None and spec.startswith(".") and not path.name.endswith(".d.ts"):
         return _project_class(path, ("default",), pause, values_only=True), files  # `module.exports = [...]`
     if members is not None and spec.startswith(".") and not path.name.endswith(".d.ts"):
@@ -319,6 +321,19 @@ def _typescript_types(language: str, data: bytes, pause: Callable[[], object]) -
         tree = grammar.parse(grammar.parser(), data)
         _TYPES[key] = all_types(tree.root_node, data)
     return _TYPES[key]
+
+
+FUNCTION_OWN = {"call": "(thisArg, ...args)", "apply": "(thisArg, args?)", "bind": "(thisArg, ...args)",
+                "toString": "()", "length": "", "name": ""}  # what every function has (lib.es5.d.ts's Function)
+
+
+def _function_own(members: Members, where: str) -> None:
+    """A function's own members, listed after the rest (``Members.after``): kept out of the ranked
+    items, where they were behind on the validation split (docs/decisions.md)."""
+    for name, parameters in FUNCTION_OWN.items():
+        kind = Kind.METHOD if parameters else Kind.PROPERTY
+        shown = f"{name}{parameters} " if parameters else ""
+        members.after[name] = Member(name, kind, f"{shown}of Function, {where}", signature=parameters, origin="Function")
 
 
 def _members(where: str, names: dict[str, str], source: str, key: str, of_object: bool = False) -> Members:

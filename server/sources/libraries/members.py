@@ -32,6 +32,9 @@ class Members:
     names: dict[str, Member] = field(default_factory=dict)
     complete: bool = True
     declared: bool = False  # the receiver's type is written in the file (``user: User``): these come first
+    # listed after every ranked item and the other members, never ranked (a module exporting a
+    # function: the function's own ``call``, ``apply``, ``bind``)
+    after: dict[str, Member] = field(default_factory=dict)
 
     def add(self, name: str, kind: Kind, detail: str = "", uses: int = 0, signature: str = "", origin: str = "",
             doc: str | tuple[str, str] = "") -> None:
@@ -47,8 +50,9 @@ class Members:
     def footprint(self) -> int:
         """Its bytes in memory, estimated: MEMBER per member besides its strings' characters
         (within ~10% of a deep count of the objects, on the standard library's modules)."""
-        chars = sum(len(m.name) + len(m.detail) + len(m.signature) + len(m.origin) + len(m.doc) for m in self.names.values())
-        return HEAD + len(self.names) * MEMBER + chars
+        members = [*self.names.values(), *self.after.values()]
+        chars = sum(len(m.name) + len(m.detail) + len(m.signature) + len(m.origin) + len(m.doc) for m in members)
+        return HEAD + len(members) * MEMBER + chars
 
 
 def class_members(name: str, members: dict[str, str], complete: bool, source: str = "",
