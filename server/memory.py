@@ -16,14 +16,35 @@ FULL_ANYWAY = 200  # younger collections between two full ones, however busy the
 POLL = 0.25  # seconds between two looks
 
 
-def resident_mb() -> float | None:
-    """Resident memory of this process in MB; None where it cannot be read."""
+def resident_mb(children: bool = False) -> float | None:
+    """Resident memory of this process in MB (``children``: with its child processes', the
+    reader process of sources/reader_process.py); None where it cannot be read."""
+    pids = ["self", *_children("self")] if children else ["self"]
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as statm:
+                total += int(statm.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            if pid == "self":
+                return None  # a child that just exited counts nothing
+    return total * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+
+
+def _children(pid: str) -> list[str]:
+    found = []
     try:
-        with open("/proc/self/statm", "rb") as statm:
-            pages = int(statm.read().split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return pages * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as listed:
+                for child in listed.read().split():
+                    found += [child, *_children(child)]
+        except OSError:
+            continue
+    return found
 
 
 def release() -> float | None:

@@ -169,10 +169,11 @@ class CompletionService:
         EXPORTS.clear()
 
     def hold_memory(self) -> bool:
-        """Over ``memory_limit`` MB of resident memory: drop what can be rebuilt (every tree but
-        the last used document's, the engines' caches, the models' document states, the
-        libraries read), and say so in the log. True where it dropped."""
-        used = memory.resident_mb()
+        """Over ``memory_limit`` MB of resident memory (the server's with its child process's):
+        drop what can be rebuilt (every tree but the last used document's, the engines' caches,
+        the models' document states, the libraries read, the child), and say so in the log. True
+        where it dropped."""
+        used = memory.resident_mb(children=True)
         if used is None or used <= self.memory_limit or self._touches - self._last_drop < DROP_EVERY:
             return False
         self._last_drop = self._touches

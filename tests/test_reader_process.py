@@ -54,6 +54,14 @@ def test_a_module_read_in_the_child_is_the_module_read_here(reader: ReaderProces
     assert reader.started == 1 and reader.running()
 
 
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="resident memory is read from /proc")
+def test_the_memory_limit_counts_the_child(reader: ReaderProcess, site: Path):
+    from treecomplete import memory
+
+    reader.read((site,), "json")
+    assert memory.resident_mb(children=True) > memory.resident_mb() + 5  # the child holds an interpreter of its own
+
+
 def test_a_files_words_from_the_child_are_the_words_read_here_and_interned(reader: ReaderProcess, tmp_path: Path):
     path = tmp_path / "m.py"
     data = b"import os\nfrom .nodes import Name\n\nclass Store:\n    def load(self):\n        return os.path.join(self.root)\n"
