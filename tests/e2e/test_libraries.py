@@ -5,6 +5,8 @@ first (``os.path.``, ``json.``, ``self.``, ``fs.``, ``this.``), a package of the
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -51,6 +53,38 @@ async def members_at_end(client: LanguageClient, path: Path, text: str, language
     await complete(client, path.as_uri(), line, character)
     await client.protocol.send_request_async("treecomplete/librariesRead", None)
     return labels(await complete(client, path.as_uri(), line, character))
+
+
+def _reader_processes() -> list[int]:
+    """The reader processes (server/sources/reader_process.py) below this test process: the
+    server's children that run its loop."""
+    found, todo = [], [os.getpid()]
+    while todo:
+        for listed in Path(f"/proc/{todo.pop()}/task").glob("*/children"):
+            try:
+                children = [int(c) for c in listed.read_text().split()]
+            except OSError:
+                continue
+            todo += children
+            for child in children:
+                try:
+                    if b"serve(sys.stdin.buffer" in Path(f"/proc/{child}/cmdline").read_bytes():  # its boot code
+                        found.append(child)
+                except OSError:
+                    continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="processes are found through /proc")
+async def test_a_reader_process_killed_mid_session_is_replaced_and_the_server_serves_on(lsp: LanguageClient, workspace: Path):
+    assert "join" in await members_at_end(lsp, workspace / "k.py", "import os\nos.path.", "python")
+    readers = _reader_processes()
+    assert readers  # the server parses libraries in a child process
+    for pid in readers:
+        os.kill(pid, signal.SIGKILL)
+    found = await members_at_end(lsp, workspace / "l.py", "import json\njson.", "python")
+    assert {"dumps", "loads"} <= set(found[:10])  # read by a new child
+    assert _reader_processes() and not set(_reader_processes()) & set(readers)
 
 
 async def test_os_path_join_in_the_top_3(lsp: LanguageClient, workspace: Path):
