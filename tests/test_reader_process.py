@@ -122,6 +122,32 @@ def test_a_child_that_cannot_start_fails_the_call_and_the_next_one_tries_again(s
         process.stop()
 
 
+def test_where_no_child_can_start_the_files_are_parsed_in_the_server(site: Path, tmp_path: Path, monkeypatch):
+    from treecomplete.sources import reader_process
+
+    def refuse(*args, **kwargs):
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(reader_process.subprocess, "Popen", refuse)
+    libraries = Libraries(separate=True)
+    env = (site,)
+    outcomes = []
+    for _ in range(reader_process.STARTS):
+        try:
+            outcomes.append(libraries._libraries(env).read("json")[0])
+        except RuntimeError:
+            outcomes.append("failed")
+    assert outcomes[:-1] == ["failed"] * (reader_process.STARTS - 1)  # said, and tried again
+    assert outcomes[-1] is not None and "dumps" in outcomes[-1].names  # then read here
+    assert libraries.reader.unavailable and libraries._libraries(env).find("json") is not None
+    (tmp_path / "a.py").write_text("def beta_helper():\n    return 1\n")
+    index = ProjectIndex(separate=True)
+    index.reader.failed_starts = reader_process.STARTS  # as after as many failed starts
+    index.add_root(tmp_path)
+    assert index.wait(10)
+    assert "beta_helper" in index.snapshot(PYTHON).files[str(tmp_path / "a.py")].defined
+
+
 def test_a_child_over_its_memory_bound_exits_after_answering(site: Path):
     process = ReaderProcess(full=1)  # every child is over 1 MB: each answers once, then exits
     try:

@@ -285,14 +285,16 @@ class ProjectIndex:
             data = path.read_bytes()
         except OSError:
             return None
-        if self.reader is not None:
+        words = None
+        if self.reader is not None and not self.reader.unavailable:
             self.wait_for_quiet()
             try:
                 words = self.reader.file_words(data, str(path))
             except RuntimeError as error:  # the file broke the reader (it starts again for the next)
-                log.warning("project index: %s not read: %s", path, error)
-                return None
-        else:
+                if not self.reader.unavailable:
+                    log.warning("project index: %s not read: %s", path, error)
+                    return None
+        if words is None:  # in the server: asked to, or no child can start here
             words = file_words(data, language, self.wait_for_quiet, path)
         self._files.setdefault(language.name, {})[str(path)] = words
         return language.name

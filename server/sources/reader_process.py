@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 
 IDLE = 30.0  # seconds without a call before the child exits, handing its memory back
 LIMIT = 60.0  # seconds a call may take: past it the child is taken for hung, killed, and the call fails
+STARTS = 3  # failed starts in a row after which the callers parse in the server instead
 FULL = 80  # MB resident past which the child exits after its answer (~3 times its size once builtins are read)
 BOOT = ("import pickle, sys\n"
         "paths, module, kept, full = pickle.load(sys.stdin.buffer)\n"
@@ -64,6 +65,7 @@ class ReaderProcess:
         self._release = False  # stop the child once the call under way ends
         self._watch: threading.Thread | None = None
         self.started = 0  # children started so far
+        self.failed_starts = 0  # in a row
 
     def read(self, env: tuple[Path, ...], dotted: str) -> tuple[Members | None, list[str]]:
         """PythonLibraries(env).read(dotted), in the child."""
@@ -106,6 +108,12 @@ class ReaderProcess:
         else:
             self._release = True
 
+    @property
+    def unavailable(self) -> bool:
+        """No child could be started STARTS times in a row (no subprocesses here): the callers
+        parse in the server's own process instead."""
+        return self.failed_starts >= STARTS
+
     def running(self) -> bool:
         return self._child is not None and self._child.poll() is None
 
@@ -142,8 +150,15 @@ class ReaderProcess:
         if self._child is not None and self._child.poll() is None:
             return self._child
         self._stop()
-        child = subprocess.Popen([sys.executable, "-c", BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=None)
+        try:
+            child = subprocess.Popen([sys.executable, "-c", BOOT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=None)
+        except OSError:
+            self.failed_starts += 1
+            if self.unavailable:
+                log.warning("the reader process could not start %d times: files are parsed in the server", STARTS)
+            raise
+        self.failed_starts = 0
         pickle.dump((list(sys.path), __name__, self.environments, self.full), child.stdin)
         child.stdin.flush()
         self._child = child

@@ -268,18 +268,29 @@ class Libraries:
 
 class _InChild:
     """An environment's PythonLibraries in the reader process: each call waits at the loader's
-    gate first."""
+    gate first. Where no child can start, in the server's process."""
 
     def __init__(self, reader: ReaderProcess, env: tuple[Path, ...], pause):
         self._reader, self._env, self._pause = reader, env, pause
+        self._here: PythonLibraries | None = None
 
     def read(self, dotted: str) -> tuple[Members | None, list[str]]:
-        self._pause()
-        return self._reader.read(self._env, dotted)
+        return self._call("read", dotted)
 
     def find(self, dotted: str) -> Path | None:
-        self._pause()
-        return self._reader.find(self._env, dotted)
+        return self._call("find", dotted)
+
+    def _call(self, op: str, dotted: str):
+        if not self._reader.unavailable:
+            self._pause()
+            try:
+                return getattr(self._reader, op)(self._env, dotted)
+            except RuntimeError:
+                if not self._reader.unavailable:
+                    raise
+        if self._here is None:
+            self._here = PythonLibraries(self._env, self._pause)
+        return getattr(self._here, op)(dotted)
 
 
 def _project_class_itself(context: CompletionContext, target: receivers.Target, bound: dict[str, receivers.Target]) -> bool:
