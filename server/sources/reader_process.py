@@ -7,13 +7,15 @@ A parse allocates hundreds of thousands of small objects; in the server they fil
 interpreter's memory arenas, and once they were dropped the few survivors beside them (the
 members kept, syntax trees) held those arenas, so the server never got that memory back. In a
 child, what the parses take goes back to the system whole when the child exits: after IDLE
-seconds without a call, and when the server drops what it read (its last document closed, the
-memoryLimit). A parse there never holds the server's interpreter lock either.
+seconds without a call, after an answer once it holds more than FULL MB, and when the server
+drops what it read (its last document closed, the memoryLimit). A parse there never holds the
+server's interpreter lock either.
 
 The child is started at the first call (from a background thread: the libraries' loader, the
-project index; never a request) and again after it exits or dies; a call it fails or dies in
-raises RuntimeError, which the caller logs. Its log records come back with each answer and are
-logged here.
+project index; never a request) and again after it exits or dies; a call it fails, dies in or
+does not answer within LIMIT seconds raises RuntimeError, which the caller logs. Where no child
+can start (STARTS times in a row), the callers parse in the server. Its log records come back
+with each answer and are logged here.
 """
 
 from __future__ import annotations
