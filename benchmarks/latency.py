@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from treecomplete.grammars import WHEELS
+from treecomplete.memory import descendants
 
 from .editing import end_position, language_of
 from .lsp import Session, has_model, peer_command, run_benchmark
@@ -37,20 +38,6 @@ def peak_rss_mb(pid: int, field: str = "VmHWM") -> float:
     except OSError:
         pass
     return float("nan")
-
-
-def descendants(pid: int) -> list[int]:
-    """The process's children, theirs, and so on (Linux's /proc/PID/task/*/children)."""
-    found, todo = [], [pid]
-    while todo:
-        for task in Path(f"/proc/{todo.pop()}/task").glob("*/children"):
-            try:
-                children = [int(c) for c in task.read_text().split()]
-            except OSError:
-                continue
-            found += children
-            todo += children
-    return found
 
 
 def tree_rss_mb(pid: int) -> float:

@@ -19,7 +19,7 @@ POLL = 0.25  # seconds between two looks
 def resident_mb(children: bool = False) -> float | None:
     """Resident memory of this process in MB (``children``: with its child processes', the
     reader process of sources/reader_process.py); None where it cannot be read."""
-    pids = ["self", *_children("self")] if children else ["self"]
+    pids = ["self", *descendants("self")] if children else ["self"]
     total = 0
     for pid in pids:
         try:
@@ -31,8 +31,9 @@ def resident_mb(children: bool = False) -> float | None:
     return total * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
 
 
-def _children(pid: str) -> list[str]:
-    found = []
+def descendants(pid: int | str = "self") -> list[int]:
+    """A process's children, theirs and so on (Linux's /proc/PID/task/*/children); [] elsewhere."""
+    found: list[int] = []
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
@@ -40,9 +41,9 @@ def _children(pid: str) -> list[str]:
     for task in tasks:
         try:
             with open(f"/proc/{pid}/task/{task}/children") as listed:
-                for child in listed.read().split():
-                    found += [child, *_children(child)]
-        except OSError:
+                for child in map(int, listed.read().split()):
+                    found += [child, *descendants(child)]
+        except (OSError, ValueError):
             continue
     return found
 

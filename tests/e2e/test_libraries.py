@@ -14,6 +14,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
+from treecomplete.memory import descendants
+
 from ..libraries_fixtures import make_node_modules, make_venv
 from .conftest import CONFIG, complete, labels, open_doc
 
@@ -57,21 +59,14 @@ async def members_at_end(client: LanguageClient, path: Path, text: str, language
 
 def _reader_processes() -> list[int]:
     """The reader processes (server/sources/reader_process.py) below this test process: the
-    server's children that run its loop."""
-    found, todo = [], [os.getpid()]
-    while todo:
-        for listed in Path(f"/proc/{todo.pop()}/task").glob("*/children"):
-            try:
-                children = [int(c) for c in listed.read_text().split()]
-            except OSError:
-                continue
-            todo += children
-            for child in children:
-                try:
-                    if b"serve(sys.stdin.buffer" in Path(f"/proc/{child}/cmdline").read_bytes():  # its boot code
-                        found.append(child)
-                except OSError:
-                    continue
+    server's children that run its loop (its boot code on their command line)."""
+    found = []
+    for pid in descendants(os.getpid()):
+        try:
+            if b"serve(sys.stdin.buffer" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+        except OSError:
+            continue
     return found
 
 
