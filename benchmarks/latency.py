@@ -42,7 +42,7 @@ def peak_rss_mb(pid: int, field: str = "VmHWM") -> float:
 
 def tree_rss_mb(pid: int) -> float:
     """Resident memory now of the process and all its descendants (the server's library reader) in MB."""
-    return sum(peak_rss_mb(p, "VmRSS") for p in [pid, *descendants(pid)] if not math.isnan(peak_rss_mb(p, "VmRSS")))
+    return sum(mb for mb in (peak_rss_mb(p, "VmRSS") for p in [pid, *descendants(pid)]) if not math.isnan(mb))
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -21,6 +21,7 @@ from .libraries.members import Members
 KNOWN, COMMON, KNOWN_BONUS, NOT_MEMBER, USES = 6.0, 1.0, 3.0, 6.0, 0.5
 WRONG_KIND = 10.0  # lowers a known member that what follows the cursor rules out (wrong_kind)
 WRITTEN_AFTER = 100  # at most this many words the project's files write after the receiver's name are listed
+_OWN = frozenset(name for names in OWN.values() for name in names)  # `self`, `cls`, `this`
 # What follows the cursor on its line, past the rest of the word being typed: its first character.
 _FOLLOWING = re.compile(rb"[\w$]*[ \t]*([^\s])")
 
@@ -76,7 +77,7 @@ def left(known: Members, prefix: str, listed: list[Candidate], written: tuple | 
     found += [m for m in known.after.values() if m.name not in taken and m.name not in known.names and m.name.lower().startswith(prefix)]
     out = [Candidate(m.name, m.kind, 0.0, m.detail, m.doc, m.signature, m.origin, m.doc_of) for m in found]
     snapshot, path, receiver = written or (None, None, None)
-    if snapshot is not None and receiver and receiver not in {own for names in OWN.values() for own in names}:  # not `self.`
+    if snapshot is not None and receiver and receiver not in _OWN:  # not `self.`
         taken |= {m.name for m in found}
         out += [Candidate(word, Kind.FIELD, 0.0, f"written after {receiver}. in {files} other files")
                 for word, files in snapshot.members_of(receiver, prefix, path, WRITTEN_AFTER) if word not in taken]

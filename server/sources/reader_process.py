@@ -29,11 +29,11 @@ import sys
 import threading
 import time
 import traceback
-from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .. import memory
+from ..recent import Recent
 from .libraries.members import Members
 
 if TYPE_CHECKING:
@@ -215,18 +215,15 @@ class _Calls:
     keeping their parsed modules; the project index's files."""
 
     def __init__(self, kept: int):
-        self.kept = kept
-        self.environments: OrderedDict[tuple[Path, ...], Any] = OrderedDict()
+        self.environments: Recent[tuple[Path, ...], Any] = Recent(kept)
 
     def libraries(self, env: tuple[Path, ...]):
         from .libraries.python import PythonLibraries
 
-        if env not in self.environments:
-            self.environments[env] = PythonLibraries(env)
-            while len(self.environments) > self.kept:
-                self.environments.popitem(last=False)
-        self.environments.move_to_end(env)
-        return self.environments[env]
+        found = self.environments.get(env)
+        if found is None:
+            found = self.environments[env] = PythonLibraries(env)
+        return found
 
     def read(self, env: tuple[Path, ...], dotted: str) -> tuple[Members | None, list[str]]:
         return self.libraries(env).read(dotted)

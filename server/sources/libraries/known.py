@@ -133,8 +133,9 @@ class Libraries:
         the types it imports from the project's files (``user: User`` … ``user.``)."""
         if doc.tree is not None and doc.language is not None and doc.language.name in receivers.OWN:
             if doc.language.name == "python":
-                if self.reader is not None and not self.reader.running():  # started beside the open, not at the first read
-                    threading.Thread(target=self.reader.warm, name="treecomplete-reader-start", daemon=True).start()
+                reader = self.reader
+                if reader is not None and not reader.running() and not reader.unavailable:  # started beside the open
+                    threading.Thread(target=reader.warm, name="treecomplete-reader-start", daemon=True).start()
                 self._read("python", _folder(doc.uri), BUILTINS, ask=False)
             bound = self._bound(doc.uri, doc.tree, doc.language, doc.data, [(0, min(receivers.BINDINGS_READ, len(doc.data)))])
             if doc.language.name in receivers.TYPED:
@@ -221,8 +222,6 @@ class Libraries:
 
     def _forget(self) -> None:
         self._python.clear()
-        if self.reader is not None:
-            self.reader.release()
         package_types.forget()
         javascript.forget()
 
