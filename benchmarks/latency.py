@@ -137,7 +137,7 @@ async def main_async(args: argparse.Namespace) -> dict:
         name = "jedi-language-server" if args.lang == "python" else "typescript-language-server"
         results[name] = await run_trace(Session(name, peer[0], peer[1]), text, split, args.chars, args.lang, inside=args.inside,
                                         opened=opened)
-    print(f"{'server':<28}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}{'init ms':>9}{'RSS MB':>8}{'+child':>8}")
+    print(f"{'server':<28}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}{'init ms':>9}{'RSS MB':>8}{'w/child':>8}")
     for name, r in results.items():
         print(f"{name:<28}{r['requests']:>9}{r['p50_ms']:>9.2f}{r['p95_ms']:>9.2f}{r['p99_ms']:>9.2f}"
               f"{r['max_ms']:>9.1f}{r['initialize_ms']:>9.1f}{r['peak_rss_mb']:>8.0f}{r['peak_tree_rss_mb']:>8.0f}")
