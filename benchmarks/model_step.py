@@ -1,6 +1,7 @@
 """What one neural completion costs inside the model, on one thread: reading a context of
-``--context`` elements from an empty state, against one new element read with the state (LSTM
-state, transformer KV cache) of the elements before it.
+``--context`` elements from an empty state (and, for the LSTM on a CPU with bfloat16, with the
+server's bfloat16 reads), against one new element read with the state (LSTM state, transformer
+KV cache) of the elements before it.
 
     python -m benchmarks.model_step models/checkpoints/python-pointer-lstm.pt models/checkpoints/python-tree-transformer.pt
 """
@@ -25,22 +26,32 @@ def _inputs(n: int, n_types: int, n_values: int) -> dict[str, torch.Tensor]:
             "positions": ones * ROOT, "next_positions": ones * ROOT}
 
 
-@torch.no_grad()
-def measure(path: Path, context: int, repeats: int) -> tuple[float, float]:
-    model = checkpoint.load(path).model
-    x = _inputs(context, model.n_types, model.n_values)
+def _read_seconds(model, x: dict[str, torch.Tensor], repeats: int) -> float:
     for _ in range(2):
         model(**x, state=model.initial_state(1))
     started = time.perf_counter()
     for _ in range(repeats):
         model(**x, state=model.initial_state(1))
-    whole = (time.perf_counter() - started) / repeats
+    return (time.perf_counter() - started) / repeats
+
+
+@torch.no_grad()
+def measure(path: Path, context: int, repeats: int) -> tuple[float, float, float | None]:
+    """Seconds: the context read from empty, one cached step, and the read with the server's
+    bfloat16 reads (None where the model or the CPU has none: models/pointer_lstm.fast_reads)."""
+    model = checkpoint.load(path).model
+    x = _inputs(context, model.n_types, model.n_values)
+    whole = _read_seconds(model, x, repeats)
+    fast = None
+    if hasattr(model, "fast_reads") and model.fast_reads():
+        fast = _read_seconds(model, x, repeats)
+        model.fast_reads(False)
     state = model(**{k: v[:, :-1] for k, v in x.items()}, state=model.initial_state(1)).state
     last = {k: v[:, -1:] for k, v in x.items()}
     started = time.perf_counter()
     for _ in range(repeats):
         model(**last, state=state)
-    return whole, (time.perf_counter() - started) / repeats
+    return whole, (time.perf_counter() - started) / repeats, fast
 
 
 def main() -> None:
@@ -50,10 +61,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    print(f"{'model':<48}{'context from empty ms':>24}{'one cached step ms':>20}")
+    print(f"{'model':<40}{'context from empty ms':>24}{'in bfloat16 ms':>16}{'one cached step ms':>20}")
     for name in args.checkpoints:
-        whole, step = measure(Path(name), args.context, args.repeats)
-        print(f"{Path(name).stem:<48}{whole * 1000:>24.1f}{step * 1000:>20.2f}")
+        whole, step, fast = measure(Path(name), args.context, args.repeats)
+        shown = f"{fast * 1000:.1f}" if fast is not None else "-"
+        print(f"{Path(name).stem:<40}{whole * 1000:>24.1f}{shown:>16}{step * 1000:>20.2f}")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,13 @@ PARENTS = ("none", "hidden", "type")
 SHORT = 8  # inference on the CPU steps the LSTM by hand up to this many inputs (_stepwise)
 
 
+def native_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 in hardware (AVX-512 BF16 or AMX): elsewhere a
+    bfloat16 LSTM is emulated, slower than float32."""
+    cpu = torch.cpu
+    return any(getattr(cpu, name, lambda: False)() for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported"))
+
+
 @dataclass
 class ModelConfig:
     arch: str = "pointer"
@@ -111,6 +118,14 @@ class State:
                      self.memory.index_select(0, index), self.memory_file.index_select(0, index),
                      self.tree.select(index) if self.tree is not None else None)
 
+    def packed(self) -> State:
+        """The state to keep between requests: the attention memory in bfloat16 (half the bytes;
+        exact where the fast reads wrote it, fast_reads), the rest as it is. The forward reads
+        either."""
+        if self.memory.dtype == torch.bfloat16:
+            return self
+        return State(self.h, self.c, self.memory.to(torch.bfloat16), self.memory_file, self.tree)
+
     def nbytes(self) -> int:
         return sum(t.element_size() * t.nelement() for t in (self.h, self.c, self.memory, self.memory_file)) \
             + (self.tree.nbytes() if self.tree is not None else 0)
@@ -169,6 +184,21 @@ class PointerLSTM(ValueScores, nn.Module):
         self.value_head = value_head(H, n_values, config.cutoffs)
         self.switch = nn.Linear(2 * H, 1) if config.points else None
         self.suffix = SuffixPointer(H, config.type_dim + config.value_dim) if config.suffix else None
+        self._lstm_bf16: nn.LSTM | None = None  # fast_reads(): a bfloat16 copy, not a registered module
+
+    def fast_reads(self, on: bool = True) -> bool:
+        """Inference on a CPU with native bfloat16: reads of more than SHORT inputs run the
+        recurrence in bfloat16 (its weights copied once; inputs, outputs and states stay
+        float32), about twice as fast as float32 for a read of 250 inputs. The models were
+        trained under bfloat16 autocast, where the LSTM ran in bfloat16 too. ``on=False``: every
+        read in float32 again. Whether it is on."""
+        if not on:
+            self.__dict__["_lstm_bf16"] = None
+        elif native_bfloat16() and self._lstm_bf16 is None:
+            copy = nn.LSTM(self.lstm.input_size, self.lstm.hidden_size, batch_first=True)
+            copy.load_state_dict(self.lstm.state_dict())
+            self.__dict__["_lstm_bf16"] = copy.to(torch.bfloat16).eval()  # outside state_dict and .parameters()
+        return self._lstm_bf16 is not None
 
     def embed(self, types: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
         """The input embeddings of elements: type and value, side by side."""
@@ -196,9 +226,12 @@ class PointerLSTM(ValueScores, nn.Module):
         x = self.embed(types, values)
         if not self.training and T <= SHORT and x.device.type == "cpu":
             h, (h_n, c_n) = _stepwise(self.lstm, x, state.h, state.c)
+        elif self._lstm_bf16 is not None and not self.training and x.device.type == "cpu":
+            h, (h_n, c_n) = self._lstm_bf16(x.bfloat16(), (state.h.bfloat16(), state.c.bfloat16()))
+            h, h_n, c_n = h.float(), h_n.float(), c_n.float()
         else:
             h, (h_n, c_n) = self.lstm(x, (state.h, state.c))  # (B, T, H)
-        keys = torch.cat([state.memory, h], dim=1)  # (B, L + T, H)
+        keys = torch.cat([state.memory.to(h.dtype), h], dim=1)  # (B, L + T, H); a packed memory is bfloat16
         key_files = torch.cat([state.memory_file, files], dim=1)  # (B, L + T)
         new_state = State(h_n, c_n, keys[:, -L:], key_files[:, -L:])
         summaries = None

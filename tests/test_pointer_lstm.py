@@ -146,3 +146,35 @@ def test_ranks_by_hand():
     assert ranks(vocab, oov, distinct, slots, target).tolist() == [2, 2]  # 0.3 < 0.4; 0.1 < 0.6
     # An UNK target (no mass anywhere) is never ranked.
     assert ranks(vocab, oov, distinct, slots, torch.tensor([7, 3]))[0] >= 1 << 30
+
+
+@torch.no_grad()
+def test_fast_reads_run_the_recurrence_in_bfloat16_and_packed_states_keep_their_answers(monkeypatch):
+    """fast_reads (where the CPU has bfloat16; forced here): a read longer than SHORT gives
+    float32's outputs to bfloat16's rounding, the checkpoint's weights untouched; a packed state
+    holds its memory in half the bytes and a read from it equals one from the unpacked state."""
+    from treecomplete.models import pointer_lstm
+
+    model = _model()
+    g = torch.Generator().manual_seed(2)
+    n = pointer_lstm.SHORT + 12
+    types, values = torch.randint(3, 12, (1, n), generator=g), torch.randint(3, 23, (1, n), generator=g)
+    inputs = (types, values, torch.zeros_like(types), torch.ones_like(types), types.clone())
+    exact = model(*inputs, model.initial_state(1))
+    monkeypatch.setattr(pointer_lstm, "native_bfloat16", lambda: False)
+    assert not model.fast_reads()  # no native bfloat16: float32 stays
+    monkeypatch.setattr(pointer_lstm, "native_bfloat16", lambda: True)
+    keys = set(model.state_dict())
+    assert model.fast_reads()
+    assert set(model.state_dict()) == keys and model.lstm.weight_hh_l0.dtype == torch.float32
+    fast = model(*inputs, model.initial_state(1))
+    assert not torch.equal(fast.g, exact.g)  # read in bfloat16
+    torch.testing.assert_close(fast.g, exact.g, atol=0.03, rtol=0)
+    torch.testing.assert_close(fast.type_logits.softmax(-1), exact.type_logits.softmax(-1), atol=0.02, rtol=0)
+    packed = fast.state.packed()
+    assert packed.memory.dtype == torch.bfloat16
+    assert fast.state.nbytes() - packed.nbytes() == packed.memory.nelement() * 2  # the memory's half
+    more = tuple(x[:, :3] for x in inputs)
+    torch.testing.assert_close(model(*more, packed).g, model(*more, fast.state).g)  # its memory was bfloat16 already
+    assert not model.fast_reads(False)
+    torch.testing.assert_close(model(*inputs, model.initial_state(1)).g, exact.g)

@@ -23,7 +23,8 @@ statement and the expression at the cursor start), at the end, and at the last m
 EVERY before the cut points that a read passes. A request compares its inputs with the
 session's, resumes from the last snapshot at or before the first difference, and reads only
 the rest. The answer is the from-scratch reading of the same context
-(tests/test_incremental.py), to float rounding. Sessions are dropped on didClose and, least
+(tests/test_incremental.py), to float rounding (bfloat16's where the LSTM reads in it:
+models/pointer_lstm.py, fast_reads). Sessions are dropped on didClose and, least
 recently used first, when all of them together pass a memory cap.
 """
 
@@ -49,7 +50,7 @@ TRANSFORMER_BOUNDS = Bounds(200, 300)
 LIMIT = max(LSTM_BOUNDS.limit, TRANSFORMER_BOUNDS.limit)  # what any model reads at most
 EVERY = 64  # a read keeps a snapshot at the last multiple of EVERY it passes before the cut points
 EXTRA = 6  # snapshots kept besides those (cut points, ends), most recent first
-MEMORY_CAP = 96 << 20  # bytes of snapshots across all documents, per model
+MEMORY_CAP = 48 << 20  # bytes of snapshots across all documents, per model (bfloat16 memories: ~190 documents)
 
 
 @dataclass

@@ -78,6 +78,8 @@ class Predictor(Lookahead):
         self.device = device
         # torch's intra-op threads for the thread that asks (a per-thread setting), on a CPU
         self.threads = threads if device.type == "cpu" else None
+        # the LSTM's longer reads in bfloat16 where the CPU has it, and the states kept packed
+        self.packed = device.type == "cpu" and hasattr(self.model, "fast_reads") and self.model.fast_reads()
         self.tree = tree_positions(self.model.config)
         self.suffix = getattr(self.model.config, "suffix", 0)  # elements the suffix pointer reads
         self._suffix_reads: OrderedDict[tuple, SuffixRead | None] = OrderedDict()
@@ -93,6 +95,17 @@ class Predictor(Lookahead):
         # unchanged, so every keystroke after its first is answered without the model
         self._recent: OrderedDict[tuple, Answer] = OrderedDict()  # by what the model reads
         self._texts: OrderedDict[tuple, Answer] = OrderedDict()  # by the text around the prefix
+
+    def float32(self) -> Predictor:
+        """Every read in float32 and the states kept so: answers that depend on where a read
+        stopped only to float32's rounding (tests comparing an incremental reading with one
+        from scratch)."""
+        if self.packed:
+            self.model.fast_reads(False)
+            self.packed = False
+            self.forget_answers()
+            self.sessions = Sessions()
+        return self
 
     @classmethod
     def load(cls, path: Path, device: str | None = None, threads: int | None = None) -> Predictor:
@@ -248,6 +261,8 @@ class Predictor(Lookahead):
         for stop in stops:
             out = self.run(state, [keys[at:stop]])
             state = compact(out.state)
+            if self.packed:
+                state = state.packed()
             snapshot = Snapshot(
                 state,
                 out.type_logits[0, -1].float(),
