@@ -38,7 +38,7 @@ class UnknownDocument(LookupError):
 
 
 MEMBER_WAIT = 0.05  # seconds a request waits for the receiver's library to be read
-TREES_KEPT = 64  # open documents that keep their syntax tree: the most recently used
+TREES_KEPT = 16  # open documents that keep their syntax tree: the most recently used
 SWEEP_EVERY = 32  # edits and requests between two sweeps of the trees
 DROP_EVERY = 64  # opens, edits and requests at least between two drops for the memory limit
 
