@@ -50,7 +50,7 @@ TRANSFORMER_BOUNDS = Bounds(200, 300)
 LIMIT = max(LSTM_BOUNDS.limit, TRANSFORMER_BOUNDS.limit)  # what any model reads at most
 EVERY = 64  # a read keeps a snapshot at the last multiple of EVERY it passes before the cut points
 EXTRA = 6  # snapshots kept besides those (cut points, ends), most recent first
-MEMORY_CAP = 48 << 20  # bytes of snapshots across all documents, per model (bfloat16 memories: ~190 documents)
+MEMORY_CAP = 32 << 20  # bytes of snapshots across all documents, per model (packed: ~120 documents)
 
 
 @dataclass
