@@ -26,6 +26,7 @@ computed here from the log-probabilities, training is in models/train.py.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import asdict, dataclass
 
@@ -195,9 +196,8 @@ class PointerLSTM(ValueScores, nn.Module):
         if not on:
             self.__dict__["_lstm_bf16"] = None
         elif native_bfloat16() and self._lstm_bf16 is None:
-            copy = nn.LSTM(self.lstm.input_size, self.lstm.hidden_size, batch_first=True)
-            copy.load_state_dict(self.lstm.state_dict())
-            self.__dict__["_lstm_bf16"] = copy.to(torch.bfloat16).eval()  # outside state_dict and .parameters()
+            # outside state_dict and .parameters(): set past nn.Module's registration
+            self.__dict__["_lstm_bf16"] = copy.deepcopy(self.lstm).to(torch.bfloat16).eval()
         return self._lstm_bf16 is not None
 
     def embed(self, types: torch.Tensor, values: torch.Tensor) -> torch.Tensor:

@@ -173,8 +173,10 @@ class CompletionService:
         drop what can be rebuilt (every tree but the last used document's, the engines' caches,
         the models' document states, the libraries read, the child), and say so in the log. True
         where it dropped."""
+        if self._touches - self._last_drop < DROP_EVERY:  # checked before reading /proc: at every open
+            return False
         used = memory.resident_mb(children=True)
-        if used is None or used <= self.memory_limit or self._touches - self._last_drop < DROP_EVERY:
+        if used is None or used <= self.memory_limit:
             return False
         self._last_drop = self._touches
         trees = self._drop_trees(1)

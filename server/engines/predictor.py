@@ -260,9 +260,8 @@ class Predictor(Lookahead):
         snapshot = session.snapshots[start]
         for stop in stops:
             out = self.run(state, [keys[at:stop]])
-            state = compact(out.state)
-            if self.packed:
-                state = state.packed()
+            # packed first: its memory is then a tensor of its own, which compact leaves as it is
+            state = compact(out.state.packed() if self.packed else out.state)
             snapshot = Snapshot(
                 state,
                 out.type_logits[0, -1].float(),
