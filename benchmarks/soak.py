@@ -73,6 +73,7 @@ class Run:
     def __init__(self, session: Session):
         self.session = session
         self.latencies: list[tuple[str, float]] = []  # (phase, ms)
+        self.requests: list[tuple[str, str, float]] = []  # (phase, uri, ms): the --out file's, to find the slow ones
         self.errors = 0
         self.timeline: list[tuple[int, float, float]] = []  # (requests so far, RSS MB, p95 of the window)
         self.rss: dict[str, float] = {}
@@ -86,6 +87,7 @@ class Run:
             self.errors += 1
             print(f"  {self.session.name}: {uri}: {type(error).__name__} {error}", file=sys.stderr)
         self.latencies.append((phase, (time.perf_counter() - started) * 1000))
+        self.requests.append((phase, uri, self.latencies[-1][1]))
         if len(self.latencies) % WINDOW == 0:
             window = [ms for _, ms in self.latencies[-WINDOW:]]
             self.timeline.append((len(self.latencies), rss_mb(self.session.pid), percentile(window, 95)))
@@ -129,6 +131,7 @@ async def soak(session: Session, files: list[Path], lang: str, edits: int, seed:
         report["closed_children_mb"] = report["closed_rss_mb"] - own_rss_mb(session.pid)
         report["errors"] = run.errors
         report["timeline"] = run.timeline
+        report["requests"] = run.requests
         return report
     finally:
         await session.stop()
