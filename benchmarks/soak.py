@@ -11,7 +11,8 @@ for Python, the standard library. Each file is opened whole and a completion ask
 the end of its middle line (as a client asks when the user types right after opening); in a
 sample, a character is typed there (the first use of a document opened a while ago: "edit")
 and then another ("typing", the next keystroke). A request that fails or times out is an error. The PNG (with
-matplotlib installed) plots RSS and the p95 of each window of requests over the run.
+matplotlib installed) plots RSS and the p95 of each window of requests over the run; the --out
+file holds each request's phase, document and milliseconds too (to find the slow ones).
 """
 
 from __future__ import annotations
