@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import itertools
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import memory
-from .context import CompletionContext, context_at
+from .context import ATTRIBUTE, NAME, CompletionContext, context_at
 from .document import Document
 from .engines.base import Candidate, Engine
 from .engines.fallback import FallbackEngine
@@ -259,13 +260,26 @@ class CompletionService:
         loader = self.libraries.loader if self.libraries is not None else None
         if loader is None:
             return self._complete(context, limit)
+        waited: set = set()
+        left = MEMBER_WAIT  # one wait in all per request
+        if context.category in (ATTRIBUTE, NAME):
+            # what the position needs of the libraries (a receiver's members, a callee's
+            # parameters), asked before the list is computed: one not read yet is waited for a
+            # moment first, and the list computed once
+            with loader.asked() as missed:
+                self.fallback.known(context)
+            if missed:
+                waited, started = missed, time.monotonic()
+                if loader.wait_for(missed, MEMBER_WAIT):
+                    context = context_at(doc, context.cursor) or context  # read again, with them
+                left -= time.monotonic() - started
         with loader.asked() as missed:
             completion = self._complete(context, limit)
-        if missed:  # the receiver's library is read now (read first): wait for it a moment, then list its members
-            if loader.wait_for(missed, MEMBER_WAIT):
+        if missed and left > 0:  # another library, asked by what the list computed: the wait left, then the list again
+            if loader.wait_for(missed, left):
                 with loader.asked() as missed:
                     completion = self._complete(context_at(doc, context.cursor) or context, limit)
-            completion.incomplete = completion.incomplete or bool(loader.pending(missed))
+        completion.incomplete = completion.incomplete or bool(loader.pending(waited | missed))
         return completion
 
     def _complete(self, context: CompletionContext, limit: int) -> Completion:

@@ -164,6 +164,33 @@ def test_a_members_footprint_is_near_its_objects_size():
     assert 0.7 * counted <= out.footprint() <= 1.3 * counted
 
 
+def test_a_list_that_waits_for_its_module_is_computed_once(tmp_path: Path, monkeypatch):
+    """The receiver's module is asked for before the list is computed: after the wait, one list,
+    with its members; a second wait, for what the list itself asks, only within the same bound."""
+    from treecomplete import service as service_module
+
+    libraries = Libraries(quiet=lambda: False)  # a busy server: nothing is read ahead
+    service = CompletionService(libraries=libraries)
+    computed = []
+    compute = service._complete
+
+    def counted(context, limit):
+        computed.append(context.cursor)
+        return compute(context, limit)
+
+    monkeypatch.setattr(service, "_complete", counted)
+    uri = (tmp_path / "a.py").as_uri()
+    service.open(uri, "python", 1, "import json\njson.")
+    monkeypatch.setattr(service_module, "MEMBER_WAIT", 5.0)  # however slow this machine: the wait lets the read through
+    completion = service.complete(uri, 1, 5, 50)
+    assert {"dumps", "loads"} <= {c.text for c in completion.candidates[:4]} and not completion.incomplete
+    assert computed == [len("import json\njson.")]
+    computed.clear()
+    service.open(uri, "python", 2, "import json\njs")  # no library at a plain name here: one list, no wait
+    service.complete(uri, 1, 2, 50)
+    assert computed == [len("import json\njs")]
+
+
 def test_a_dot_waits_a_moment_for_its_module_and_else_says_the_list_is_incomplete(tmp_path: Path, monkeypatch):
     from treecomplete import service as service_module
     from treecomplete.items import completion_list
