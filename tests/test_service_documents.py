@@ -91,6 +91,16 @@ def test_the_other_documents_words_come_most_frequent_first_and_only_as_far_as_r
     assert ("late_word", 1) in list(service.fallback.open_documents.words(_context(service)))
 
 
+def test_only_the_head_of_a_long_other_document_is_counted():
+    service = CompletionService()
+    filler = "".join(f"name_{n} = {n}\n" for n in range(open_documents.OTHER_DOCUMENT // 12))
+    assert len(filler) > open_documents.OTHER_DOCUMENT
+    service.open("file:///long.py", "python", 1, f"early_word = 1\n{filler}late_word = 2\n")
+    service.open("file:///here.py", "python", 1, "x = 1\n")
+    words = {w for w, _ in service.fallback.open_documents.words(_context(service))}
+    assert "early_word" in words and "late_word" not in words
+
+
 def test_the_other_documents_words_of_a_prefix_first_letter_are_the_same_as_filtered():
     service = CompletionService()
     service.open("file:///a.py", "python", 1, "Frame = fetch(first, Frame)\nother = fetch(fetch)\n")

@@ -17,7 +17,10 @@ from ..context import CompletionContext
 from ..document import Document
 from ..words import blank, scan
 
-OTHER_DOCUMENT = 256 * 1024  # what is read of each other open document
+# what is read of each other open document: its first 64 KB. The count of a document just changed
+# or opened is paid by the next request in another one, ~0.1 ms a KB (mostly the query for its
+# comments and strings); past 64 KB, its most frequent words are already there (docs/decisions.md)
+OTHER_DOCUMENT = 64 * 1024
 OTHER_DOCUMENTS = 32  # the other open documents read: the most recently used of the language
 
 
