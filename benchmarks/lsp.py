@@ -74,6 +74,7 @@ class Session:
         self.indexed = asyncio.Event()  # treecomplete's project index has read the workspace
         self.client.feature("treecomplete/status")(lambda params: self._status(params))
         self.initialize_seconds = 0.0
+        self.first_neural_ms: float | None = None  # wait_for_model's: how long the model's first answer took
 
     def _status(self, params) -> None:
         if getattr(params, "state", None) == "indexed":
@@ -159,8 +160,10 @@ class Session:
         self.open(uri, language, "value = 1\nresult = ")
         try:
             while time.perf_counter() - started < timeout:
+                asked = time.perf_counter()
                 items = await self.complete(uri, 1, 9)
                 if any(NEURAL_MARK.search(str((item.data or {}).get("detail", ""))) for item in items if isinstance(item.data, dict)):
+                    self.first_neural_ms = (time.perf_counter() - asked) * 1000  # the model's first answer in this process
                     return time.perf_counter() - started
                 await asyncio.sleep(0.05)
         finally:

@@ -148,3 +148,37 @@ def test_finish_loading_waits_for_a_model_still_loading(monkeypatch: pytest.Monk
     release.set()
     r.finish_loading(timeout=30)
     assert r.status("python") == "ready"
+
+
+def test_a_loaded_model_has_answered_once_and_kept_nothing_of_it(monkeypatch: pytest.MonkeyPatch, toy_checkpoint: Path):
+    """The warm-up answer runs before the model is served; its document leaves no state behind."""
+    from treecomplete.engines import predictor as predictor_module
+    from treecomplete.engines import warm_up
+
+    answered = []
+    answer = predictor_module.Predictor.answer
+
+    def counted(self, context, *args, **kwargs):
+        answered.append(context.uri)
+        return answer(self, context, *args, **kwargs)
+
+    monkeypatch.setattr(predictor_module.Predictor, "answer", counted)
+    r = Registry()
+    r.configure(str(toy_checkpoint))
+    predictor = r.get("python", wait=True)
+    assert answered == [warm_up.URI]
+    assert warm_up.URI not in list(predictor.sessions.uris()) and not predictor._texts and not predictor._recent
+
+
+def test_a_failed_warm_up_still_serves_the_model(monkeypatch: pytest.MonkeyPatch, toy_checkpoint: Path, caplog):
+    from treecomplete.engines import predictor as predictor_module
+
+    def broken(self, context, *args, **kwargs):
+        raise RuntimeError("broken answer")
+
+    monkeypatch.setattr(predictor_module.Predictor, "answer", broken)
+    r = Registry()
+    r.configure(str(toy_checkpoint))
+    with caplog.at_level("WARNING"):
+        assert r.get("python", wait=True) is not None
+    assert "warm-up failed" in caplog.text and r.status("python") == "ready"

@@ -159,7 +159,9 @@ class Registry:
 
     def _load(self, language: str, name: str) -> None:
         try:
+            from .neural import CHAIN_BUDGET, CHAIN_STEPS
             from .predictor import Predictor  # imports torch: seconds, so only here
+            from .warm_up import warm_up
 
             path = resolve(name)
             with self._lock:  # TypeScript's documents served by the JavaScript model: loaded once
@@ -170,6 +172,8 @@ class Registry:
             if predictor.language and predictor.language not in (language, MODELED_AS.get(language)):
                 raise ValueError(f"{path} is a {predictor.language} model, not {language}")
             _compile_queries(language)
+            if predictor not in self._models.values():  # TypeScript's documents on the JavaScript model: warm already
+                warm_up(predictor, language, CHAIN_BUDGET, CHAIN_STEPS)
             # torch's modules and the model make hundreds of thousands of long-lived objects:
             # out of the collector's sight, a full collection no longer walks them on some
             # keystroke (56 ms each, four times in the latency trace, before this)
