@@ -73,8 +73,7 @@ def middle(text: str) -> tuple[int, int]:
 class Run:
     def __init__(self, session: Session):
         self.session = session
-        self.latencies: list[tuple[str, float]] = []  # (phase, ms)
-        self.requests: list[tuple[str, str, float]] = []  # (phase, uri, ms): the --out file's, to find the slow ones
+        self.requests: list[tuple[str, str, float]] = []  # (phase, uri, ms): the --out file has them, to find the slow ones
         self.errors = 0
         self.timeline: list[tuple[int, float, float]] = []  # (requests so far, RSS MB, p95 of the window)
         self.rss: dict[str, float] = {}
@@ -87,14 +86,13 @@ class Run:
         except Exception as error:  # a failed request is an error of the run, not of the benchmark
             self.errors += 1
             print(f"  {self.session.name}: {uri}: {type(error).__name__} {error}", file=sys.stderr)
-        self.latencies.append((phase, (time.perf_counter() - started) * 1000))
-        self.requests.append((phase, uri, self.latencies[-1][1]))
-        if len(self.latencies) % WINDOW == 0:
-            window = [ms for _, ms in self.latencies[-WINDOW:]]
-            self.timeline.append((len(self.latencies), rss_mb(self.session.pid), percentile(window, 95)))
+        self.requests.append((phase, uri, (time.perf_counter() - started) * 1000))
+        if len(self.requests) % WINDOW == 0:
+            window = [ms for _, _, ms in self.requests[-WINDOW:]]
+            self.timeline.append((len(self.requests), rss_mb(self.session.pid), percentile(window, 95)))
 
     def phase(self, name: str) -> dict[str, float]:
-        times = [ms for phase, ms in self.latencies if phase == name]
+        times = [ms for phase, _, ms in self.requests if phase == name]
         self.rss[name] = rss_mb(self.session.pid)
         return {"requests": len(times), "p50_ms": percentile(times, 50) if times else 0.0,
                 "p95_ms": percentile(times, 95) if times else 0.0, "max_ms": max(times, default=0.0),

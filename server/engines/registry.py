@@ -159,7 +159,6 @@ class Registry:
 
     def _load(self, language: str, name: str) -> None:
         try:
-            from .neural import CHAIN_BUDGET, CHAIN_STEPS
             from .predictor import Predictor  # imports torch: seconds, so only here
             from .warm_up import warm_up
 
@@ -173,7 +172,7 @@ class Registry:
                 raise ValueError(f"{path} is a {predictor.language} model, not {language}")
             _compile_queries(language)
             if predictor not in self._models.values():  # TypeScript's documents on the JavaScript model: warm already
-                warm_up(predictor, language, CHAIN_BUDGET, CHAIN_STEPS)
+                warm_up(predictor, language)
             # torch's modules and the model make hundreds of thousands of long-lived objects:
             # out of the collector's sight, a full collection no longer walks them on some
             # keystroke (56 ms each, four times in the latency trace, before this)

@@ -29,9 +29,10 @@ SAMPLES = {
 }
 
 
-def warm_up(predictor, language: str, chain_budget: float, chain_steps: int) -> None:
-    """One answer of ``predictor`` in ``language``'s sample (nothing where there is none), then
-    what it kept of the sample forgotten. A failure is logged: it costs the warm-up only."""
+def warm_up(predictor, language: str) -> None:
+    """One answer of ``predictor`` in ``language``'s sample (nothing where there is none), as
+    the neural engine asks it (with the multi-token search), then what it kept of the sample
+    forgotten. A failure is logged: it costs the warm-up only."""
     read_as = MODELED_AS.get(language, language)  # TypeScript's models read it as JavaScript
     sample = SAMPLES.get(read_as)
     spec = by_name(read_as)
@@ -40,13 +41,14 @@ def warm_up(predictor, language: str, chain_budget: float, chain_steps: int) -> 
     started = time.perf_counter()
     try:
         from ..sources.auto_import import NAMES, library_names
+        from .neural import CHAIN_BUDGET, CHAIN_STEPS
 
         if language in NAMES:
             library_names(language)
         doc = Document(URI, sample, 1, spec)
         context = context_at(doc, len(doc.data))
         if context is not None:
-            predictor.answer(context, chain_budget, chain_steps)
+            predictor.answer(context, CHAIN_BUDGET, CHAIN_STEPS)
     except Exception as error:  # noqa: BLE001 - a warm-up must never cost the model
         log.warning("%s: warm-up failed: %s", language, error)
     finally:

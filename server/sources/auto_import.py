@@ -174,9 +174,14 @@ class LibraryNames:
         return found[:limit]
 
 
-@functools.cache
 def library_names(language: str) -> LibraryNames:
-    return LibraryNames("python" if language == "python" else "javascript")
+    """Python's table, or Node's for JavaScript and TypeScript alike (one copy)."""
+    return _library_names("python" if language == "python" else "javascript")
+
+
+@functools.cache
+def _library_names(table: str) -> LibraryNames:
+    return LibraryNames(table)
 
 
 def offers(name: str, language: LanguageSpec, project, path: str | None) -> list[Offer]:
