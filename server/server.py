@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 # seconds after the last document closes before what was read for the documents goes: a file
 # switched for another (a preview tab: didClose, then didOpen) keeps it
 EMPTY_DROP = 2.0
+# seconds without an edit or open after which the documents changed are counted as other
+# documents' words (the first request elsewhere then finds them counted)
+QUIET = 0.5
 LIBRARIES = "treecomplete/librariesRead"  # client -> server: wait until the libraries asked for are read
 # (benchmarks, tests); answers the count of reads so far
 STATUS = "treecomplete/status"  # server -> client: a model's state per language (loading, ready, failed, off),
@@ -72,6 +75,7 @@ class TreecompleteServer(LanguageServer):
         self.client_support = ClientSupport()
         self.documentation = Documentation()  # the last list's, for completionItem/resolve
         self.after_initialize: Callable[[], None] = lambda: None  # run at the initialized notification
+        self._quiet: asyncio.TimerHandle | None = None  # the count after QUIET seconds (count_when_quiet)
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """pygls' stdio server, reading each message in one thread hop (server/stdio.py)."""
@@ -164,6 +168,19 @@ class TreecompleteServer(LanguageServer):
             self.submit(neural.fill_wanted, self._busy)
         return completion_list(self.service.get(uri), completion, limit, self.client_support, self.documentation)
 
+    def count_when_quiet(self) -> None:
+        """(event loop) Count the changed documents' words once QUIET seconds pass without
+        another edit or open; the count gives way to any message that comes meanwhile."""
+        if self._quiet is not None:
+            self._quiet.cancel()
+        if self.event_loop is not None:
+            self._quiet = self.event_loop.call_later(QUIET, self._count_changed)
+
+    def _count_changed(self) -> None:
+        self._quiet = None
+        with contextlib.suppress(RuntimeError):  # the worker shut down: the process is ending
+            self.submit(self.service.count_changed, self._busy)
+
     def _busy(self) -> bool:
         """Whether a message waits for the worker (the idle work gives way to it)."""
         return self.worker._work_queue.qsize() > 0
@@ -222,6 +239,7 @@ def create_server() -> TreecompleteServer:
         doc = params.text_document
         ls.versions[doc.uri] = doc.version
         ls.submit(ls.service.open, doc.uri, doc.language_id, doc.version, doc.text)
+        ls.count_when_quiet()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: TreecompleteServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -240,6 +258,7 @@ def create_server() -> TreecompleteServer:
             for c in params.content_changes
         ]
         ls.submit(ls.service.change, uri, version, changes)
+        ls.count_when_quiet()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: TreecompleteServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -204,6 +204,11 @@ class CompletionService:
                 doc.apply_change((sl, sc), (el, ec), text)
         doc.version = version
 
+    def count_changed(self, busy: Callable[[], bool]) -> int:
+        """While the server is quiet: the other open documents' words that the next request in
+        another document would count (sources/open_documents.py), until ``busy()``."""
+        return self.fallback.open_documents.count_changed(busy)
+
     def close(self, uri: str) -> None:
         if self.documents.pop(uri, None) is None:
             log.warning("%s: didClose for a document that is not open", uri)

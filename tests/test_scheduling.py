@@ -80,3 +80,24 @@ def test_the_last_documents_reads_go_a_moment_after_it_closes_unless_another_ope
         assert sorted(dropped) == [(1, False), (2, True)]
     finally:
         ls.worker.shutdown()
+
+
+async def test_changed_documents_are_counted_once_edits_pause(monkeypatch):
+    monkeypatch.setattr("treecomplete.server.QUIET", 0.05)
+    ls = create_server()
+    ls.event_loop = asyncio.get_running_loop()
+    counts = []
+    count = ls.service.count_changed
+    ls.service.count_changed = lambda busy: counts.append(count(busy)) or counts[-1]
+    try:
+        ls.service.open(URI, "python", 1, "alpha = 1\nal")
+        ls.service.open("file:///work/b.py", "python", 1, "beta = 1\n")
+        for _ in range(5):  # typing: each edit puts the count off again
+            ls.count_when_quiet()
+            await asyncio.sleep(0.01)
+        assert counts == []
+        await asyncio.sleep(0.1)
+        await ls.event_loop.run_in_executor(ls.worker, lambda: None)  # drain the worker
+        assert counts == [2]
+    finally:
+        ls.worker.shutdown()

@@ -114,6 +114,21 @@ def test_the_other_documents_words_of_a_prefix_first_letter_are_the_same_as_filt
     assert [w for w, _ in documents.words(_context(service), "f")][:2] == ["fetch", "Frame"]  # counts, case aside
 
 
+def test_changed_documents_are_counted_while_quiet_and_a_request_then_counts_none():
+    service = CompletionService()
+    service.open("file:///a.py", "python", 1, "alpha_word = 1\n")
+    service.open("file:///b.js", "javascript", 1, "const beta_word = 1;\n")
+    service.open("file:///here.py", "python", 1, "x = 1\n")
+    service.change("file:///a.py", 2, [(((1, 0), (1, 0)), "gamma_word = 2\n")])
+    documents = service.fallback.open_documents
+    assert service.count_changed(lambda: True) == 0  # a message waits: nothing counted
+    assert service.count_changed(lambda: False) == 3  # both languages' documents
+    assert service.count_changed(lambda: False) == 0  # nothing changed since
+    assert documents._counts["file:///a.py"][0] == 2  # counted at its version: the next request counts nothing
+    words = {w for w, _ in documents.words(_context(service))}
+    assert {"alpha_word", "gamma_word"} <= words and "beta_word" not in words
+
+
 def _context(service: CompletionService):
     from treecomplete.context import context_at
 

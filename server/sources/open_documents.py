@@ -2,7 +2,8 @@
 names the project index may not hold yet (unsaved edits, files outside the workspace).
 
 Only the OTHER_DOCUMENTS most recently used documents of the language are read, each one's words
-counted and sorted once per version (and grouped by their first letter, case aside), and merged
+counted and sorted once per version (and grouped by their first letter, case aside): while the
+server is quiet after an edit (``count_changed``), else by the next request that reads them; merged
 as far as a request reads, those of the prefix's first letter only: its cost does not grow with
 the documents a day of use leaves open, nor with the words a prefix rules out.
 """
@@ -51,22 +52,50 @@ class OpenDocuments:
                 break
             if doc.uri == context.uri or doc.language is not context.language or doc.too_large:
                 continue
-            cached = self._counts.get(doc.uri)
-            if cached is None or cached[0] != doc.version:
-                tree = doc.tree
-                if tree is None:
-                    continue
-                end = min(len(doc.data), OTHER_DOCUMENT)
-                text = blank(doc.data, scan(tree, doc.language, 0, end)[0], 0, end)
-                words = context.language.identifier_pattern.findall(text)
-                counts = Counter(w.decode("utf-8", "replace") for w in words)
-                cached = (doc.version, Ranked(sorted(counts.items(), key=_by_count)))
-                self._counts[doc.uri] = cached
-                while len(self._counts) > 2 * OTHER_DOCUMENTS:
-                    self._counts.popitem(last=False)
-            self._counts.move_to_end(doc.uri)
+            ranked = self._ranked(doc)
+            if ranked is None:
+                continue
             read += 1
-            yield doc.uri, doc.version, cached[1]
+            yield doc.uri, doc.version, ranked
+
+    def count_changed(self, busy: Callable[[], bool] = lambda: False) -> int:
+        """Count now the documents a request would count (those it reads whose version changed
+        since their last count), while the server is quiet, so that the first request in another
+        document does not pay for the one just edited; stops as soon as ``busy()`` says a message
+        waits. Returns how many were counted."""
+        counted = 0
+        read: dict[object, int] = {}
+        for doc in reversed(self._documents()):
+            if busy():
+                break
+            # a request in another document of the language reads up to OTHER_DOCUMENTS of them
+            if doc.language is None or doc.too_large or read.get(doc.language, 0) > OTHER_DOCUMENTS:
+                continue
+            read[doc.language] = read.get(doc.language, 0) + 1
+            cached = self._counts.get(doc.uri)
+            if (cached is None or cached[0] != doc.version) and self._ranked(doc, touch=False) is not None:
+                counted += 1
+        return counted
+
+    def _ranked(self, doc: Document, touch: bool = True) -> Ranked | None:
+        """``doc``'s words counted and sorted, from the cache while its version holds (None: no
+        tree to read its comments and strings from)."""
+        cached = self._counts.get(doc.uri)
+        if cached is None or cached[0] != doc.version:
+            tree = doc.tree
+            if tree is None:
+                return None
+            end = min(len(doc.data), OTHER_DOCUMENT)
+            text = blank(doc.data, scan(tree, doc.language, 0, end)[0], 0, end)
+            words = doc.language.identifier_pattern.findall(text)
+            counts = Counter(w.decode("utf-8", "replace") for w in words)
+            cached = (doc.version, Ranked(sorted(counts.items(), key=_by_count)))
+            self._counts[doc.uri] = cached
+            while len(self._counts) > 2 * OTHER_DOCUMENTS:
+                self._counts.popitem(last=False)
+        if touch:
+            self._counts.move_to_end(doc.uri)
+        return cached[1]
 
     def clear(self) -> None:
         self._counts.clear()
