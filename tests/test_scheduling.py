@@ -83,7 +83,7 @@ def test_the_last_documents_reads_go_a_moment_after_it_closes_unless_another_ope
 
 
 async def test_changed_documents_are_counted_once_edits_pause(monkeypatch):
-    monkeypatch.setattr("treecomplete.server.QUIET", 0.05)
+    monkeypatch.setattr("treecomplete.server.QUIET", 0.3)  # a margin for a slow machine's sleeps
     ls = create_server()
     ls.event_loop = asyncio.get_running_loop()
     counts = []
@@ -96,7 +96,7 @@ async def test_changed_documents_are_counted_once_edits_pause(monkeypatch):
             ls.count_when_quiet()
             await asyncio.sleep(0.01)
         assert counts == []
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)
         await ls.event_loop.run_in_executor(ls.worker, lambda: None)  # drain the worker
         assert counts == [2]
     finally:

@@ -68,7 +68,7 @@ class OpenDocuments:
         for doc in reversed(self._documents()):
             if busy():
                 break
-            # a request in another document of the language reads up to OTHER_DOCUMENTS of them
+            # a request reads up to OTHER_DOCUMENTS of the language besides its own: OTHER_DOCUMENTS + 1
             if doc.language is None or doc.too_large or read.get(doc.language, 0) > OTHER_DOCUMENTS:
                 continue
             read[doc.language] = read.get(doc.language, 0) + 1
