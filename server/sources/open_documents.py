@@ -66,14 +66,16 @@ class OpenDocuments:
         counted = 0
         read: dict[object, int] = {}
         for doc in reversed(self._documents()):
-            if busy():
-                break
             # a request reads up to OTHER_DOCUMENTS of the language besides its own: OTHER_DOCUMENTS + 1
             if doc.language is None or doc.too_large or read.get(doc.language, 0) > OTHER_DOCUMENTS:
                 continue
             read[doc.language] = read.get(doc.language, 0) + 1
             cached = self._counts.get(doc.uri)
-            if (cached is None or cached[0] != doc.version) and self._ranked(doc, touch=False) is not None:
+            if cached is not None and cached[0] == doc.version:
+                continue
+            if busy():  # asked before each count only: a day's thousands of documents pass by cheaply
+                break
+            if self._ranked(doc, touch=False) is not None:
                 counted += 1
         return counted
 
