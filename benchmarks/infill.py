@@ -10,9 +10,10 @@ are the truth's first n, over the positions whose truth has at least n.
 - ``indigo``: the insertion decoder (``--model``), its best span and its best 5;
 - ``server``: treecomplete over stdio, its first item and its first 5 in the client's order,
   each item's text read the same way (a chain's ``os.path.join(`` gives os, path, join); where
-  an insertion decoder is installed (it decodes while the server is idle), the list of a second
-  request ``--pause`` seconds after the first, as the next keystroke's (``--pause 0``: at once,
-  which times what the decoding, giving way between steps, adds to a request). Request
+  an insertion decoder is installed (it decodes once the server has been quiet server.QUIET
+  seconds), the list of a second request ``--pause`` seconds after the first, as the next
+  keystroke's after a pause (``--pause`` a little over QUIET: the request comes while the
+  decoder runs, which times what the decoding, giving way between steps, adds to it). Request
   times: the first and the second request's p50 / p95.
 
     python -m benchmarks.infill --lang python --files bench-out/heldout/python --model M.pt
@@ -33,6 +34,7 @@ import torch
 from lsprotocol import types
 import numpy as np
 from treecomplete.models.infill_data import IDENTIFIER, MAX_SPAN, NAMED, Examples, flags_of, leaves, tokens
+from treecomplete.server import QUIET
 
 from .editing import client_order, end_position, heldout
 from .latency import percentile
@@ -40,6 +42,7 @@ from .lsp import Session, run_benchmark
 
 SNIPPET = re.compile(r"\$\{\d+:([^}]*)\}|\$\{\d+\}|\$\d+")
 MAX_N = 5
+LINE_DETAIL = re.compile(r"rest of the line · model ([\d.]+)%")
 
 
 @dataclass
@@ -124,6 +127,14 @@ class Scores:
                           "top5": 100 * self.top5[n][0] / max(1, self.top5[n][1])} for n in range(1, MAX_N + 1)}
 
 
+def line_probability(item: types.CompletionItem) -> float | None:
+    """The decoder's probability of a rest-of-the-line item (its detail: "rest of the line ·
+    model 12.3%"), None for any other item."""
+    detail = (item.data or {}).get("detail", "") if isinstance(item.data, dict) else ""
+    found = LINE_DETAIL.match(detail or "")
+    return float(found.group(1)) / 100 if found else None
+
+
 def item_text(item: types.CompletionItem) -> str:
     if isinstance(item.text_edit, (types.TextEdit, types.InsertReplaceEdit)):
         text = item.text_edit.new_text
@@ -157,6 +168,7 @@ async def main_async(args: argparse.Namespace) -> dict:
         await session.start()
         await session.wait_for_model(args.lang)
         scores, first, again = Scores(), [], []
+        by_floor = {floor: Scores() for floor in args.floors}
         for k, p in enumerate(positions):
             uri = p.path.as_uri()
             session.open(uri, args.lang, p.buffer, k + 1)
@@ -171,10 +183,14 @@ async def main_async(args: argparse.Namespace) -> dict:
             items = client_order(later or items, p.typed)
             session.close(uri)
             scores.add(p.truth, [leaves(item_text(i), args.lang) for i in items[:5]])
+            for floor, kept in by_floor.items():  # the rests of the line less likely than the floor left out
+                kept.add(p.truth, [leaves(item_text(i), args.lang) for i in items
+                                   if line_probability(i) is None or line_probability(i) >= floor][:5])
         await session.stop()
         report["server"] = {**scores.row(), "ms_p50": percentile(first, 50), "ms_p95": percentile(first, 95),
                             "again_ms_p50": percentile(again, 50), "again_ms_p95": percentile(again, 95)}
-    for name in ("indigo", "server"):
+        report.update({f"server, rests of the line >= {floor:g}": kept.row() for floor, kept in by_floor.items()})
+    for name in ("indigo", "server", *(f"server, rests of the line >= {floor:g}" for floor in args.floors)):
         if name in report:
             row = report[name]
             cells = "  ".join(f"n={n}: {row[f'n{n}']['top1']:5.1f} / {row[f'n{n}']['top5']:5.1f} ({row[f'n{n}']['positions']})"
@@ -197,8 +213,10 @@ def main() -> None:
     parser.add_argument("--model", help="an insertion decoder checkpoint (treecomplete infill train)")
     parser.add_argument("--typed", type=int, default=0, help="characters of the identifier typed (default 0)")
     parser.add_argument("--beam", type=int, default=4)
+    parser.add_argument("--floors", type=float, nargs="*", default=[],
+                        help="also score the server's lists with its rests of the line less likely than each left out")
     parser.add_argument("--budget", type=float, default=1.0, help="seconds of decoding (default %(default)s)")
-    parser.add_argument("--pause", type=float, default=0.3, help="seconds before asking again (default %(default)s)")
+    parser.add_argument("--pause", type=float, default=QUIET + 0.3, help="seconds before asking again (default %(default)s)")
     parser.add_argument("--no-server", action="store_true", help="the decoder alone")
     parser.add_argument("--out", help="keep the report as JSON")
     run_benchmark(main_async, parser.parse_args())

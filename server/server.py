@@ -41,8 +41,10 @@ log = logging.getLogger(__name__)
 # seconds after the last document closes before what was read for the documents goes: a file
 # switched for another (a preview tab: didClose, then didOpen) keeps it
 EMPTY_DROP = 2.0
-# seconds without an edit or open after which the documents changed are counted as other
-# documents' words (the first request elsewhere then finds them counted)
+# seconds without a message (an edit, an open, a request) after which the worker does its idle
+# work: the rest of the line the last list wanted is decoded (sources/infill.py), then the
+# documents changed are counted as other documents' words (the first request elsewhere then
+# finds them counted). Keystrokes closer together than this never wait for either.
 QUIET = 0.5
 LIBRARIES = "treecomplete/librariesRead"  # client -> server: wait until the libraries asked for are read
 # (benchmarks, tests); answers the count of reads so far
@@ -75,7 +77,7 @@ class TreecompleteServer(LanguageServer):
         self.client_support = ClientSupport()
         self.documentation = Documentation()  # the last list's, for completionItem/resolve
         self.after_initialize: Callable[[], None] = lambda: None  # run at the initialized notification
-        self._quiet: asyncio.TimerHandle | None = None  # the count after QUIET seconds (count_when_quiet)
+        self._quiet: asyncio.TimerHandle | None = None  # the idle work after QUIET seconds (when_quiet)
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """pygls' stdio server, reading each message in one thread hop (server/stdio.py)."""
@@ -163,23 +165,28 @@ class TreecompleteServer(LanguageServer):
         if self.versions.get(uri) != version:
             raise Stale(uri)
         completion = self.service.complete(uri, line, character, limit)
-        neural = self.service.neural
-        if neural is not None and neural.wanted is not None:  # decoded after whatever is queued (sources/infill.py)
-            self.submit(neural.fill_wanted, self._busy)
         return completion_list(self.service.get(uri), completion, limit, self.client_support, self.documentation)
 
-    def count_when_quiet(self) -> None:
-        """(event loop) Count the changed documents' words once QUIET seconds pass without
-        another edit or open; the count gives way to any message that comes meanwhile."""
+    def when_quiet(self) -> None:
+        """(event loop) At a message: the idle work waits until QUIET seconds pass without
+        another. It gives way to any message that comes while it runs."""
         if self._quiet is not None:
             self._quiet.cancel()
         if self.event_loop is not None:
-            self._quiet = self.event_loop.call_later(QUIET, self._count_changed)
+            self._quiet = self.event_loop.call_later(QUIET, self._idle_work)
 
-    def _count_changed(self) -> None:
+    def _idle_work(self) -> None:
         self._quiet = None
         with contextlib.suppress(RuntimeError):  # the worker shut down: the process is ending
-            self.submit(self.service.count_changed, self._busy)
+            self.submit(self._quiet_work)
+
+    def _quiet_work(self) -> None:
+        """(worker) The rest of the line the last list wanted (sources/infill.py), then the
+        changed documents' count: one task, as any task queued counts as a message waiting."""
+        neural = self.service.neural
+        if neural is not None and neural.wanted is not None:
+            neural.fill_wanted(self._busy)
+        self.service.count_changed(self._busy)
 
     def _busy(self) -> bool:
         """Whether a message waits for the worker (the idle work gives way to it)."""
@@ -239,7 +246,7 @@ def create_server() -> TreecompleteServer:
         doc = params.text_document
         ls.versions[doc.uri] = doc.version
         ls.submit(ls.service.open, doc.uri, doc.language_id, doc.version, doc.text)
-        ls.count_when_quiet()
+        ls.when_quiet()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: TreecompleteServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -258,7 +265,7 @@ def create_server() -> TreecompleteServer:
             for c in params.content_changes
         ]
         ls.submit(ls.service.change, uri, version, changes)
-        ls.count_when_quiet()
+        ls.when_quiet()
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: TreecompleteServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -292,6 +299,7 @@ def create_server() -> TreecompleteServer:
         if version is None:
             log.warning("%s: completion for a document that is not open", uri)
             return types.CompletionList(is_incomplete=False, items=[])
+        ls.when_quiet()
         job = ls.worker.submit(ls._work, ls.complete_current, uri, version, pos.line, pos.character, ls.options.max_items)
         try:
             return await asyncio.wrap_future(job)

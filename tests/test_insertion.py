@@ -148,6 +148,15 @@ def test_infills_go_after_the_item_of_their_first_token():
     assert [c.text for c in _with_infills(items, infills, "t")][:2] == ["total", "print"]  # `t` typed: none starts so
 
 
+def test_an_unlikely_rest_of_the_line_is_left_out():
+    from treecomplete.engines.neural import INFILL_FLOOR
+
+    items = [Candidate(t, Kind.VARIABLE, -k) for k, t in enumerate(["total", "print", "a", "b", "c", "d"])]
+    below, above = Chain("total += 1", INFILL_FLOOR * 0.9, "total"), Chain("print(total)", INFILL_FLOOR * 1.1, "print")
+    assert [c.text for c in _with_infills(items, [below], "")] == [c.text for c in items]
+    assert [c.text for c in _with_infills(items, [below, above], "")][:4] == ["total", "print", "print(total)", "a"]
+
+
 def test_a_checkpoint_that_is_not_a_decoder_is_refused(tmp_path):
     path = tmp_path / "other.pt"
     torch.save({"format": "treecomplete-pointer-lstm/1"}, path)

@@ -93,7 +93,7 @@ async def test_changed_documents_are_counted_once_edits_pause(monkeypatch):
         ls.service.open(URI, "python", 1, "alpha = 1\nal")
         ls.service.open("file:///work/b.py", "python", 1, "beta = 1\n")
         for _ in range(5):  # typing: each edit puts the count off again
-            ls.count_when_quiet()
+            ls.when_quiet()
             await asyncio.sleep(0.01)
         assert counts == []
         await asyncio.sleep(0.5)

@@ -33,6 +33,7 @@ CHAIN_STEPS = 1
 CHAIN_BUDGET = 0.02
 CHAIN_ITEMS = 3  # multi-token items per list
 INFILL_ITEMS = 2  # rests of the line per list (sources/infill.py)
+INFILL_FLOOR = 0.1  # the decoder's probability below which a rest of the line is left out
 SNIPPET_MIN = 0.002  # a structure the model gives less than this is not offered
 AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the model
 
@@ -89,7 +90,7 @@ class NeuralEngine:
         self._cache = self._bound = None
 
     def fill_wanted(self, stop) -> None:
-        """The worker has nothing else to do: decode what the last list wanted (``stop()``:
+        """The server is quiet (server.QUIET): decode what the last list wanted (``stop()``:
         something came in meanwhile)."""
         predictor, self.wanted = self.wanted, None
         if predictor is not None:
@@ -276,11 +277,13 @@ class NeuralEngine:
 
 def _with_infills(scored: list[Candidate], infills, prefix: str) -> list[Candidate]:
     """The rests of the line the insertion decoder wrote (sources/infill.py), each right after
-    the item of the token it starts with, where that item is among the first five."""
+    the item of the token it starts with, where that item is among the first five; one the
+    decoder gives less than INFILL_FLOOR is left out (it would push a likelier single name out
+    of the first five)."""
     texts = {c.text for c in scored}
     after: dict[str, list] = {}
     for infill in infills[:INFILL_ITEMS]:
-        if infill.text.lower().startswith(prefix) and infill.text not in texts:
+        if infill.probability >= INFILL_FLOOR and infill.text.lower().startswith(prefix) and infill.text not in texts:
             after.setdefault(infill.first, []).append(infill)
     return _after_first(scored, after, _line_candidate)[0] if after else scored
 

@@ -9,9 +9,9 @@ decoder fills from its start and the engine keeps what starts with the typed pre
 kept by the tokens read, so typing the identifier's next characters costs nothing more.
 
 In the server the decoding never holds a request: a list answered before its fill is ready
-says so (``None``: the tokens are *wanted*), and the worker decodes them once it has nothing
-else to do, a step at a time, giving way to the next message (``fill_wanted(stop)``); the next
-keystroke's list has the items.
+says so (``None``: the tokens are *wanted*), and the worker decodes them once no message has
+come for server.QUIET seconds (typing pauses), a step at a time, giving way to the next message
+(``fill_wanted(stop)``); the next keystroke's list has the items.
 
 Imports torch (through the decoder): only the model thread uses it.
 """

@@ -1,6 +1,7 @@
 """The rest of a line written amid code, through the real server: the insertion decoder
-(a user's ``python-insertion`` model) is decoded while the worker is idle, so the first list
-says it is incomplete and the next one has the line, right after the item it starts with."""
+(a user's ``python-insertion`` model) is decoded once the server has been quiet a while, so the
+lists asked meanwhile say they are incomplete and the one after a pause has the line, right after
+the item it starts with."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from treecomplete.server import QUIET
 
 from ..conftest import SERVER
 from ..toy_infill import toy_text
@@ -55,12 +58,14 @@ async def test_the_rest_of_the_line_comes_with_the_next_list(lsp: LanguageClient
             break
         await asyncio.sleep(0.1)
     assert first.is_incomplete  # the rest of the line is not decoded yet
-    for _ in range(50):
+    result = await complete(lsp, URI, row, 1)  # asked again at once: still not (decoded once the server is quiet)
+    assert result.is_incomplete
+    for _ in range(20):
+        await asyncio.sleep(QUIET + 0.3)  # the user pauses, then types on
         result = await complete(lsp, URI, row, 1)
         labels = [i.label for i in sorted(result.items, key=lambda i: i.sort_text or i.label)]
         lines = [label for label in labels if label.startswith("print(new_name_")]  # copied: in no vocabulary
         if lines:
             break
-        await asyncio.sleep(0.1)
     assert lines and labels.index(lines[0]) == labels.index("print") + 1, labels[:6]
     assert not result.is_incomplete
