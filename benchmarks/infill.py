@@ -175,7 +175,7 @@ async def main_async(args: argparse.Namespace) -> dict:
             started = time.perf_counter()
             items = await session.complete(uri, *p.cursor)
             first.append(1000 * (time.perf_counter() - started))
-            # the rest of the line is decoded while the server is idle: the next keystroke asks again
+            # the rest of the line is decoded once the server has been quiet QUIET seconds: the next keystroke asks again
             await asyncio.sleep(args.pause)
             started = time.perf_counter()
             later = await session.complete(uri, *p.cursor)

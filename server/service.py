@@ -294,7 +294,7 @@ class CompletionService:
             extra = self.auto_import.extra(context, {c.text for c in candidates})
             candidates = candidates + [Candidate(word, score=-1.0, features=UNLISTED) for word in extra[:limit - len(candidates)]]
         candidates = self.auto_import.attach(context, candidates)
-        # the rest of the line is decoded once the worker is idle: the next keystroke asks again
+        # the rest of the line is decoded once the server is quiet (server.QUIET): the next keystroke asks again
         wanted = getattr(engine, "wanted", None) is not None
         return Completion(context, candidates + self.fallback.members_left(context, candidates), engine.name, wanted)
 

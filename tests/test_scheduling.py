@@ -101,3 +101,31 @@ async def test_changed_documents_are_counted_once_edits_pause(monkeypatch):
         assert counts == [2]
     finally:
         ls.worker.shutdown()
+
+
+async def test_the_rest_of_the_line_is_decoded_once_requests_pause(monkeypatch):
+    monkeypatch.setattr("treecomplete.server.QUIET", 0.3)  # a margin for a slow machine's sleeps
+    ls = create_server()
+    ls.event_loop = asyncio.get_running_loop()
+    ls.service.open(URI, "python", 1, "alpha = 1\nal")
+    ls.versions[URI] = 1
+    fills = []
+
+    class Wanting:  # a neural engine whose every list wants a rest of the line decoded
+        wanted = object()
+
+        def fill_wanted(self, busy):
+            fills.append(busy())
+
+    ls.service.neural = Wanting()
+    completion = ls.protocol.fm.features[types.TEXT_DOCUMENT_COMPLETION]
+    try:
+        for _ in range(4):  # typing: each request puts the decoding off again
+            await completion(PARAMS)
+            await asyncio.sleep(0.1)
+        assert fills == []
+        await asyncio.sleep(0.5)
+        await ls.event_loop.run_in_executor(ls.worker, lambda: None)  # drain the worker
+        assert fills == [False]  # once, with nothing else queued behind it
+    finally:
+        ls.worker.shutdown()
