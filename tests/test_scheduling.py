@@ -10,6 +10,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcContentModified
 
+from treecomplete.engines.registry import OFF
 from treecomplete.server import create_server
 
 URI = "file:///work/a.py"
@@ -106,6 +107,7 @@ async def test_changed_documents_are_counted_once_edits_pause(monkeypatch):
 async def test_the_rest_of_the_line_is_decoded_once_requests_pause(monkeypatch):
     monkeypatch.setattr("treecomplete.server.QUIET", 0.3)  # a margin for a slow machine's sleeps
     ls = create_server()
+    ls.models.configure(OFF)  # the fallback engine answers: no model loads meanwhile
     ls.event_loop = asyncio.get_running_loop()
     ls.service.open(URI, "python", 1, "alpha = 1\nal")
     ls.versions[URI] = 1
