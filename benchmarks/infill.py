@@ -7,7 +7,10 @@ them, as when one writes a new line amid code. The truth is the removed text's n
 numbers, strings: ``models.infill_data.leaves``); a proposal scores at n when its first n leaves
 are the truth's first n, over the positions whose truth has at least n.
 
-- ``indigo``: the insertion decoder (``--model``), its best span and its best 5;
+- ``indigo``: the insertion decoder (``--model``), its best span and its best 5; and how often
+  its best line of two tokens or more (what the server offers) is the whole line, among the
+  positions where the decoder gives it at least 0.1 ... 0.7 (``--min-leaves 1``: positions where
+  one name ends the line count too);
 - ``server``: treecomplete over stdio, its first item and its first 5 in the client's order,
   each item's text read the same way (a chain's ``os.path.join(`` gives os, path, join); where
   an insertion decoder is installed (it decodes once the server has been quiet server.QUIET
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import random
 import re
 import sys
@@ -42,6 +46,7 @@ from .lsp import Session, run_benchmark
 
 SNIPPET = re.compile(r"\$\{\d+:([^}]*)\}|\$\{\d+\}|\$\d+")
 MAX_N = 5
+SURE = (0.1, 0.2, 0.3, 0.5, 0.7)  # the decoder's probabilities at which its best line is checked whole
 LINE_DETAIL = re.compile(r"rest of the line · model ([\d.]+)%")
 
 
@@ -56,7 +61,7 @@ class Position:
     right: list[tuple[str, int]]  # tokens after the line
 
 
-def from_streams(directory: Path, split: str, lang: str, samples: int, seed: int = 0) -> list[Position]:
+def from_streams(directory: Path, split: str, lang: str, samples: int, seed: int = 0, min_leaves: int = 2) -> list[Position]:
     """The same positions (k = 0) from a split of token streams (``treecomplete infill data``):
     where decoding settings are chosen, never on the held-out packages."""
     examples = Examples(directory, split)
@@ -69,13 +74,14 @@ def from_streams(directory: Path, split: str, lang: str, samples: int, seed: int
             continue
         lid, lfl, sid, _, rid, rfl = examples.example(int(i))
         truth = leaves(" ".join(examples.texts[t] for t in sid), lang)
-        if len(truth) >= 2 and len(rid):
+        if len(truth) >= min_leaves and len(rid):
             out.append(Position(None, "", (0, 0), truth, "", [(examples.texts[t], int(f)) for t, f in zip(lid, lfl)],
                                 [(examples.texts[t], int(f)) for t, f in zip(rid, rfl)]))
     return out
 
 
-def collect(files: list[Path], language, lang: str, samples: int, seed: int = 0, typed: int = 0) -> list[Position]:
+def collect(files: list[Path], language, lang: str, samples: int, seed: int = 0, typed: int = 0,
+            min_leaves: int = 2) -> list[Position]:
     parser = language.parser()
     found = []
     for path in files:
@@ -93,7 +99,7 @@ def collect(files: list[Path], language, lang: str, samples: int, seed: int = 0,
                 continue
             end = data.index(b"\n", toks[j].end) if b"\n" in data[toks[j].end:] else len(data)
             truth = leaves(data[t.start:end].decode("utf-8", "replace"), lang)
-            if len(truth) < 2:
+            if len(truth) < min_leaves:
                 continue
             found.append((path, i, j, t.start, end, toks, flags, data))
     random.Random(seed).shuffle(found)
@@ -145,24 +151,31 @@ def item_text(item: types.CompletionItem) -> str:
 
 async def main_async(args: argparse.Namespace) -> dict:
     if args.data:
-        positions = from_streams(Path(args.data), args.split, args.lang, args.samples, args.seed)
+        positions = from_streams(Path(args.data), args.split, args.lang, args.samples, args.seed, args.min_leaves)
         args.no_server = True
     else:
         language, root, folders, files = heldout(args.lang, args.files)
-        positions = collect(files, language, args.lang, args.samples, args.seed, args.typed)
+        positions = collect(files, language, args.lang, args.samples, args.seed, args.typed, args.min_leaves)
     report: dict = {"positions": len(positions)}
     if args.model:
         from treecomplete.models.infill_decode import InsertionDecoder
         torch.set_num_threads(1)  # as the server's model thread
         decoder = InsertionDecoder.load(Path(args.model))
-        scores, times = Scores(), []
+        scores, times, best_lines = Scores(), [], []
         for p in positions:
             started = time.perf_counter()
             found = decoder.fill(p.left, p.right, beam=args.beam, results=5 if not p.typed else 20, budget=args.budget)
             times.append(1000 * (time.perf_counter() - started))
             found = [f for f in found if f.text.lower().startswith(p.typed.lower())]
             scores.add(p.truth, [leaves(f.text, args.lang) for f in found])
+            line = next((f for f in found if len(f.tokens) > 1), None)  # what the server would offer
+            if line is not None:
+                best_lines.append((math.exp(line.logp), leaves(line.text, args.lang) == p.truth))
         report["indigo"] = {**scores.row(), "ms_p50": percentile(times, 50), "ms_p95": percentile(times, 95)}
+        # how often its best line is the whole line, by how sure it is of it
+        report["indigo, best line by its probability"] = {
+            f">= {t:g}": {"positions": len(kept), "right": 100 * sum(r for _, r in kept) / max(1, len(kept))}
+            for t in SURE for kept in [[b for b in best_lines if b[0] >= t]]}
     if not args.no_server:
         session = Session("treecomplete", [sys.executable, "-m", "treecomplete", "--stdio"], root=root, folders=folders)
         await session.start()
@@ -190,6 +203,10 @@ async def main_async(args: argparse.Namespace) -> dict:
         report["server"] = {**scores.row(), "ms_p50": percentile(first, 50), "ms_p95": percentile(first, 95),
                             "again_ms_p50": percentile(again, 50), "again_ms_p95": percentile(again, 95)}
         report.update({f"server, rests of the line >= {floor:g}": kept.row() for floor, kept in by_floor.items()})
+    if "indigo, best line by its probability" in report:
+        cells = "  ".join(f"{t}: {c['positions']} ({c['right']:.0f}% right)"
+                          for t, c in report["indigo, best line by its probability"].items())
+        print(f"indigo's best line, by its probability, of {len(positions)} positions: {cells}")
     for name in ("indigo", "server", *(f"server, rests of the line >= {floor:g}" for floor in args.floors)):
         if name in report:
             row = report[name]
@@ -213,6 +230,8 @@ def main() -> None:
     parser.add_argument("--model", help="an insertion decoder checkpoint (treecomplete infill train)")
     parser.add_argument("--typed", type=int, default=0, help="characters of the identifier typed (default 0)")
     parser.add_argument("--beam", type=int, default=4)
+    parser.add_argument("--min-leaves", type=int, default=2,
+                        help="positions whose rest of the line holds at least this many leaves (1: a name ending its line too)")
     parser.add_argument("--floors", type=float, nargs="*", default=[],
                         help="also score the server's lists with its rests of the line less likely than each left out")
     parser.add_argument("--budget", type=float, default=1.0, help="seconds of decoding (default %(default)s)")

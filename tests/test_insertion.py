@@ -157,6 +157,15 @@ def test_an_unlikely_rest_of_the_line_is_left_out():
     assert [c.text for c in _with_infills(items, [below, above], "")][:4] == ["total", "print", "print(total)", "a"]
 
 
+def test_a_likely_rest_of_the_line_goes_before_its_first_token():
+    from treecomplete.engines.neural import INFILL_LEAD
+
+    items = [Candidate(t, Kind.VARIABLE, -k) for k, t in enumerate(["total", "print", "a", "b", "c", "d"])]
+    sure, unsure = Chain("total += 1", INFILL_LEAD, "total"), Chain("print(total)", INFILL_LEAD * 0.9, "print")
+    out = [c.text for c in _with_infills(items, [sure, unsure], "")]
+    assert out[:5] == ["total += 1", "total", "print", "print(total)", "a"]
+
+
 def test_a_checkpoint_that_is_not_a_decoder_is_refused(tmp_path):
     path = tmp_path / "other.pt"
     torch.save({"format": "treecomplete-pointer-lstm/1"}, path)

@@ -34,6 +34,7 @@ CHAIN_BUDGET = 0.02
 CHAIN_ITEMS = 3  # multi-token items per list
 INFILL_ITEMS = 2  # rests of the line per list (sources/infill.py)
 INFILL_FLOOR = 0.1  # the decoder's probability below which a rest of the line is left out
+INFILL_LEAD = 0.5  # from which it goes before the item of its first token, not after it
 SNIPPET_MIN = 0.002  # a structure the model gives less than this is not offered
 AFTER_IF = 0.05  # elif / else after an if: the syntax offers them, not the model
 
@@ -276,27 +277,34 @@ class NeuralEngine:
 
 
 def _with_infills(scored: list[Candidate], infills, prefix: str) -> list[Candidate]:
-    """The rests of the line the insertion decoder wrote (sources/infill.py), each right after
-    the item of the token it starts with, where that item is among the first five; one the
-    decoder gives less than INFILL_FLOOR is left out (it would push a likelier single name out
-    of the first five)."""
+    """The rests of the line the insertion decoder wrote (sources/infill.py), each next to the
+    item of the token it starts with, where that item is among the first five: right after it,
+    or right before it where the decoder gives the line INFILL_LEAD or more (the whole line is
+    then most often right: benchmarks.infill). One the decoder gives less than INFILL_FLOOR is
+    left out (it would push a likelier single name out of the first five)."""
     texts = {c.text for c in scored}
     after: dict[str, list] = {}
+    before: dict[str, list] = {}
     for infill in infills[:INFILL_ITEMS]:
         if infill.probability >= INFILL_FLOOR and infill.text.lower().startswith(prefix) and infill.text not in texts:
-            after.setdefault(infill.first, []).append(infill)
-    return _after_first(scored, after, _line_candidate)[0] if after else scored
+            (before if infill.probability >= INFILL_LEAD else after).setdefault(infill.first, []).append(infill)
+    return _after_first(scored, after, _line_candidate, before)[0] if after or before else scored
 
 
-def _after_first(scored: list[Candidate], after: dict[str, list], candidate_of) -> tuple[list[Candidate], set[str]]:
+def _after_first(scored: list[Candidate], after: dict[str, list], candidate_of,
+                 before: dict[str, list] | None = None) -> tuple[list[Candidate], set[str]]:
     """``scored`` with each multi-token item of ``after[text]`` right after the item of that
-    text, where it is among the first five (as ``candidate_of(item, that item's score)``), and
-    the texts placed so."""
+    text, and each of ``before[text]`` right before it, where it is among the first five (as
+    ``candidate_of(item, that item's score)``), and the texts placed so."""
     out: list[Candidate] = []
     placed = set()
     for position, candidate in enumerate(scored):
+        near = position < 5
+        for item in (before or {}).get(candidate.text, ()) if near else ():
+            out.append(candidate_of(item, candidate.score))
+            placed.add(item.text)
         out.append(candidate)
-        for item in after.get(candidate.text, ()) if position < 5 else ():
+        for item in after.get(candidate.text, ()) if near else ():
             out.append(candidate_of(item, candidate.score))
             placed.add(item.text)
     return out, placed
