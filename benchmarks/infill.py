@@ -17,7 +17,9 @@ are the truth's first n, over the positions whose truth has at least n.
   seconds), the list of a second request ``--pause`` seconds after the first, as the next
   keystroke's after a pause (``--pause`` a little over QUIET: the request comes while the
   decoder runs, which times what the decoding, giving way between steps, adds to it). Request
-  times: the first and the second request's p50 / p95.
+  times: the first and the second request's p50 / p95. ``--floors P ...``: the same lists
+  scored again with the rests of the line the decoder gives less than P taken out, as a floor in
+  the server (neural.INFILL_FLOOR) would leave them out; ``--floors 1.1``: none kept.
 
     python -m benchmarks.infill --lang python --files bench-out/heldout/python --model M.pt
 """
