@@ -296,11 +296,12 @@ def _after_first(scored: list[Candidate], after: dict[str, list], candidate_of,
     """``scored`` with each multi-token item of ``after[text]`` right after the item of that
     text, and each of ``before[text]`` right before it, where it is among the first five (as
     ``candidate_of(item, that item's score)``), and the texts placed so."""
+    before = before or {}
     out: list[Candidate] = []
     placed = set()
     for position, candidate in enumerate(scored):
         near = position < 5
-        for item in (before or {}).get(candidate.text, ()) if near else ():
+        for item in before.get(candidate.text, ()) if near else ():
             out.append(candidate_of(item, candidate.score))
             placed.add(item.text)
         out.append(candidate)
