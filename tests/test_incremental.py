@@ -123,7 +123,7 @@ def _edits_read_as_from_scratch(predictor: Predictor, tolerance: float) -> None:
 @pytest.mark.parametrize("model", MODELS)
 def test_a_long_file_reads_a_bounded_context_from_its_anchor(model: str, request: pytest.FixtureRequest):
     predictor = Predictor.load(request.getfixturevalue(model), "cpu")
-    # the LSTM's state forgets what lies 200 elements back; the transformer attends to all it reads
+    # the LSTM ranks after 100 elements as after more (engines/incremental.py); the transformer attends to all it reads
     assert predictor.bounds == (incremental.TRANSFORMER_BOUNDS if "transformer" in model else incremental.LSTM_BOUNDS)
     rng = random.Random(3)
     text = "".join(toy_source(rng) for _ in range(40))  # thousands of elements
@@ -141,7 +141,8 @@ def test_a_long_file_reads_a_bounded_context_from_its_anchor(model: str, request
         predictor.model.forward = type(predictor.model).forward.__get__(predictor.model)
         _same(answer.predictions, fresh.answer(context).predictions)
         calls = _counting(predictor)
-    # typing on at the end moves the anchor only now and then: most keystrokes read a few elements
+    # typing on at the end moves the anchor only now and then: a keystroke reads what it typed since the last
+    # snapshot (one every EVERY elements), under half of what a read from an empty state reads
     doc = Document(URI, text, 1, PYTHON)
     predictor.forget(URI)
     typed = text
@@ -152,7 +153,7 @@ def test_a_long_file_reads_a_bounded_context_from_its_anchor(model: str, request
         del calls[:]
         predictor.answer(context_at(doc, len(typed.encode())))
         reads.append(sum(calls))
-    assert max(reads[1:]) < predictor.bounds.context / 4
+    assert max(reads[1:]) < min(predictor.bounds.context / 2, incremental.EVERY)
 
 
 def test_typing_an_identifier_reuses_the_answer_without_reading_the_tree(toy_checkpoint, monkeypatch):
