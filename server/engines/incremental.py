@@ -14,10 +14,10 @@ LSTM's state after 100 elements read from an empty one ranks as a longer read's 
 validation packages' identifiers, Python and JavaScript, no top-1 or top-5 figure fell by more
 than one identifier of 300 against reading 200 to 300; 64 to 128 lost four at Python's k = 0:
 docs/decisions.md), so it reads 100 to 200, and a document's first request (or one whose state
-was dropped) reads half as much. The tree-transformer
-reads 200 to 300: whenever a half-typed statement changes the tree around the cursor, every
-element's tree position changes and it reads its whole context again; 200 to 300 instead of 400
-to 600 cut its p99 by a third, with held-out editing accuracy within a few lists either way.
+was dropped) reads half as much. The tree-transformer reads 200 to 300: whenever a half-typed
+statement changes the tree around the cursor, every element's tree position changes and it reads
+its whole context again; 200 to 300 instead of 400 to 600 cut its p99 by a third, with held-out
+editing accuracy within a few lists either way.
 
 A session keeps, per document, the inputs read from its anchor (one key per element) and
 snapshots of the model after some of them: at the cut points a request names (where the
