@@ -37,7 +37,7 @@ from ..models.suffix import distance_buckets
 from ..models.tree_positions import context_codes
 from ..models.vocab import PAD_ID, UNK_ID
 from ..sources import chains
-from .incremental import EVERY, LSTM_BOUNDS, TRANSFORMER_BOUNDS, Session, Sessions, Snapshot, anchor_index, compact
+from .incremental import EVERY, LONGER_READS, LSTM_BOUNDS, TRANSFORMER_BOUNDS, Session, Sessions, Snapshot, anchor_index, compact
 from .lookahead import Cuts, Lookahead, SuffixRead, remember
 
 T = TypeVar("T")
@@ -85,7 +85,8 @@ class Predictor(Lookahead):
         self._suffix_reads: OrderedDict[tuple, SuffixRead | None] = OrderedDict()
         self._suffix_memo = SizedLRU(SUFFIX_MEMO)  # subtrees after the cursor, by their text
         self._buckets = distance_buckets(torch.arange(self.suffix, device=device)).view(1, 1, -1)
-        self.bounds = TRANSFORMER_BOUNDS if family(self.model.config) == TREE_TRANSFORMER else LSTM_BOUNDS
+        lstm = LONGER_READS.get(self.language, LSTM_BOUNDS)
+        self.bounds = TRANSFORMER_BOUNDS if family(self.model.config) == TREE_TRANSFORMER else lstm
         self.sessions = Sessions()
         self._empty = Snapshot(self.model.initial_state(1, device), shared=True)  # every session's start
         self.flat_memo = Memo()  # subtrees before the cursor, flattened by earlier requests
