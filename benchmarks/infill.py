@@ -198,9 +198,10 @@ async def main_async(args: argparse.Namespace) -> dict:
             items = client_order(later or items, p.typed)
             session.close(uri)
             scores.add(p.truth, [leaves(item_text(i), args.lang) for i in items[:5]])
+            chances = [line_probability(i) for i in items]
             for floor, kept in by_floor.items():  # the rests of the line less likely than the floor left out
-                kept.add(p.truth, [leaves(item_text(i), args.lang) for i in items
-                                   if line_probability(i) is None or line_probability(i) >= floor][:5])
+                kept.add(p.truth, [leaves(item_text(i), args.lang) for i, chance in zip(items, chances)
+                                   if chance is None or chance >= floor][:5])
         await session.stop()
         report["server"] = {**scores.row(), "ms_p50": percentile(first, 50), "ms_p95": percentile(first, 95),
                             "again_ms_p50": percentile(again, 50), "again_ms_p95": percentile(again, 95)}
