@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from treecomplete.context import context_at
 from treecomplete.items import completion_list
-from treecomplete.languages import JAVASCRIPT, PYTHON
+from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from treecomplete.service import CompletionService
 from treecomplete.sources import auto_import, import_edits
 from treecomplete.sources.auto_import import Offer, offers
@@ -65,6 +65,22 @@ def test_what_binds_a_javascript_name(code, bound):
     assert bound_in(data, JAVASCRIPT, "join", (len(data), len(data) + 1), tree) is bound
 
 
+@pytest.mark.parametrize("language, code, bound", [
+    (PYTHON, "class A:\n    Name = 1\n\n    def f(self):\n        return Na + 1\n", False),  # a class body is not seen in its methods
+    (PYTHON, "class A:\n    Name = 1\n    key = lambda: Na\n", False),
+    (PYTHON, "class A:\n    Name = 1\n    other = Na\n", True),
+    (PYTHON, "class A:\n    def f(self):\n        Name = 1\n        return Na\n", True),
+    (JAVASCRIPT, "class T {\n  static Name = Name;\n  #Name = 1;\n  f() { return Na; }\n}\n", False),  # fields name no variable
+    (TYPESCRIPT, "class T {\n  static readonly Name = Name;\n  f(): number { return Na; }\n}\n", False),
+    (JAVASCRIPT, "const Name = 1;\nclass T {\n  f() { return Na; }\n}\n", True),
+])
+def test_what_a_class_body_binds_and_where(language, code, bound):
+    data = code.encode()
+    cursor = data.index(b"Na;" if b"Na;" in data else b"Na\n" if b"Na\n" in data else b"Na ")
+    tree = language.parse(language.parser(), data)
+    assert bound_in(data, language, "Name", (cursor, cursor + 2), tree) is bound
+
+
 def _project(tmp_path: Path, files: dict[str, str]):
     _tree(tmp_path, files)
     index = _indexed(tmp_path)
@@ -93,6 +109,16 @@ def test_a_name_exported_by_fifty_modules_is_offered_from_three(tmp_path):
     found = offers("helper", PYTHON, index.snapshot(PYTHON, here), here)
     assert len(found) == auto_import.OFFERS == 3
     assert found[0].module == "m7" and found[0].files == 2  # the project's own imports first
+
+
+def test_a_module_outside_any_package_is_written_as_the_projects_files_write_it(tmp_path):
+    # tests/ has no __init__.py: its files import each other as `tests.helpers`, run from the root
+    files = {"tests/helpers.py": "def get_package():\n    pass\n", "tests/unit/test_a.py": "from tests.helpers import get_package\n",
+             "tests/unit/test_b.py": "from tests.helpers import get_package\n"}
+    index = _project(tmp_path, files)
+    here = str((tmp_path / "tests" / "other" / "test_c.py").resolve())
+    found = offers("get_package", PYTHON, index.snapshot(PYTHON, here), here)
+    assert (found[0].module, found[0].imported, found[0].files) == ("tests.helpers", "get_package", 2)
 
 
 def test_a_submodule_and_the_standard_library(tmp_path):

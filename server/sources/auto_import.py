@@ -59,11 +59,16 @@ class Offer:
     files: int = 0  # project files that import it so
 
 
-def written(module: str, relative: bool, language: LanguageSpec, path: str | None) -> str | None:
+def written(module: str, relative: bool, language: LanguageSpec, path: str | None, absolute: str | None = None) -> str | None:
     """How the file ``path`` writes the import of ``module`` (``@`` and a path: a project
-    file), relative where ``relative``; None where it cannot."""
+    file), relative where ``relative``; None where it cannot. ``absolute``: the absolute module
+    the project's files write for that file, where no chain of packages names it (Python:
+    ``tests.helpers`` for tests/helpers.py without tests/__init__.py, found as the tests run
+    from the project's root)."""
     if not is_file_key(module):
         return module
+    if absolute and not relative and language.name == "python" and _dotted(Path(module[1:])) is None:
+        return absolute
     return _written(module, relative, language.name == "python", path)
 
 
@@ -194,8 +199,10 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     seen: set[str] = set()  # the modules offered: ``@`` and a path for a project file, however written
     python = language.name == "python"
 
+    absolute = project.absolute if project is not None else {}
+
     def add(key: str, imported: str, relative: bool = False, origin: str = "project", files: int = 0) -> None:
-        module = written(key, relative, language, path) if key not in seen and len(out) < OFFERS else None
+        module = written(key, relative, language, path, absolute.get(key)) if key not in seen and len(out) < OFFERS else None
         if module:
             seen.add(key)
             out.append(Offer(name, module, imported, origin, files))

@@ -31,6 +31,8 @@ _OPEN = {"python": re.compile(rb"\bimport\s*\([^)]*$"),
 _KEY = re.compile(rb"[ \t]*:(?!:)")
 _DESTRUCTURING = re.compile(rb"\b(?:const|let|var)[ \t]*\{[^;=]*$")
 _TEXT = frozenset({"comment", "string", "string_content", "string_fragment", "template_string", "regex"})
+_PROPERTY = frozenset({"property_identifier", "private_property_identifier"})
+FUNCTIONS = frozenset({"function_definition", "lambda"})  # Python: a class body's names are not seen inside them
 
 
 PARAMETERS = frozenset({"parameters", "lambda_parameters", "default_parameter", "typed_parameter", "typed_default_parameter",
@@ -68,8 +70,8 @@ def bound_in(data: bytes, language: LanguageSpec, name: str, skip: tuple[int, in
         if not written and not listed:
             continue
         node = tree.root_node.descendant_for_byte_range(start, end) if tree is not None else None
-        if node is not None and (node.type in _TEXT or not _in_scope(node, skip[0])):
-            continue
+        if node is not None and (node.type in _TEXT or node.type in _PROPERTY or not _in_scope(node, skip[0])):
+            continue  # a comment or string; a class field's or an object's key (`static X = X`) names no variable
         if written:
             return True
         if node is not None and node.parent is not None and node.parent.type in PARAMETERS and node.prev_named_sibling is None:
@@ -105,10 +107,22 @@ _PARAMETER_LINE = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([^)]*
 def _in_scope(node, cursor: int) -> bool:
     """Whether a binding at ``node`` is seen at ``cursor``: the innermost function or class
     around it (not the one it names, but a function expression, whose name is its own) holds
-    the cursor, or there is none."""
+    the cursor, or there is none. A Python class's body is not seen from the functions in it."""
     child, scope = node, node.parent
     while scope is not None:
         if scope.type in SCOPES and (scope.child_by_field_name("name") != child or scope.type in OWN_NAME):
-            return scope.start_byte <= cursor <= scope.end_byte
+            if not scope.start_byte <= cursor <= scope.end_byte:
+                return False
+            return scope.type != "class_definition" or not _in_function(scope, cursor)
         child, scope = scope, scope.parent
     return True
+
+
+def _in_function(scope, cursor: int) -> bool:
+    """Whether a function or lambda inside the Python class ``scope`` holds ``cursor``."""
+    inner = scope.descendant_for_byte_range(cursor, cursor)
+    while inner is not None and inner != scope:
+        if inner.type in FUNCTIONS:
+            return True
+        inner = inner.parent
+    return False

@@ -110,6 +110,9 @@ class Snapshot:
     definers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     defaulters: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> the files default-exporting it so
     folded: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module name, folded (fold) -> its paths
+    # a Python project file's key -> the absolute module its importers write most for it
+    # (``tests.helpers`` for tests/helpers.py, even where tests/ has no __init__.py)
+    absolute: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, files: dict[str, FileWords]) -> Snapshot:
@@ -138,7 +141,7 @@ class Snapshot:
         modules: dict[str, list[str]] = {}
         for path in files:
             modules.setdefault(module_name(Path(path)), []).append(path)
-        importers, bound_df = _importers(files, modules)
+        importers, bound_df, absolute = _importers(files, modules)
         definers: dict[str, list[str]] = {}
         defaulters: dict[str, list[str]] = {}
         for path, fw in files.items():
@@ -152,7 +155,7 @@ class Snapshot:
                    {name: tuple(paths) for name, paths in modules.items()}, taken_from_df,
                    {module: tuple(names) for module, names in taken_of.items()}, importers,
                    {name: tuple(paths) for name, paths in definers.items()},
-                   {name: tuple(paths) for name, paths in defaulters.items()}, _folded(modules))
+                   {name: tuple(paths) for name, paths in defaulters.items()}, _folded(modules), absolute)
 
     def words(self, prefix: str, exclude: str | None, limit: int, kind: str = WORDS) -> list[tuple[str, int, int]]:
         """Up to ``limit`` words of a kind (WORDS: any; MEMBERS: written after a dot, by the files
@@ -241,16 +244,21 @@ def _folded(modules: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
 
 
 def _importers(files: dict[str, FileWords], modules: dict[str, list[str]]
-               ) -> tuple[dict[str, tuple[tuple[str, str, int, int], ...]], Counter[str]]:
+               ) -> tuple[dict[str, tuple[tuple[str, str, int, int], ...]], Counter[str], dict[str, str]]:
     """How the files' imports bind each name (Snapshot.importers), an absolute module that names
-    a project file counted as that file (``whoosh.query`` and ``.query`` alike), and how many
-    files bind each name."""
+    a project file counted as that file (``whoosh.query`` and ``.query`` alike); how many files
+    bind each name; and the absolute module written for each project file so named
+    (Snapshot.absolute: the name most files write)."""
     counts: Counter[tuple[str, str, str]] = Counter()
     relative: Counter[tuple[str, str, str]] = Counter()
+    written: Counter[tuple[str, str]] = Counter()
     for path, fw in files.items():
         python = path.endswith((".py", ".pyi"))
         for name, module, imported, written_relative in fw.bound:
-            key = (name, _project_file(module, modules) or module if python and not module.startswith("@") else module, imported)
+            found = _project_file(module, modules) if python and not module.startswith("@") else None
+            if found:
+                written[(found, module)] += 1
+            key = (name, found or module, imported)
             counts[key] += 1
             relative[key] += written_relative
     out: dict[str, list[tuple[str, str, int, int]]] = {}
@@ -258,7 +266,10 @@ def _importers(files: dict[str, FileWords], modules: dict[str, list[str]]
     for (name, module, imported), n in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
         out.setdefault(name, []).append((module, imported, n, relative[(name, module, imported)]))
         bound_df[name] += n
-    return {name: tuple(found) for name, found in out.items()}, bound_df
+    absolute: dict[str, str] = {}
+    for (key, module), _ in sorted(written.items(), key=lambda item: -item[1]):
+        absolute.setdefault(key, module)
+    return {name: tuple(found) for name, found in out.items()}, bound_df, absolute
 
 
 def is_file_key(module: str) -> bool:
