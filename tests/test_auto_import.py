@@ -114,11 +114,15 @@ def test_a_name_exported_by_fifty_modules_is_offered_from_three(tmp_path):
 def test_a_module_outside_any_package_is_written_as_the_projects_files_write_it(tmp_path):
     # tests/ has no __init__.py: its files import each other as `tests.helpers`, run from the root
     files = {"tests/helpers.py": "def get_package():\n    pass\n", "tests/unit/test_a.py": "from tests.helpers import get_package\n",
-             "tests/unit/test_b.py": "from tests.helpers import get_package\n"}
+             "tests/unit/test_b.py": "from tests.helpers import get_package\n",
+             # a namespace package: src/app/ has no __init__.py, src/app/plugins/ has one
+             "src/app/plugins/__init__.py": "", "src/app/plugins/manager.py": "class Manager:\n    pass\n",
+             "tests/unit/test_m.py": "from app.plugins.manager import Manager\n"}
     index = _project(tmp_path, files)
     here = str((tmp_path / "tests" / "other" / "test_c.py").resolve())
     found = offers("get_package", PYTHON, index.snapshot(PYTHON, here), here)
     assert (found[0].module, found[0].imported, found[0].files) == ("tests.helpers", "get_package", 2)
+    assert offers("Manager", PYTHON, index.snapshot(PYTHON, here), here)[0].module == "app.plugins.manager"  # not plugins.manager
 
 
 def test_a_submodule_and_the_standard_library(tmp_path):

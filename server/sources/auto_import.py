@@ -62,12 +62,13 @@ class Offer:
 def written(module: str, relative: bool, language: LanguageSpec, path: str | None, absolute: str | None = None) -> str | None:
     """How the file ``path`` writes the import of ``module`` (``@`` and a path: a project
     file), relative where ``relative``; None where it cannot. ``absolute``: the absolute module
-    the project's files write for that file, where no chain of packages names it (Python:
-    ``tests.helpers`` for tests/helpers.py without tests/__init__.py, found as the tests run
-    from the project's root)."""
+    the project's files write for that file (Python), written so where it is not relative:
+    what the folders' ``__init__.py`` files say falls short where a folder has none, a
+    namespace package (``poetry.plugins`` under src/poetry/) or tests run from the project's
+    root (``tests.helpers``)."""
     if not is_file_key(module):
         return module
-    if absolute and not relative and language.name == "python" and _dotted(Path(module[1:])) is None:
+    if absolute and not relative and language.name == "python":
         return absolute
     return _written(module, relative, language.name == "python", path)
 
