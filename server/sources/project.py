@@ -110,7 +110,7 @@ class Snapshot:
     definers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     defaulters: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> the files default-exporting it so
     folded: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module name, folded (fold) -> its paths
-    # a Python project file's key -> the absolute module its importers write most for it
+    # a Python project file's key -> the absolute module the imports of it write most often
     # (``tests.helpers`` for tests/helpers.py, even where tests/ has no __init__.py)
     absolute: dict[str, str] = field(default_factory=dict)
 
@@ -248,7 +248,7 @@ def _importers(files: dict[str, FileWords], modules: dict[str, list[str]]
     """How the files' imports bind each name (Snapshot.importers), an absolute module that names
     a project file counted as that file (``whoosh.query`` and ``.query`` alike); how many files
     bind each name; and the absolute module written for each project file so named
-    (Snapshot.absolute: the name most files write)."""
+    (Snapshot.absolute: the one its imports write most often)."""
     counts: Counter[tuple[str, str, str]] = Counter()
     relative: Counter[tuple[str, str, str]] = Counter()
     written: Counter[tuple[str, str]] = Counter()
