@@ -223,6 +223,15 @@ def test_a_javascript_name_a_project_file_exports_with_the_extension_the_file_wr
     assert offers("isFunction", JAVASCRIPT, snapshot, other)[0] == Offer("isFunction", "./lib/helpers", "isFunction", "project")
 
 
+def test_a_typescript_file_is_imported_with_the_extension_its_importer_writes(tmp_path):
+    index = _project(tmp_path, {"src/router.ts": "export class Router {}\n", "src/b.ts": "export const x = 1;\n",
+                                "src/a.ts": "import { x } from './b.js';\n",  # Node's resolution: .js for b.ts
+                                "src/c.ts": "import { x } from './b.ts';\n"})  # allowImportingTsExtensions
+    for importer, module in (("a.ts", "./router.js"), ("c.ts", "./router.ts")):
+        here = str((tmp_path / "src" / importer).resolve())
+        assert offers("Router", TYPESCRIPT, index.snapshot(TYPESCRIPT, here), here)[0].module == module
+
+
 def test_a_scoped_package_is_written_as_its_name_and_a_default_export_is_imported_as_the_default(tmp_path):
     index = _project(tmp_path, {"js/a.js": "import Popper from '@popperjs/core';\n",
                                 "js/b.js": "import Popper from '@popperjs/core';\n",
