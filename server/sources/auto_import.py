@@ -221,7 +221,7 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
         # by name, then as the file's default export of that name (`module.exports = req`); the
         # extension as this file writes its relative imports
         for defining, imported in [(d, name) for d in definers] + [(d, "") for d in defaulters]:
-            add("@" + (_with_extension(defining, own) if _extensions(own) else str(Path(defining).with_suffix(""))), imported)
+            add("@" + _as_imported(defining, own), imported)
     modules = (project.modules.get(name, ()) if python else project.folded.get(fold(name), ())) if project is not None else ()
     for found in modules if path is not None else ():
         stem = Path(found).with_suffix("")
@@ -252,31 +252,32 @@ def _place(path: str) -> tuple[str, str]:
     return "@" + str(Path(path).with_suffix("")), str(Path(path).parent)
 
 
-@functools.lru_cache(maxsize=64)
-def _extensions(own) -> bool:
-    """Whether this file's saved version writes its relative JavaScript imports with their extension."""
-    relative = [b[1] for b in own.bound if b[3]] if own is not None else []
-    return sum(Path(module).suffix in (".js", ".mjs", ".cjs", ".ts") for module in relative) * 2 > len(relative) > 0
-
-
 # a TypeScript file's extension as an import written with JavaScript's names it (Node's module resolution)
 _TS_AS_JS = {".ts": ".js", ".tsx": ".js", ".mts": ".mjs", ".cts": ".cjs"}
 
 
-def _with_extension(defining: str, own) -> str:
+def _as_imported(defining: str, own) -> str:
     """The path of the project file ``defining`` with the extension this file's relative imports
-    write: a TypeScript file's as JavaScript's (``./router.js`` for router.ts) where most of
-    those imports end so, as TypeScript asks unless told to allow ``.ts``."""
+    write: none where most of them write none; a TypeScript file's as JavaScript's (``./router.js``
+    for router.ts) where most of those naming one end so, as TypeScript asks unless told to allow
+    ``.ts``."""
+    style = _extension_style(own)
+    if style is None:
+        return str(Path(defining).with_suffix(""))
     suffix = Path(defining).suffix
-    return str(Path(defining).with_suffix(_TS_AS_JS[suffix])) if suffix in _TS_AS_JS and _writes_js(own) else defining
+    return str(Path(defining).with_suffix(_TS_AS_JS[suffix])) if style == "js" and suffix in _TS_AS_JS else defining
 
 
 @functools.lru_cache(maxsize=64)
-def _writes_js(own) -> bool:
-    """Whether most of this file's relative imports that name an extension name JavaScript's."""
+def _extension_style(own) -> str | None:
+    """How this file's saved version writes its relative JavaScript imports: None without their
+    extension (most of them), else "js" where most of those naming an extension name
+    JavaScript's, "ts" where not."""
     suffixes = [Path(b[1]).suffix for b in own.bound if b[3]] if own is not None else []
-    named = [s for s in suffixes if s in (".js", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")]
-    return sum(s in (".js", ".mjs", ".cjs") for s in named) * 2 > len(named)
+    if not sum(s in (".js", ".mjs", ".cjs", ".ts") for s in suffixes) * 2 > len(suffixes) > 0:
+        return None
+    named = [s for s in suffixes if s in (".js", ".mjs", ".cjs") or s in _TS_AS_JS]
+    return "js" if sum(s in (".js", ".mjs", ".cjs") for s in named) * 2 > len(named) else "ts"
 
 
 @functools.lru_cache(maxsize=64)
