@@ -9,16 +9,18 @@ open before the cursor and follows a parameter list opens the function's body.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import tree_sitter
 
-from .languages import FUNCTIONS
+from .languages import FUNCTIONS, LOCALS
 
 PARAMETER_LISTS = {"formal_parameters", "parameters", "lambda_parameters"}
 PATTERNS = {"object_pattern", "array_pattern", "tuple_pattern", "list_pattern"}
 # what opens a function's body after its parameters, per language
 BODY_OPENERS = {"python": {":"}, "javascript": {"{", "=>"}}
+LOCALS_READ = 16 * 1024  # bytes of the function before the cursor read for the names it binds
 
 
 @dataclass(frozen=True)
@@ -31,24 +33,48 @@ class Function:
 
 def function_around(language: str, target: tree_sitter.Node | None) -> Function | None:
     """The innermost function around ``target``: an ancestor, or a body left open in an ERROR."""
+    return next(functions_around(language, target), None)
+
+
+def functions_around(language: str, target: tree_sitter.Node | None) -> Iterator[Function]:
+    """The functions around ``target``, innermost first: ancestors, and bodies left open in an ERROR."""
     kinds = FUNCTIONS.get(language, ())
     openers = BODY_OPENERS.get(language, set())
     node = target
     while node is not None:
         if node.type in kinds:
-            return Function(node.start_byte, frozenset(parameters_of(node)))
+            yield Function(node.start_byte, frozenset(parameters_of(node)))
         parent = node.parent
         if parent is not None and parent.type == "ERROR":
-            found = _open_body_before(node, openers)
-            if found is not None:
-                return found
+            yield from _open_bodies_before(node, openers)
         node = parent
+
+
+def bound_in(language: str, data: bytes, start: int, end: int) -> set[str]:
+    """The names that code binds between ``start`` and ``end`` (assignment targets, loop
+    variables, ``as`` names, declarations: languages.LOCALS)."""
+    pattern = LOCALS.get(language)
+    groups = pattern.findall(data, max(start, end - LOCALS_READ), end) if pattern else ()
+    return {g.decode("utf-8", "replace") for found in groups for g in found if g}
+
+
+def local_to(language: str, target: tree_sitter.Node | None, data: bytes, cursor: int, name: str) -> int | None:
+    """Where ``name`` at the cursor is a local of the functions around it, not the file's
+    top-level binding (a parameter of one of them, or bound by their code before the cursor:
+    ``for (const e of effects) { e.`` where the file imports ``* as e``), the start of the
+    outermost of them; else None."""
+    around = list(functions_around(language, target))
+    if not around:
+        return None
+    start = min(f.start for f in around)
+    if any(name in f.parameters for f in around) or name in bound_in(language, data, start, cursor):
+        return start
     return None
 
 
-def _open_body_before(node: tree_sitter.Node, openers: set[str]) -> Function | None:
-    """Among the siblings before ``node`` (children of an ERROR), the innermost opener still
-    open that follows a parameter list."""
+def _open_bodies_before(node: tree_sitter.Node, openers: set[str]) -> Iterator[Function]:
+    """Among the siblings before ``node`` (children of an ERROR), the openers still open that
+    follow a parameter list, innermost first (in Python the innermost alone)."""
     closed = 0
     sibling = node.prev_sibling
     while sibling is not None:
@@ -61,9 +87,10 @@ def _open_body_before(node: tree_sitter.Node, openers: set[str]) -> Function | N
             else:
                 params = _parameter_list_before(sibling)
                 if params is not None:
-                    return Function(params.start_byte, frozenset(_names(params)))
+                    yield Function(params.start_byte, frozenset(_names(params)))
+                    if kind == ":":
+                        return  # a Python body ends where its indentation does, which no token marks
         sibling = sibling.prev_sibling
-    return None
 
 
 def _parameter_list_before(opener: tree_sitter.Node) -> tree_sitter.Node | None:
@@ -93,6 +120,13 @@ def _names(params: tree_sitter.Node) -> set[str]:
     names: set[str] = set()
     for child in [params] if params.type == "identifier" else params.named_children:
         _declared(child, names)
+    return names
+
+
+def pattern_names(node: tree_sitter.Node) -> set[str]:
+    """The names a declaration's target binds: a name, or every name a destructuring pattern binds."""
+    names: set[str] = set()
+    _declared(node, names)
     return names
 
 

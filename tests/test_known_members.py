@@ -595,3 +595,36 @@ def test_types_one_step_on(tmp_path: Path):
     assert "with_suffix" in listed("from pathlib import Path\ndef f(root: Path):\n    root.")
     assert "with_suffix" in listed("from pathlib import Path\nclass A:\n    def g(self):\n        self.base: Path = make()\n"
                                    "        self.base.")
+
+
+def test_a_local_of_the_name_an_import_binds_hides_the_import(tmp_path: Path):
+    """Inside a function that binds the imported name itself (a parameter, a loop variable, a
+    declaration, in it or in a function around it), the name is that local, not the module; an
+    import written inside the function is still the module."""
+    (tmp_path / "errors.js").write_text("export function await_invalid() {}\nexport function bind_invalid() {}\n")
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    uri = (tmp_path / "main.js").as_uri()
+    head = "import * as e from './errors.js';\n"
+
+    def texts(body: str, language: str = "javascript", at: str = uri) -> list[str]:
+        return [c.text for c in complete(service, libraries, at, body, language)]
+
+    assert {"await_invalid", "bind_invalid"} <= set(texts(head + "function f() {\n  e."))
+    for body in ("function f(list) {\n  for (const e of list) {\n    if (e.",
+                 "function f(list) {\n  for (const e of list) {\n    run(() => {\n      e.",
+                 "function f(e) {\n  return () => e.",
+                 "const f = (e) => e.",
+                 "function f(list) {\n  let e = list[0];\n  e."):
+        assert "await_invalid" not in texts(head + body), body
+    assert "await_invalid" in texts("function f() {\n  const e = require('./errors.js');\n  e.")
+    module = (tmp_path / "main.py").as_uri()
+
+    def members(body: str) -> set[str]:
+        texts(body, "python", module)  # read what it imports
+        found = libraries.members(context_at(service.documents[module], len(body.encode())))
+        return set(found.names) if found is not None else set()
+
+    assert "getcwd" not in members("import os\n\ndef f(os):\n    return os.")
+    assert "getcwd" in members("import os\n\ndef f(path):\n    return os.")
+    assert "dumps" in members("import os\n\ndef f():\n    import json as os\n    return os.")

@@ -12,12 +12,11 @@ from collections.abc import Callable
 
 from ..context import ATTRIBUTE, NAME, CompletionContext, statement_at
 from ..erasure import as_javascript, served_as
-from ..languages import LOCALS
 from ..models.flatten import EMPTY
 from ..ranking import features, ranker
 from ..ranking.features import ABSENT
 from ..ranking.ranker import Ranker
-from ..scope import function_around
+from ..scope import LOCALS_READ, bound_in, function_around
 from ..sources import snippets
 from . import ngram
 from .base import Candidate, Engine, Kind
@@ -204,12 +203,9 @@ class NeuralEngine:
         function = function_around(language, context.target)
         if function is None:
             return set(), set()
-        start = max(function.start, context.prefix_start - LOCALS_READ)
-        read = context.data[start:context.prefix_start]
+        read = context.data[max(function.start, context.prefix_start - LOCALS_READ):context.prefix_start]
         if self._bound is None or self._bound[:2] != (language, read):
-            pattern = LOCALS.get(language)
-            groups = pattern.findall(context.data, start, context.prefix_start) if pattern else ()
-            self._bound = (language, read, {g.decode("utf-8", "replace") for found in groups for g in found if g})
+            self._bound = (language, read, bound_in(language, context.data, function.start, context.prefix_start))
         return set(function.parameters), self._bound[2]
 
     def _continuations(self, context: CompletionContext) -> Continuations:
@@ -319,9 +315,6 @@ def _chain_candidate(chain, score: float, said: str = "multi-token", what: str =
 
 def _line_candidate(infill, score: float) -> Candidate:
     return _chain_candidate(infill, score, "rest of the line", "rest of the line")
-
-
-LOCALS_READ = 16 * 1024  # bytes of the function before the cursor read for the names it binds
 
 
 def _source_line(context: CompletionContext, origin: int, line: int) -> str:

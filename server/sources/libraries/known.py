@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from ... import calls, receivers, written_types
+from ... import calls, receivers, scope, written_types
 from ...context import ATTRIBUTE, CompletionContext
 from ...document import Document
 from ...languages import LanguageSpec
@@ -55,6 +55,12 @@ class Libraries:
         if context.category != ATTRIBUTE or context.tree is None or context.language.name not in receivers.OWN:
             return None
         bound = self.bindings(context)
+        head = (receivers.chain(context.receiver) or [])[:1]
+        if head and head[0] in bound and (start := scope.local_to(context.language.name, context.target, context.data,
+                                                                   context.prefix_start, head[0])) is not None:
+            line = context.data.rfind(b"\n", 0, context.prefix_start) + 1
+            if head[0] not in receivers.bindings(context.tree, context.language, [(start, max(start, line))]):
+                bound = {name: target for name, target in bound.items() if name != head[0]}  # not the import: a local
         own = receivers.own_class(context)
         if own is not None:
             return self._class(context, own, bound, 0)
