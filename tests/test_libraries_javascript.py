@@ -141,3 +141,44 @@ def test_an_object_spreading_imported_modules_and_a_json_file_have_their_members
     assert names(tmp_path, Target("./package.json")) == {"name", "description", "version"}
     (tmp_path / "broken.json").write_text("{not json")
     assert names(tmp_path, Target("./broken.json")) == set()
+
+
+def test_an_es_module_s_namespace_holds_its_exports_and_what_it_re_exports_alone(tmp_path: Path):
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "errors.js").write_text("export function invalid_snippet() {}\nexport * from './more.js';\n")
+    (tmp_path / "shared" / "more.js").write_text("export const lifecycle_outside = 1;\n")
+    (tmp_path / "errors.js").write_text(
+        "export * from './shared/errors.js';\nexport * as flags from './flags.js';\n"
+        "export const { a, b: renamed } = make();\nexport function await_invalid() {}\n")
+    (tmp_path / "flags.js").write_text("export const DIRTY = 1;\n")
+    members, files = javascript.read(tmp_path, Target("./errors.js"))
+    assert set(members.names) == {"await_invalid", "invalid_snippet", "lifecycle_outside", "flags", "a", "renamed"}
+    assert members.complete and len(files) == 3  # `import * as e` of it: no other name is one of its members
+    assert not javascript.read(tmp_path, Target("./flags.js"))[0].names.keys() - {"DIRTY"}
+    # a module that may take exports as it runs, or re-exports what was not read: not complete
+    (tmp_path / "mixed.js").write_text("export const x = 1;\nmodule.exports.y = 2;\n")
+    (tmp_path / "outward.js").write_text("export const x = 1;\nexport * from 'some-package';\n")
+    (tmp_path / "through.js").write_text("export * from './mixed.js';\n")
+    for spec in ("./mixed.js", "./outward.js", "./through.js"):
+        members, _ = javascript.read(tmp_path, Target(spec))
+        assert "x" in members.names and not members.complete, spec
+
+
+def test_a_project_enum_or_constant_object_has_its_keys_as_members(tmp_path: Path):
+    (tmp_path / "common.ts").write_text(
+        "export enum Hardfork { Berlin = 'berlin', London, 'not a name' = 3 }\n"
+        "export const ServerType = Object.freeze({ Standalone: 'Standalone', Mongos: 'Mongos' } as const);\n"
+        "export const Aspect = { READ: Symbol('r'), WRITE: Symbol('w') } satisfies Record<string, symbol>;\n"
+        "export interface Shape { area(): number }\n")
+    (tmp_path / "codes.js").write_text("export const Codes = Object.freeze({ OK: 0, FAILED: 1 });\n")
+
+    def statics(spec: str, name: str):
+        members, _ = javascript.read(tmp_path, Target(spec, (name, javascript.STATICS)))
+        return (set(members.names), members.complete) if members is not None else None
+
+    assert statics("./common", "Hardfork") == ({"Berlin", "London"}, True)
+    assert statics("./common", "ServerType") == ({"Standalone", "Mongos"}, True)  # frozen: takes no more keys
+    assert statics("./common", "Aspect") == ({"READ", "WRITE"}, False)
+    assert statics("./common.js", "Hardfork") == ({"Berlin", "London"}, True)  # TypeScript's `.js` for its `.ts`
+    assert statics("./codes.js", "Codes") == ({"OK", "FAILED"}, True)
+    assert statics("./common", "Missing") is None

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
+from ...scope import PATTERNS, pattern_names
 from ...words import node_text
 from .declared_types import PRIMITIVES, Declared, awaited_type, heritage, option_sources, written_type
 
@@ -240,7 +241,12 @@ class Reader:
         elif kind in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 if declarator.type == "variable_declarator":
-                    name = node_text(declarator.child_by_field_name("name"))
+                    target = declarator.child_by_field_name("name")
+                    if target is not None and target.type in PATTERNS:  # `export const { a, b: c } = o`
+                        for name in pattern_names(target):
+                            self._value(scope, name, VARIABLE, exported)
+                        continue
+                    name = node_text(target)
                     annotation = declarator.child_by_field_name("type")
                     if annotation is not None and annotation.named_children:
                         scope.types[name] = node_text(annotation.named_children[0])
@@ -308,6 +314,10 @@ class Reader:
                 if shown:
                     scope.values.setdefault(shown, scope.values.get(local, VARIABLE))
                     scope.exported.add(shown)
+        elif source is not None and (named := next((c for c in node.named_children if c.type == "namespace_export"), None)):
+            if named.named_children:  # `export * as ns from './x'`: one name, the module's namespace
+                scope.values.setdefault(node_text(named.named_children[0]).strip("'\""), NAMESPACE)
+                scope.exported.add(node_text(named.named_children[0]).strip("'\""))
         elif source is not None:
             scope.export_from.append(node_text(source).strip("'\""))
         elif any(c.type == "=" for c in node.children) and node.named_children:  # export = name

@@ -29,6 +29,7 @@ from .declared_types import PRIMITIVES
 from .module_exports import assigned_members, javascript_module, object_keys
 from .members import Member, Members, class_members
 from .node_resolution import file_of, resolve
+from .project_values import enum_members, top_value, unwrapped
 
 log = logging.getLogger(__name__)
 
@@ -101,14 +102,15 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     if target.names:  # an instance of a class of the project's own: `const { Base } = require('./base')`, `Base` its default
         return _project_class(path, target.names, pause), [str(path)]
     files: list[str] = []
-    names = _exports(path, files, 0)
+    names, static = _exports(path, files, 0)
     members = _members(spec, names, spec, spec) if names else None
     if members is not None and "prototype" in names:  # the module exports a function or a class
         _function_own(members, spec)
     if members is None and spec.startswith(".") and not path.name.endswith(".d.ts"):
         return _project_class(path, ("default",), pause, values_only=True), files  # `module.exports = [...]`
     if members is not None and spec.startswith(".") and not path.name.endswith(".d.ts"):
-        members.complete = False  # the project's own objects take members as it runs (koa's context.app)
+        # the project's own objects take members as it runs (koa's context.app); an ES module's namespace does not
+        members.complete = static
     return members, files
 
 
@@ -206,7 +208,8 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
         own = _typescript_types(typed.name, data, pause).get(names[0])
         if own is not None and len(names) == 1:
             return _class_or_statics(own, data, statics, f" from {path.name}")
-        return None
+        value = top_value(typed.parse(typed.parser(), data).root_node, names[0]) if own is None and statics else None
+        return _value(value, (), path.name) if value is not None else None  # `export const Aspect = {...}`, an enum
     root = JAVASCRIPT.parser().parse(data).root_node
     classes: dict[str, tree_sitter.Node] = {}  # and functions: a constructor's `this.x =` and prototype
     prototypes: dict[str, dict[str, str]] = {}  # `Bar.prototype.run = function` -> {"Bar": {"run": "method"}}
@@ -267,7 +270,11 @@ def _value(node: tree_sitter.Node, names: tuple[str, ...], source: str) -> Membe
     """The members of a value a project file exports, by its initialiser: an instance of a
     global class (``new Map()``), a literal (``[...]``: an array's), an object literal's keys (not
     complete: an object takes keys as the program runs), a key of it after ``names``
-    (``raf.tasks`` of ``{ tasks: new Set() }``)."""
+    (``raf.tasks`` of ``{ tasks: new Set() }``); a frozen object's keys (``Object.freeze({...})``)
+    and an enum's members, complete."""
+    node, frozen = unwrapped(node)
+    if node.type == "enum_declaration" and not names:
+        return _members(source, enum_members(node), source, "", True)
     for name in names:
         if node.type != "object":
             return None
@@ -280,7 +287,7 @@ def _value(node: tree_sitter.Node, names: tuple[str, ...], source: str) -> Membe
         object_keys(node, keys, {})
         found = _members(source, keys, source, "", True) if keys else None
         if found is not None:
-            found.complete = False
+            found.complete = frozen and not names
         return found
     made = node.child_by_field_name("constructor") if node.type == "new_expression" else None
     return _instance(node_text(made) if made is not None and made.type == "identifier" else _VALUES.get(node.type))
@@ -352,17 +359,21 @@ def _members(where: str, names: dict[str, str], source: str, key: str, of_object
     return out
 
 
-def _exports(path: Path, files: list[str], depth: int) -> dict[str, str]:
+def _exports(path: Path, files: list[str], depth: int) -> tuple[dict[str, str], bool]:
+    """What the module at ``path`` exports, name -> kind, with what it re-exports (``export * from``,
+    ``module.exports = require(...)``) FOLLOW deep; and whether that is all its namespace holds:
+    an ES module of JavaScript whose every re-export was read and is one too."""
     try:
         if path.stat().st_size > MAX_FILE:
-            return {}
+            return {}, False
         data = path.read_bytes()
     except OSError as error:
         log.info("%s not read: %s", path, error)
-        return {}
+        return {}, False
     files.append(str(path))
     if b"\0" in data[:1024]:
-        return {}  # binary
+        return {}, False  # binary
+    static = False
     if path.name.endswith((".d.ts", ".ts")):
         reader = Reader()
         scope = reader.read(data)
@@ -377,13 +388,16 @@ def _exports(path: Path, files: list[str], depth: int) -> dict[str, str]:
         sources = []
     else:
         module = javascript_module(data)
-        names = module.names
-        sources = [m.group(1).decode("utf-8", "replace") for m in _REQUIRED.finditer(data)]
+        names, static = module.names, module.static
+        sources = module.export_from + [m.group(1).decode("utf-8", "replace") for m in _REQUIRED.finditer(data)]
         if module.spreads:  # `{ ...utils }` of `import * as utils from './utils.js'`: that module's names
             bound = bindings(module.tree, JAVASCRIPT, [(0, len(data))])
             sources += [bound[name].module for name in module.spreads if name in bound and not bound[name].names]
+    static = static and (not sources or depth < FOLLOW) and len(sources) <= 16
     for source in sources[:16] if depth < FOLLOW else ():
-        if source.startswith(".") and (found := file_of(path.parent / source)) is not None:
-            for name, kind in _exports(found, files, depth + 1).items():
-                names.setdefault(name, kind)
-    return names
+        found = file_of(path.parent / source) if source.startswith(".") else None
+        more, whole = _exports(found, files, depth + 1) if found is not None else ({}, False)
+        static = static and whole
+        for name, kind in more.items():
+            names.setdefault(name, kind)
+    return names, static

@@ -27,6 +27,7 @@ _COMMONJS = """
 
 _EXPORTED_NAME = re.compile(rb"(?m)^[ \t]*(?:exports[ \t]*=[ \t]*)?module\.exports[ \t]*=[ \t]*([A-Za-z_$][\w$]*)[ \t]*;?[ \t]*$")
 _EXPORTS_ALIAS = re.compile(rb"\b(?:var|let|const)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:module\.)?exports[ \t]*[,;\n]")
+_COMMONJS_WORD = re.compile(rb"(?<![\w$.])(?:module\.exports|exports\s*[.\[=])")  # where a module may take exports as it runs
 _DEFINED_EXPORT = re.compile(rb"Object\.defineProperty\(\s*(?:module\.)?exports\s*,\s*['\"]([A-Za-z_$][\w$]*)['\"]")
 
 
@@ -74,6 +75,8 @@ class JavaScriptModule:
     names: dict[str, str]  # what the module exports, name -> kind
     spreads: list[str]  # the identifiers an exported object spreads (``{ ...utils }``): their modules' names too
     tree: tree_sitter.Tree
+    export_from: list[str]  # the modules ``export * from`` re-exports
+    static: bool  # an ES module (``export`` statements, no CommonJS ``exports``): its namespace holds its exports alone
 
 
 def javascript_exports(data: bytes) -> dict[str, str]:
@@ -122,7 +125,8 @@ def javascript_module(data: bytes) -> JavaScriptModule:
             out.setdefault(member, kind)
     for match in _DEFINED_EXPORT.finditer(data):
         out.setdefault(match.group(1).decode(), VARIABLE)
-    return JavaScriptModule(out, spreads, tree)
+    static = any(statement.type == "export_statement" for statement in root.children) and not _COMMONJS_WORD.search(data)
+    return JavaScriptModule(out, spreads, tree, scope.export_from, static)
 
 
 def assigned_members(data: bytes, name: str) -> dict[str, str]:

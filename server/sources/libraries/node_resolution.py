@@ -86,7 +86,14 @@ def file_of(base: Path) -> Path | None:
         if candidate.is_file():
             declarations = candidate.with_name(candidate.name.rsplit(".", 1)[0] + ".d.ts")
             return declarations if candidate.suffix == ".js" and declarations.is_file() else candidate
+    written = _AS_TYPESCRIPT.get(base.suffix)  # TypeScript's `./enums.js`: the `./enums.ts` it compiles from
+    for suffix in written or ():
+        if (candidate := base.with_suffix(suffix)).is_file():
+            return candidate
     return None
+
+
+_AS_TYPESCRIPT = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 
 
 def _entry(root: Path) -> Path | None:

@@ -1,0 +1,52 @@
+"""What a project file's top-level value is, read from its source, never run: the initialiser of a
+``const`` / ``let`` / ``var`` of that name, seen through what does not change its keys (parentheses,
+TypeScript's ``as const``, ``satisfies T``, ``x!``, ``Object.freeze(...)``), or a TypeScript ``enum``."""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from ...words import node_text
+from .declarations import VARIABLE
+
+_THROUGH = ("parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression")
+
+
+def top_value(root: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
+    """What the file binds ``name`` to at its top level: a variable's initialiser, or an
+    ``enum_declaration``; None where it binds no such thing."""
+    for node in root.named_children:
+        inner = node.child_by_field_name("declaration") or node
+        if inner.type == "enum_declaration" and node_text(inner.child_by_field_name("name")) == name:
+            return inner
+        if inner.type in ("lexical_declaration", "variable_declaration"):
+            for declarator in inner.named_children:
+                if declarator.type == "variable_declarator" and node_text(declarator.child_by_field_name("name")) == name:
+                    return declarator.child_by_field_name("value")
+    return None
+
+
+def unwrapped(node: tree_sitter.Node) -> tuple[tree_sitter.Node, bool]:
+    """``node`` seen through what keeps its keys, and whether it is frozen (``Object.freeze``):
+    an object that takes no more keys."""
+    frozen = False
+    while True:
+        if node.type in _THROUGH and node.named_children:
+            node = node.named_children[0]
+        elif (node.type == "call_expression" and node_text(node.child_by_field_name("function")) == "Object.freeze"
+              and (arguments := node.child_by_field_name("arguments")) is not None and arguments.named_children):
+            node, frozen = arguments.named_children[0], True
+        else:
+            return node, frozen
+
+
+def enum_members(enum: tree_sitter.Node) -> dict[str, str]:
+    """An ``enum``'s members, name -> kind."""
+    body = enum.child_by_field_name("body")
+    out: dict[str, str] = {}
+    for member in body.named_children if body is not None else ():
+        key = member.child_by_field_name("name") if member.type == "enum_assignment" else member
+        name = node_text(key).strip("'\"") if key is not None else ""
+        if name.replace("$", "_").isidentifier():
+            out[name] = VARIABLE
+    return out
