@@ -248,6 +248,8 @@ def test_a_javascript_default_export_is_offered_under_the_name_it_has_in_its_fil
                                 "lib/express.js": "exports = module.exports = createApplication;\nfunction createApplication() {}\n",
                                 "lib/router.js": "class Router {}\nexport default Router;\n",
                                 "lib/two.js": "module.exports = a;\nmodule.exports = b;\n",
+                                "lib/traverse.js": "var traverse = module.exports = function (schema, cb) {};\n",
+                                "lib/application.js": "var app = exports = module.exports = {};\napp.init = function () {};\n",
                                 "lib/app.js": "const x = 1;\n"})
     here = str((tmp_path / "lib" / "app.js").resolve())
     snapshot = index.snapshot(JAVASCRIPT, here)
@@ -255,6 +257,8 @@ def test_a_javascript_default_export_is_offered_under_the_name_it_has_in_its_fil
     assert offers("createApplication", JAVASCRIPT, snapshot, here)[0] == Offer("createApplication", "./express", "", "project")
     assert offers("Router", JAVASCRIPT, snapshot, here)[0] == Offer("Router", "./router", "", "project")
     assert offers("a", JAVASCRIPT, snapshot, here) == []  # two default exports: neither name is the module's
+    assert offers("traverse", JAVASCRIPT, snapshot, here) == [Offer("traverse", "./traverse", "", "project")]
+    assert offers("app", JAVASCRIPT, snapshot, here) == [Offer("app", "./application", "", "project")]
     mine = str((tmp_path / "lib" / "request.js").resolve())
     assert offers("req", JAVASCRIPT, snapshot, mine) == []  # not from itself
 

@@ -359,8 +359,9 @@ def _interned(value: object) -> object:
 
 def default_name(captures: dict[str, list[tree_sitter.Node]]) -> str:
     """The name a JavaScript file's default export has in the file (exported_query's captures):
-    ``module.exports = req``, ``exports = module.exports = createApplication``, ``export default
-    Router``, ``export default function fromURI``; "" where it has none or several."""
+    ``module.exports = req``, ``exports = module.exports = createApplication``, ``var proto =
+    module.exports = function``, ``export default Router``, ``export default function fromURI``;
+    "" where it has none or several."""
     names = {n.text.decode("utf-8", "replace") for n in captures.get("default", ()) if n.text}
     names |= {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and _default_export(n)}
     return names.pop() if len(names) == 1 else ""
@@ -381,6 +382,11 @@ _JS_EXPORTED = """
 (export_statement value: (identifier) @default)
 (assignment_expression left: (member_expression object: (identifier) @_dm property: (property_identifier) @_dx)
   right: (identifier) @default (#eq? @_dm "module") (#eq? @_dx "exports"))
+(variable_declarator name: (identifier) @default value: (assignment_expression left: (member_expression
+  object: (identifier) @_vm property: (property_identifier) @_vx) (#eq? @_vm "module") (#eq? @_vx "exports")))
+(variable_declarator name: (identifier) @default value: (assignment_expression left: (identifier) @_ve
+  right: (assignment_expression left: (member_expression object: (identifier) @_wm property: (property_identifier) @_wx)))
+  (#eq? @_ve "exports") (#eq? @_wm "module") (#eq? @_wx "exports"))
 (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name)))
 (export_statement (export_clause (export_specifier alias: (_) @name)))
 (export_statement (export_clause (export_specifier name: (_) @name !alias)))
