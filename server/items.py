@@ -24,6 +24,7 @@ ITEM_KINDS = {
     Kind.PROPERTY: types.CompletionItemKind.Property,
     Kind.FIELD: types.CompletionItemKind.Field,
     Kind.CONSTANT: types.CompletionItemKind.Constant,
+    Kind.ENUM_MEMBER: types.CompletionItemKind.EnumMember,
     Kind.ARGUMENT: types.CompletionItemKind.Variable,
 }
 

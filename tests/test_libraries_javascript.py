@@ -177,6 +177,8 @@ def test_a_project_enum_or_constant_object_has_its_keys_as_members(tmp_path: Pat
         return (set(members.names), members.complete) if members is not None else None
 
     assert statics("./common", "Hardfork") == ({"Berlin", "London"}, True)
+    enum, _ = javascript.read(tmp_path, Target("./common", ("Hardfork", javascript.STATICS)))
+    assert enum.names["London"].kind == Kind.ENUM_MEMBER and "enum Hardfork" in enum.names["London"].detail
     assert statics("./common", "ServerType") == ({"Standalone", "Mongos"}, True)  # frozen: takes no more keys
     assert statics("./common", "Aspect") == ({"READ", "WRITE"}, False)
     assert statics("./common.js", "Hardfork") == ({"Berlin", "London"}, True)  # TypeScript's `.js` for its `.ts`

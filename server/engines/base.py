@@ -25,6 +25,7 @@ class Kind(str, Enum):
     PROPERTY = "property"
     FIELD = "field"
     CONSTANT = "constant"
+    ENUM_MEMBER = "enum member"
     ARGUMENT = "argument"  # a parameter's name in a call, offered as ``name=``
 
     @property
@@ -34,7 +35,7 @@ class Kind(str, Enum):
 
 
 _BASE = {Kind.METHOD: Kind.FUNCTION, Kind.PROPERTY: Kind.VARIABLE, Kind.FIELD: Kind.VARIABLE, Kind.CONSTANT: Kind.VARIABLE,
-         Kind.ARGUMENT: Kind.VARIABLE}
+         Kind.ENUM_MEMBER: Kind.VARIABLE, Kind.ARGUMENT: Kind.VARIABLE}
 
 
 @dataclass(frozen=True)

@@ -316,8 +316,9 @@ class Reader:
                     scope.exported.add(shown)
         elif source is not None and (named := next((c for c in node.named_children if c.type == "namespace_export"), None)):
             if named.named_children:  # `export * as ns from './x'`: one name, the module's namespace
-                scope.values.setdefault(node_text(named.named_children[0]).strip("'\""), NAMESPACE)
-                scope.exported.add(node_text(named.named_children[0]).strip("'\""))
+                shown = node_text(named.named_children[0]).strip("'\"")
+                scope.values.setdefault(shown, NAMESPACE)
+                scope.exported.add(shown)
         elif source is not None:
             scope.export_from.append(node_text(source).strip("'\""))
         elif any(c.type == "=" for c in node.children) and node.named_children:  # export = name

@@ -274,7 +274,10 @@ def _value(node: tree_sitter.Node, names: tuple[str, ...], source: str) -> Membe
     and an enum's members, complete."""
     node, frozen = unwrapped(node)
     if node.type == "enum_declaration" and not names:
-        return _members(source, enum_members(node), source, "", True)
+        enum = Members(source)
+        for name in enum_members(node):
+            enum.add(name, Kind.ENUM_MEMBER, f"of enum {node_text(node.child_by_field_name('name'))} from {source}", origin=source)
+        return enum if enum.names else None
     for name in names:
         if node.type != "object":
             return None

@@ -7,7 +7,6 @@ from __future__ import annotations
 import tree_sitter
 
 from ...words import node_text
-from .declarations import VARIABLE
 
 _THROUGH = ("parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression")
 
@@ -40,13 +39,13 @@ def unwrapped(node: tree_sitter.Node) -> tuple[tree_sitter.Node, bool]:
             return node, frozen
 
 
-def enum_members(enum: tree_sitter.Node) -> dict[str, str]:
-    """An ``enum``'s members, name -> kind."""
+def enum_members(enum: tree_sitter.Node) -> list[str]:
+    """An ``enum``'s members' names."""
     body = enum.child_by_field_name("body")
-    out: dict[str, str] = {}
+    out: list[str] = []
     for member in body.named_children if body is not None else ():
         key = member.child_by_field_name("name") if member.type == "enum_assignment" else member
         name = node_text(key).strip("'\"") if key is not None else ""
         if name.replace("$", "_").isidentifier():
-            out[name] = VARIABLE
+            out.append(name)
     return out
