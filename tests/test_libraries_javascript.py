@@ -183,4 +183,9 @@ def test_a_project_enum_or_constant_object_has_its_keys_as_members(tmp_path: Pat
     assert statics("./common", "Aspect") == ({"READ", "WRITE"}, False)
     assert statics("./common.js", "Hardfork") == ({"Berlin", "London"}, True)  # TypeScript's `.js` for its `.ts`
     assert statics("./codes.js", "Codes") == ({"OK", "FAILED"}, True)
+    (tmp_path / "theme").mkdir()
+    (tmp_path / "theme" / "index.tsx").write_text("export const Colors = Object.freeze({ dark: 1, light: 2 });\n")
+    (tmp_path / "Button.tsx").write_text("export enum Size { Small, Large }\n")
+    assert statics("./theme", "Colors") == ({"dark", "light"}, True)  # a React project's .tsx modules
+    assert statics("./Button", "Size") == ({"Small", "Large"}, True)
     assert statics("./common", "Missing") is None

@@ -12,7 +12,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 UP = 32  # folders climbed looking for node_modules
-SUFFIXES = ("", ".d.ts", ".js", ".cjs", ".mjs", ".ts", "/index.d.ts", "/index.js", "/index.ts")
+SUFFIXES = ("", ".d.ts", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".tsx", "/index.d.ts", "/index.js", "/index.ts", "/index.tsx")
 
 
 def resolve(folder: Path, spec: str) -> Path | None:
