@@ -42,6 +42,7 @@ MEMBER_WAIT = 0.05  # seconds a request waits for the receiver's library to be r
 TREES_KEPT = 16  # open documents that keep their syntax tree: the most recently used
 SWEEP_EVERY = 32  # edits and requests between two sweeps of the trees
 DROP_EVERY = 64  # opens, edits and requests at least between two drops for the memory limit
+MEMORY_LIMIT = 1024  # MB, until the memoryLimit setting says otherwise
 
 
 @dataclass
@@ -60,7 +61,7 @@ class CompletionService:
         self.documents: dict[str, Document] = {}  # in the order of their last use
         self._touches = 0
         self._last_drop = -DROP_EVERY
-        self.memory_limit = 1024  # MB (the memoryLimit setting)
+        self.memory_limit = MEMORY_LIMIT  # MB (the memoryLimit setting)
         self.fallback = FallbackEngine(lambda: self.documents.values(), project, libraries)
         self.models = models
         self.wait_for_models = wait_for_models  # the CLI waits; the server answers while loading

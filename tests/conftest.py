@@ -26,6 +26,16 @@ def linear_scorer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     ranker.for_language.cache_clear()
 
 
+@pytest.fixture(autouse=True)
+def no_memory_limit(monkeypatch: pytest.MonkeyPatch):
+    """An in-process CompletionService holds itself to no memoryLimit unless its test sets one: the
+    test process holds every earlier test's models and caches (over 1 GB by the suite's end), and
+    the limit would drop caches a test looks at (tests/test_service_documents.py tests the limit)."""
+    from treecomplete import service
+
+    monkeypatch.setattr(service, "MEMORY_LIMIT", 1 << 30)
+
+
 @pytest.fixture(scope="session")
 def toy_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny pointer-mixture LSTM trained in seconds on the toy corpus (tests/toy.py)."""

@@ -56,7 +56,6 @@ def test_over_the_memory_limit_the_server_drops_what_it_can_rebuild_and_says_so(
     from treecomplete.sources.libraries.known import Libraries
 
     service = CompletionService(libraries=Libraries())
-    service.memory_limit = 1 << 30  # no drop before the one looked at (a test process may be over the default)
     for i in range(4):
         service.open(f"file:///m{i}.py", "python", 1, f"import os\nvalue_{i} = os.path.join('a')\nval")
         service.complete(f"file:///m{i}.py", 2, 3, 50)
