@@ -189,3 +189,9 @@ def test_a_project_enum_or_constant_object_has_its_keys_as_members(tmp_path: Pat
     assert statics("./theme", "Colors") == ({"dark", "light"}, True)  # a React project's .tsx modules
     assert statics("./Button", "Size") == ({"Small", "Large"}, True)
     assert statics("./common", "Missing") is None
+    (tmp_path / "byte_utils.ts").write_text(
+        "export type ByteUtils = {\n  allocate: (size: number) => Uint8Array;\n  toUTF8(b: Uint8Array): string;\n};\n"
+        "export const ByteUtils: ByteUtils = pick() ? nodeUtils : webUtils;\n"
+        "export const Kinds = { A: 1, B: 2 };\nexport type Kinds = (typeof Kinds)[keyof typeof Kinds];\n")
+    assert statics("./byte_utils", "ByteUtils") == ({"allocate", "toUTF8"}, True)  # the type written for the value
+    assert statics("./byte_utils", "Kinds") == ({"A", "B"}, False)  # the value, not the type of the same name

@@ -205,11 +205,16 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
         return None
     typed = _TYPED.get(path.suffix)
     if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
-        own = _typescript_types(typed.name, data, pause).get(names[0])
-        if own is not None and len(names) == 1:
-            return _class_or_statics(own, data, statics, f" from {path.name}")
-        value = top_value(typed.parse(typed.parser(), data).root_node, names[0]) if own is None and statics else None
-        return _value(value, (), path.name) if value is not None else None  # `export const Aspect = {...}`, an enum
+        types = _typescript_types(typed.name, data, pause)
+        declared = top_value(typed.parse(typed.parser(), data).root_node, names[0]) if statics and len(names) == 1 else None
+        if declared is not None:  # the name's value (`ByteUtils.`): of the type written for it, else by its initialiser
+            value, written = declared
+            if written in types:  # `export const ByteUtils: ByteUtils = ...`
+                return _class_or_statics(types[written], data, False, f" from {path.name}")
+            if value is not None:  # `export const Aspect = {...}`, an enum
+                return _value(value, (), path.name)
+        own = types.get(names[0])
+        return _class_or_statics(own, data, statics, f" from {path.name}") if own is not None and len(names) == 1 else None
     root = JAVASCRIPT.parser().parse(data).root_node
     classes: dict[str, tree_sitter.Node] = {}  # and functions: a constructor's `this.x =` and prototype
     prototypes: dict[str, dict[str, str]] = {}  # `Bar.prototype.run = function` -> {"Bar": {"run": "method"}}

@@ -11,17 +11,20 @@ from ...words import node_text
 _THROUGH = ("parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression")
 
 
-def top_value(root: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
-    """What the file binds ``name`` to at its top level: a variable's initialiser, or an
-    ``enum_declaration``; None where it binds no such thing."""
+def top_value(root: tree_sitter.Node, name: str) -> tuple[tree_sitter.Node | None, str] | None:
+    """What the file binds ``name`` to at its top level: a variable's initialiser with the type
+    written for it (``export const ByteUtils: ByteUtils = ...``: "ByteUtils"; "" where none is, or
+    it is no plain name), or an ``enum_declaration``; None where it binds no such thing."""
     for node in root.named_children:
         inner = node.child_by_field_name("declaration") or node
         if inner.type == "enum_declaration" and node_text(inner.child_by_field_name("name")) == name:
-            return inner
+            return inner, ""
         if inner.type in ("lexical_declaration", "variable_declaration"):
             for declarator in inner.named_children:
                 if declarator.type == "variable_declarator" and node_text(declarator.child_by_field_name("name")) == name:
-                    return declarator.child_by_field_name("value")
+                    written = declarator.child_by_field_name("type")
+                    kind = written.named_children[0] if written is not None and written.named_children else None
+                    return declarator.child_by_field_name("value"), node_text(kind) if kind is not None and kind.type == "type_identifier" else ""
     return None
 
 
