@@ -155,8 +155,10 @@ def _type_of(node: tree_sitter.Node, data: bytes) -> OwnClass | None:
     own = OwnClass(node_text(node.child_by_field_name("name")))
     for member in body.named_children:
         if member.type in ("property_signature", "method_signature"):
+            written = member.child_by_field_name("type")  # `allocate: (size: number) => Uint8Array` is called as a method
+            called = written is not None and any(c.type == "function_type" for c in written.named_children)
             own.members.setdefault(node_text(member.child_by_field_name("name")),
-                                   "method" if member.type == "method_signature" else "attribute")
+                                   "method" if member.type == "method_signature" or called else "attribute")
         elif member.type == "index_signature":
             own.dynamic = True  # any key is a member
     own.dynamic = own.dynamic or any(c.type == "extends_type_clause" for c in node.named_children)

@@ -194,4 +194,6 @@ def test_a_project_enum_or_constant_object_has_its_keys_as_members(tmp_path: Pat
         "export const ByteUtils: ByteUtils = pick() ? nodeUtils : webUtils;\n"
         "export const Kinds = { A: 1, B: 2 };\nexport type Kinds = (typeof Kinds)[keyof typeof Kinds];\n")
     assert statics("./byte_utils", "ByteUtils") == ({"allocate", "toUTF8"}, True)  # the type written for the value
+    utils, _ = javascript.read(tmp_path, Target("./byte_utils", ("ByteUtils", javascript.STATICS)))
+    assert utils.names["allocate"].kind == utils.names["toUTF8"].kind == Kind.METHOD  # a function type's property is called
     assert statics("./byte_utils", "Kinds") == ({"A", "B"}, False)  # the value, not the type of the same name
