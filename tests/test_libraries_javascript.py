@@ -159,6 +159,10 @@ def test_an_es_module_s_namespace_holds_its_exports_and_what_it_re_exports_alone
     (tmp_path / "mixed.js").write_text("export const x = 1;\nmodule.exports.y = 2;\n")
     (tmp_path / "outward.js").write_text("export const x = 1;\nexport * from 'some-package';\n")
     (tmp_path / "through.js").write_text("export * from './mixed.js';\n")
+    (tmp_path / "ring_a.js").write_text("export * from './ring_b.js';\nexport const A = 1;\n")
+    (tmp_path / "ring_b.js").write_text("export * from './ring_a.js';\nexport const B = 1;\n")
+    ring, files = javascript.read(tmp_path, Target("./ring_a.js"))
+    assert set(ring.names) == {"A", "B"} and ring.complete and len(files) == 2  # a cycle: each file read once
     for spec in ("./mixed.js", "./outward.js", "./through.js"):
         members, _ = javascript.read(tmp_path, Target(spec))
         assert "x" in members.names and not members.complete, spec

@@ -404,6 +404,8 @@ def _exports(path: Path, files: list[str], depth: int) -> tuple[dict[str, str], 
     static = static and (not sources or depth < FOLLOW) and len(sources) <= 16
     for source in sources[:16] if depth < FOLLOW else ():
         found = file_of(path.parent / source) if source.startswith(".") else None
+        if found is not None and str(found) in files:
+            continue  # read already (a cycle, or two re-exports of one module): its names are in
         more, whole = _exports(found, files, depth + 1) if found is not None else ({}, False)
         static = static and whole
         for name, kind in more.items():
