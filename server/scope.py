@@ -1,10 +1,11 @@
-"""The function around the cursor and its parameters, in a whole tree or one cut at the cursor.
+"""The functions around the cursor, their parameters and the names their code binds before it
+(a local that hides an import of the same name), in a whole tree or one cut at the cursor.
 
 While code is being written, the buffer often ends (or stops parsing) inside a function: its
 closing brace is not typed yet. tree-sitter's error recovery then leaves the function's parts as
 loose siblings in an ERROR node (``name`` ``formal_parameters`` ``{`` statements...), so the
-function is no ancestor of the cursor. There the innermost ``{`` (or Python ``:``) that is still
-open before the cursor and follows a parameter list opens the function's body.
+function is no ancestor of the cursor. There each ``{`` (or Python ``:``, the innermost only)
+that is still open before the cursor and follows a parameter list opens a function's body.
 """
 
 from __future__ import annotations
