@@ -51,7 +51,7 @@ def functions_around(language: str, target: tree_sitter.Node | None) -> Iterator
         node = parent
 
 
-def bound_in(language: str, data: bytes, start: int, end: int) -> set[str]:
+def names_bound(language: str, data: bytes, start: int, end: int) -> set[str]:
     """The names that code binds between ``start`` and ``end`` (assignment targets, loop
     variables, ``as`` names, declarations: languages.LOCALS)."""
     pattern = LOCALS.get(language)
@@ -68,7 +68,7 @@ def local_to(language: str, target: tree_sitter.Node | None, data: bytes, cursor
     if not around:
         return None
     start = min(f.start for f in around)
-    if any(name in f.parameters for f in around) or name in bound_in(language, data, start, cursor):
+    if any(name in f.parameters for f in around) or name in names_bound(language, data, start, cursor):
         return start
     return None
 

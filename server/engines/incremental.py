@@ -15,10 +15,10 @@ validation packages' identifiers of Python, JavaScript and TypeScript, top-1 and
 three identifiers of 300 either way against reading 200 to 300; 64 to 128 lost four at Python's
 k = 0: docs/decisions.md), so it reads 100 to 200, and a document's first request (or one whose
 state was dropped) reads half as much. Go's reads 200 to 300 (LONGER_READS): with 100 to 200 its
-k = 0 top-1 fell by four identifiers of 300, the same in two runs. The tree-transformer reads 200 to 300: whenever a half-typed
-statement changes the tree around the cursor, every element's tree position changes and it reads
-its whole context again; 200 to 300 instead of 400 to 600 cut its p99 by a third, with held-out
-editing accuracy within a few lists either way.
+k = 0 top-1 fell by four identifiers of 300, the same in two runs. The tree-transformer reads 200
+to 300: whenever a half-typed statement changes the tree around the cursor, every element's tree
+position changes and it reads its whole context again; 200 to 300 instead of 400 to 600 cut its
+p99 by a third, with held-out editing accuracy within a few lists either way.
 
 A session keeps, per document, the inputs read from its anchor (one key per element) and
 snapshots of the model after some of them: at the cut points a request names (where the

@@ -16,7 +16,7 @@ from ..models.flatten import EMPTY
 from ..ranking import features, ranker
 from ..ranking.features import ABSENT
 from ..ranking.ranker import Ranker
-from ..scope import LOCALS_READ, bound_in, function_around
+from ..scope import LOCALS_READ, function_around, names_bound
 from ..sources import snippets
 from . import ngram
 from .base import Candidate, Engine, Kind
@@ -205,7 +205,7 @@ class NeuralEngine:
             return set(), set()
         read = context.data[max(function.start, context.prefix_start - LOCALS_READ):context.prefix_start]
         if self._bound is None or self._bound[:2] != (language, read):
-            self._bound = (language, read, bound_in(language, context.data, function.start, context.prefix_start))
+            self._bound = (language, read, names_bound(language, context.data, function.start, context.prefix_start))
         return set(function.parameters), self._bound[2]
 
     def _continuations(self, context: CompletionContext) -> Continuations:

@@ -37,6 +37,7 @@ from .bound import SCOPES, bound_in
 from .buffer import PROJECT
 from .imports import module_position
 from .installed import EXPORTS, folded, installed
+from .libraries.node_resolution import JAVASCRIPT_NAMES
 from .project import BOUND, fold, is_file_key, path_of
 
 log = logging.getLogger(__name__)
@@ -252,10 +253,6 @@ def _place(path: str) -> tuple[str, str]:
     return "@" + str(Path(path).with_suffix("")), str(Path(path).parent)
 
 
-# a TypeScript file's extension as an import written with JavaScript's names it (Node's module resolution)
-_TS_AS_JS = {".ts": ".js", ".tsx": ".js", ".mts": ".mjs", ".cts": ".cjs"}
-
-
 def _as_imported(defining: str, own) -> str:
     """The path of the project file ``defining`` with the extension this file's relative imports
     write: none where most of them write none; a TypeScript file's as JavaScript's (``./router.js``
@@ -265,7 +262,7 @@ def _as_imported(defining: str, own) -> str:
     if style is None:
         return str(Path(defining).with_suffix(""))
     suffix = Path(defining).suffix
-    return str(Path(defining).with_suffix(_TS_AS_JS[suffix])) if style == "js" and suffix in _TS_AS_JS else defining
+    return str(Path(defining).with_suffix(JAVASCRIPT_NAMES[suffix][0])) if style == "js" and suffix in JAVASCRIPT_NAMES else defining
 
 
 @functools.lru_cache(maxsize=64)
@@ -276,7 +273,7 @@ def _extension_style(own) -> str | None:
     suffixes = [Path(b[1]).suffix for b in own.bound if b[3]] if own is not None else []
     if not sum(s in (".js", ".mjs", ".cjs", ".ts") for s in suffixes) * 2 > len(suffixes) > 0:
         return None
-    named = [s for s in suffixes if s in (".js", ".mjs", ".cjs") or s in _TS_AS_JS]
+    named = [s for s in suffixes if s in (".js", ".mjs", ".cjs") or s in JAVASCRIPT_NAMES]
     return "js" if sum(s in (".js", ".mjs", ".cjs") for s in named) * 2 > len(named) else "ts"
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..languages import LanguageSpec
+from ..languages import FUNCTIONS, LanguageSpec
 
 _BINDS = {  # the text before a binding occurrence (on its line), and after it
     "python": (re.compile(rb"(?:\b(?:def|class|as|global|nonlocal|import)[ \t]+|\bfor[ \t]+[\w \t,()]*"
@@ -32,7 +32,6 @@ _KEY = re.compile(rb"[ \t]*:(?!:)")
 _DESTRUCTURING = re.compile(rb"\b(?:const|let|var)[ \t]*\{[^;=]*$")
 _TEXT = frozenset({"comment", "string", "string_content", "string_fragment", "template_string", "regex"})
 _PROPERTY = frozenset({"property_identifier", "private_property_identifier"})
-FUNCTIONS = frozenset({"function_definition", "lambda"})  # Python: a class body's names are not seen inside them
 
 
 PARAMETERS = frozenset({"parameters", "lambda_parameters", "default_parameter", "typed_parameter", "typed_default_parameter",
@@ -122,7 +121,7 @@ def _in_function(scope, cursor: int) -> bool:
     """Whether a function or lambda inside the Python class ``scope`` holds ``cursor``."""
     inner = scope.descendant_for_byte_range(cursor, cursor)
     while inner is not None and inner != scope:
-        if inner.type in FUNCTIONS:
+        if inner.type in FUNCTIONS["python"]:  # a class body's names are not seen inside them
             return True
         inner = inner.parent
     return False

@@ -29,7 +29,7 @@ from .declared_types import PRIMITIVES
 from .module_exports import assigned_members, javascript_module, object_keys
 from .members import Member, Members, class_members
 from .node_resolution import file_of, resolve
-from .project_values import enum_members, top_value, unwrapped
+from .project_values import enum_members, top_values, unwrapped
 
 log = logging.getLogger(__name__)
 
@@ -205,8 +205,12 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
         return None
     typed = _TYPED.get(path.suffix)
     if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
-        types = _typescript_types(typed.name, data, pause)
-        declared = top_value(typed.parse(typed.parser(), data).root_node, names[0]) if statics and len(names) == 1 else None
+        tree = None
+        if statics and len(names) == 1:  # the name's value is read from the tree, parsed once here
+            pause()
+            tree = typed.parse(typed.parser(), data)
+        types = _typescript_types(typed.name, data, pause, tree)
+        declared = top_values(tree.root_node).get(names[0]) if tree is not None else None
         if declared is not None:  # the name's value (`ByteUtils.`): of the type written for it, else by its initialiser
             value, written = declared
             if written in types:  # `export const ByteUtils: ByteUtils = ...`
@@ -219,13 +223,9 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     classes: dict[str, tree_sitter.Node] = {}  # and functions: a constructor's `this.x =` and prototype
     prototypes: dict[str, dict[str, str]] = {}  # `Bar.prototype.run = function` -> {"Bar": {"run": "method"}}
     default = None
-    values: dict[str, tree_sitter.Node] = {}  # what a top-level variable is initialised with
+    values = {name: value for name, (value, _) in top_values(root).items() if value is not None}  # a top-level variable's initialiser
     for node in root.named_children:
         inner = node.child_by_field_name("declaration") or node.child_by_field_name("value") or node
-        if inner.type in ("lexical_declaration", "variable_declaration"):
-            for declarator in inner.named_children:
-                if declarator.type == "variable_declarator" and declarator.child_by_field_name("value") is not None:
-                    values[node_text(declarator.child_by_field_name("name"))] = declarator.child_by_field_name("value")
         if inner.type in ("class_declaration", "class", "function_declaration"):
             classes[node_text(inner.child_by_field_name("name"))] = inner
             if node.type == "export_statement" and any(c.type == "default" for c in node.children):
@@ -279,9 +279,9 @@ def _value(node: tree_sitter.Node, names: tuple[str, ...], source: str) -> Membe
     and an enum's members, complete."""
     node, frozen = unwrapped(node)
     if node.type == "enum_declaration" and not names:
-        enum = Members(source)
+        enum, detail = Members(source), f"of enum {node_text(node.child_by_field_name('name'))} from {source}"
         for name in enum_members(node):
-            enum.add(name, Kind.ENUM_MEMBER, f"of enum {node_text(node.child_by_field_name('name'))} from {source}", origin=source)
+            enum.add(name, Kind.ENUM_MEMBER, detail, origin=source)
         return enum if enum.names else None
     for name in names:
         if node.type != "object":
@@ -323,17 +323,18 @@ def forget() -> None:
     _TYPES.clear()
 
 
-def _typescript_types(language: str, data: bytes, pause: Callable[[], object]) -> dict:
+def _typescript_types(language: str, data: bytes, pause: Callable[[], object], tree: tree_sitter.Tree | None = None) -> dict:
     """The types a project's TypeScript file declares at its top level (written_types.all_types),
     read once for the several names a buffer imports from it, parsed once ``pause`` lets it
-    (the loader's gate)."""
+    (the loader's gate), where the caller has not parsed it (``tree``)."""
     key = (language, hashlib.blake2b(data, digest_size=16).digest())
     if key not in _TYPES:
         if len(_TYPES) >= TYPES_KEPT:
             _TYPES.pop(next(iter(_TYPES)))
-        pause()
-        grammar = TSX if language == TSX.name else TYPESCRIPT
-        tree = grammar.parse(grammar.parser(), data)
+        if tree is None:
+            pause()
+            grammar = TSX if language == TSX.name else TYPESCRIPT
+            tree = grammar.parse(grammar.parser(), data)
         _TYPES[key] = all_types(tree.root_node, data)
     return _TYPES[key]
 

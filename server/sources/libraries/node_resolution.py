@@ -86,14 +86,14 @@ def file_of(base: Path) -> Path | None:
         if candidate.is_file():
             declarations = candidate.with_name(candidate.name.rsplit(".", 1)[0] + ".d.ts")
             return declarations if candidate.suffix == ".js" and declarations.is_file() else candidate
-    written = _AS_TYPESCRIPT.get(base.suffix)  # TypeScript's `./enums.js`: the `./enums.ts` it compiles from
-    for suffix in written or ():
-        if (candidate := base.with_suffix(suffix)).is_file():
+    for suffix, names in JAVASCRIPT_NAMES.items():  # TypeScript's `./enums.js`: the `./enums.ts` it compiles from
+        if base.suffix in names and (candidate := base.with_suffix(suffix)).is_file():
             return candidate
     return None
 
 
-_AS_TYPESCRIPT = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+# a TypeScript file's extension -> the extensions an import names it by (Node's module resolution), the usual first
+JAVASCRIPT_NAMES = {".ts": (".js",), ".tsx": (".js", ".jsx"), ".mts": (".mjs",), ".cts": (".cjs",)}
 
 
 def _entry(root: Path) -> Path | None:

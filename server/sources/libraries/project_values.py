@@ -11,21 +11,23 @@ from ...words import node_text
 _THROUGH = ("parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression")
 
 
-def top_value(root: tree_sitter.Node, name: str) -> tuple[tree_sitter.Node | None, str] | None:
-    """What the file binds ``name`` to at its top level: a variable's initialiser with the type
+def top_values(root: tree_sitter.Node) -> dict[str, tuple[tree_sitter.Node | None, str]]:
+    """What the file binds at its top level, by name: a variable's initialiser with the type
     written for it (``export const ByteUtils: ByteUtils = ...``: "ByteUtils"; "" where none is, or
-    it is no plain name), or an ``enum_declaration``; None where it binds no such thing."""
+    it is no plain name), or an ``enum_declaration``."""
+    out: dict[str, tuple[tree_sitter.Node | None, str]] = {}
     for node in root.named_children:
         inner = node.child_by_field_name("declaration") or node
-        if inner.type == "enum_declaration" and node_text(inner.child_by_field_name("name")) == name:
-            return inner, ""
-        if inner.type in ("lexical_declaration", "variable_declaration"):
+        if inner.type == "enum_declaration":
+            out[node_text(inner.child_by_field_name("name"))] = inner, ""
+        elif inner.type in ("lexical_declaration", "variable_declaration"):
             for declarator in inner.named_children:
-                if declarator.type == "variable_declarator" and node_text(declarator.child_by_field_name("name")) == name:
+                if declarator.type == "variable_declarator":
                     written = declarator.child_by_field_name("type")
                     kind = written.named_children[0] if written is not None and written.named_children else None
-                    return declarator.child_by_field_name("value"), node_text(kind) if kind is not None and kind.type == "type_identifier" else ""
-    return None
+                    out[node_text(declarator.child_by_field_name("name"))] = (
+                        declarator.child_by_field_name("value"), node_text(kind) if kind is not None and kind.type == "type_identifier" else "")
+    return out
 
 
 def unwrapped(node: tree_sitter.Node) -> tuple[tree_sitter.Node, bool]:
