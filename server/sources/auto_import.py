@@ -265,16 +265,19 @@ def _as_imported(defining: str, own) -> str:
     return str(Path(defining).with_suffix(JAVASCRIPT_NAMES[suffix][0])) if style == "js" and suffix in JAVASCRIPT_NAMES else defining
 
 
+_WRITTEN = (".js", ".mjs", ".cjs")  # JavaScript's extensions, as a relative import writes them
+
+
 @functools.lru_cache(maxsize=64)
 def _extension_style(own) -> str | None:
     """How this file's saved version writes its relative JavaScript imports: None without their
     extension (most of them), else "js" where most of those naming an extension name
     JavaScript's, "ts" where not."""
     suffixes = [Path(b[1]).suffix for b in own.bound if b[3]] if own is not None else []
-    if not sum(s in (".js", ".mjs", ".cjs", ".ts") for s in suffixes) * 2 > len(suffixes) > 0:
+    if not sum(s in _WRITTEN or s == ".ts" for s in suffixes) * 2 > len(suffixes) > 0:
         return None
-    named = [s for s in suffixes if s in (".js", ".mjs", ".cjs") or s in JAVASCRIPT_NAMES]
-    return "js" if sum(s in (".js", ".mjs", ".cjs") for s in named) * 2 > len(named) else "ts"
+    named = [s for s in suffixes if s in _WRITTEN or s in JAVASCRIPT_NAMES]
+    return "js" if sum(s in _WRITTEN for s in named) * 2 > len(named) else "ts"
 
 
 @functools.lru_cache(maxsize=64)

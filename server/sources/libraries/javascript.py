@@ -38,6 +38,7 @@ USAGE = Path(__file__).with_name("javascript_usage.json")
 MAX_FILE = 2 * 1024 * 1024  # a larger file is not read
 STATICS = "<statics>"  # a target's last name where it is a project class itself, not its instance (``Batch.``)
 FOLLOW = 4  # re-exports (``module.exports = require('./lib/x')``, ``export * from``) followed this deep
+SOURCES = 16  # and at most this many of a module's
 KINDS = {FUNCTION: Kind.FUNCTION, CLASS: Kind.CLASS, NAMESPACE: Kind.MODULE}
 _REQUIRED = re.compile(rb"module\.exports\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)")
 
@@ -402,8 +403,8 @@ def _exports(path: Path, files: list[str], depth: int) -> tuple[dict[str, str], 
         if module.spreads:  # `{ ...utils }` of `import * as utils from './utils.js'`: that module's names
             bound = bindings(module.tree, JAVASCRIPT, [(0, len(data))])
             sources += [bound[name].module for name in module.spreads if name in bound and not bound[name].names]
-    static = static and (not sources or depth < FOLLOW) and len(sources) <= 16
-    for source in sources[:16] if depth < FOLLOW else ():
+    static = static and (not sources or depth < FOLLOW) and len(sources) <= SOURCES
+    for source in sources[:SOURCES] if depth < FOLLOW else ():
         found = file_of(path.parent / source) if source.startswith(".") else None
         if found is not None and str(found) in files:
             continue  # read already (a cycle, or two re-exports of one module): its names are in
