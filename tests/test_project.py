@@ -241,6 +241,19 @@ def test_the_files_a_buffer_imports_are_found_by_module_name(tmp_path):
     assert imported(js, "javascript", "import u from './lib/util.js';\nu") == {"unrelatedHelper"}
 
 
+def test_the_imported_files_words_are_those_most_files_use_first_ties_in_lower_case_order():
+    from collections import Counter
+
+    from treecomplete.sources.imports import Imported
+
+    counts = Counter({"Build": 2, "build": 2, "builder": 3, "bar": 1, "Bz": 2, "zeta": 5, "état": 2})
+    imported = Imported(counts)
+    assert imported.best("b", 10) == [("builder", 3), ("Build", 2), ("build", 2), ("Bz", 2), ("bar", 1)]
+    assert imported.best("bu", 2) == [("builder", 3), ("Build", 2)]
+    assert imported.best("é", 10) == [("état", 2)] and imported.best("q", 10) == []
+    assert imported.best("", 4) == [("zeta", 5), ("builder", 3), ("Build", 2), ("build", 2)]
+
+
 def test_where_an_import_names_what_it_takes_the_projects_definitions_come_first(tmp_path):
     _tree(tmp_path, {
         # the files define few names, but use many others starting with the same letters

@@ -22,6 +22,34 @@ def test_a_request_reads_the_most_recently_used_other_documents(monkeypatch):
     assert len(service.fallback.open_documents._counts) <= 2 * open_documents.OTHER_DOCUMENTS  # the cache stays bounded
 
 
+def test_going_back_to_a_document_opened_long_ago_counts_no_other_document(monkeypatch):
+    """Every open document's last count is kept (packed): the request after going back to one
+    counts none of the others, parses none whose tree was dropped, and reads the one just left
+    as it was last counted until the server is quiet."""
+    from treecomplete import service as service_module
+
+    monkeypatch.setattr(open_documents, "OTHER_DOCUMENTS", 3)
+    monkeypatch.setattr(service_module, "TREES_KEPT", 1)
+    service = CompletionService()
+    for i in range(10):  # each counted by the next one's request, the last while quiet
+        service.open(f"file:///d{i}.py", "python", 1, f"unique_word_{i} = {i}\nuni")
+        service.complete(f"file:///d{i}.py", 1, 3, 50)
+    service.count_changed(lambda: False)
+    service.drop_old_trees()
+    counted = []
+    count = service.fallback.open_documents._count
+    monkeypatch.setattr(service.fallback.open_documents, "_count", lambda doc: counted.append(doc.uri) or count(doc))
+    service.change("file:///d0.py", 2, [(((0, 0), (0, 0)), "uniquely_new = 0\n")])  # back to the first, typed in
+    service.complete("file:///d0.py", 2, 3, 50)
+    service.change("file:///d1.py", 2, [(((1, 3), (1, 3)), "q")])  # then at once to the second
+    texts = {c.text for c in service.complete("file:///d1.py", 1, 4, 50).candidates}
+    assert counted == [] and not service.get("file:///d8.py").parsed  # read, its tree not rebuilt
+    assert "unique_word_0" in texts and "uniquely_new" not in texts  # d0 as last counted
+    assert service.count_changed(lambda: False) >= 1 and "file:///d0.py" in counted
+    texts = {c.text for c in service.complete("file:///d1.py", 1, 4, 50).candidates}
+    assert {"unique_word_0", "uniquely_new"} <= texts
+
+
 def test_completions_are_the_same_when_every_tree_and_cache_is_dropped(monkeypatch):
     """Documents past the most recently used keep their text only; used again, they are parsed
     afresh and answer exactly as before."""
@@ -88,6 +116,9 @@ def test_the_other_documents_words_come_most_frequent_first_and_only_as_far_as_r
     listed = [c.text for c in service.fallback.complete(context, 20)]
     assert "frequent_one" in listed and len([w for w in listed if w.startswith("word_")]) < 20
     service.change("file:///big.py", 2, [(((0, 0), (0, 0)), "late_word ")])
+    # until the server is quiet a request reads the count it has, not the document just left
+    assert ("late_word", 1) not in list(service.fallback.open_documents.words(_context(service)))
+    assert service.count_changed(lambda: False) == 2  # big.py's new version, here.py's first
     assert ("late_word", 1) in list(service.fallback.open_documents.words(_context(service)))
 
 

@@ -369,13 +369,15 @@ def _js_module_defines(context: CompletionContext, project: Snapshot, path: str 
 
 class Imported(dict):
     """The words of the files a buffer imports (word -> files using it), sorted by their lower
-    case too, so that those with a prefix are found by bisection, not by a scan of them all."""
+    case too, so that those with a prefix are found by bisection, not by a scan of them all.
+    Each order is built when first asked (a document's first request after a dot or with a
+    prefix needs one of the two, its next keystrokes the same)."""
 
     def __init__(self, counts: Counter[str]):
         super().__init__(counts)
-        self.keys_sorted = sorted((w.lower(), w) for w in counts)
-        # for no prefix (after a dot): ordered once, ties as best() breaks them
-        self.most_used = sorted(((w, counts[w]) for _, w in self.keys_sorted), key=lambda item: -item[1])
+        self._words: list[str] | None = None  # by lower case, then as written
+        self._lower: list[str] | None = None  # each one's lower case: what bisection reads
+        self._most_used: list[tuple[str, int]] | None = None
 
     @classmethod
     def of(cls, project: Snapshot, modules: frozenset[str], path: str | None) -> Imported:
@@ -385,10 +387,22 @@ class Imported(dict):
             counts.update(project.files[f].words)
         return cls(counts)
 
+    def _by_lower(self) -> list[str]:
+        if self._words is None:
+            words = sorted(self)
+            words.sort(key=str.lower)  # stable: ties of lower case stay as written
+            self._words = words
+        return self._words
+
     def best(self, prefix: str, limit: int) -> list[tuple[str, int]]:
         """The ``limit`` words used by the most files among those starting with ``prefix`` (lower case)."""
-        if not prefix:
-            return self.most_used[:limit]
-        start = bisect.bisect_left(self.keys_sorted, (prefix,))
-        end = bisect.bisect_left(self.keys_sorted, (prefix + "\U0010ffff",), start)
-        return heapq.nlargest(limit, ((w, self[w]) for _, w in self.keys_sorted[start:end]), key=lambda item: item[1])
+        if not prefix:  # after a dot: ordered once, ties as below
+            if self._most_used is None:
+                self._most_used = sorted(((w, self[w]) for w in self._by_lower()), key=lambda item: -item[1])
+            return self._most_used[:limit]
+        words = self._by_lower()
+        if self._lower is None:
+            self._lower = [w.lower() for w in words]
+        start = bisect.bisect_left(self._lower, prefix)
+        end = bisect.bisect_left(self._lower, prefix + "\U0010ffff", start)
+        return heapq.nlargest(limit, ((w, self[w]) for w in words[start:end]), key=lambda item: item[1])

@@ -2,15 +2,21 @@
 names the project index may not hold yet (unsaved edits, files outside the workspace).
 
 Only the OTHER_DOCUMENTS most recently used documents of the language are read, each one's words
-counted and sorted once per version (and grouped by their first letter, case aside): while the
-server is quiet after an edit (``count_changed``), else by the next request that reads them; merged
-as far as a request reads, those of the prefix's first letter only: its cost does not grow with
-the documents a day of use leaves open, nor with the words a prefix rules out.
+counted and sorted once per version (and grouped by their first letter, case aside) while the
+server is quiet after an edit (``count_changed``). A request reads the count a document has, of
+an earlier version if it changed since the server was last quiet (the user moved to another
+document within QUIET of typing), and counts only a document never counted: every open
+document's last count is kept, packed (its words, interned, and their counts: ~12 bytes a word),
+so that going back to one opened long ago counts nothing. Merged as far as a request reads,
+those of the prefix's first letter only: its cost does not grow with the documents a day of use
+leaves open, nor with the words a prefix rules out, nor with the size of the document just left.
 """
 
 from __future__ import annotations
 
 import heapq
+import sys
+from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Reversible
 
@@ -18,11 +24,12 @@ from ..context import CompletionContext
 from ..document import Document
 from ..words import blank, scan
 
-# what is read of each other open document: its first 64 KB. The count of a document just changed
-# or opened is paid by the next request in another one, ~0.1 ms a KB (mostly the query for its
-# comments and strings); past 64 KB, its most frequent words are already there (docs/decisions.md)
+# what is read of each other open document: its first 64 KB. The count of a document opened or
+# changed is paid while the server is quiet, ~0.1 ms a KB (mostly the query for its comments and
+# strings); past 64 KB, its most frequent words are already there (docs/decisions.md)
 OTHER_DOCUMENT = 64 * 1024
 OTHER_DOCUMENTS = 32  # the other open documents read: the most recently used of the language
+KEPT_WORDS = 2_000_000  # words of the packed counts kept across the open documents (~24 MB), oldest out first
 
 
 class OpenDocuments:
@@ -30,6 +37,9 @@ class OpenDocuments:
         self._documents = documents  # the open documents, in the order of their last use
         # uri -> (version, its words with their counts, the most frequent first), bounded
         self._counts: OrderedDict[str, tuple[int, Ranked]] = OrderedDict()
+        # uri -> (version, its words, their counts), the same order: every document's last count
+        self._kept: dict[str, tuple[int, tuple[str, ...], array]] = {}
+        self._kept_words = 0
 
     def words(self, context: CompletionContext, initial: str = "") -> Iterator[tuple[str, int]]:
         """The other documents' words, the most frequent first, each once with its highest count
@@ -45,18 +55,19 @@ class OpenDocuments:
 
     def _others(self, context: CompletionContext) -> Iterable[tuple[str, int, Ranked]]:
         """The words of the most recently used other documents of the language, counted and
-        sorted, with their URI and version (cached by version, for twice as many documents)."""
+        sorted, with their URI and the version counted (cached for twice as many documents; a
+        version since then is counted when the server is quiet, not here)."""
         read = 0
         for doc in reversed(self._documents()):
             if read >= OTHER_DOCUMENTS:
                 break
             if doc.uri == context.uri or doc.language is not context.language or doc.too_large:
                 continue
-            ranked = self._ranked(doc)
-            if ranked is None:
+            counted = self._ranked(doc, latest=False)
+            if counted is None:
                 continue
             read += 1
-            yield doc.uri, doc.version, ranked
+            yield doc.uri, *counted
 
     def count_changed(self, busy: Callable[[], bool] = lambda: False) -> int:
         """Count now the documents a request would count (those it reads whose version changed
@@ -70,7 +81,7 @@ class OpenDocuments:
             if doc.language is None or doc.too_large or read.get(doc.language, 0) > OTHER_DOCUMENTS:
                 continue
             read[doc.language] = read.get(doc.language, 0) + 1
-            cached = self._counts.get(doc.uri)
+            cached = self._counts.get(doc.uri) or self._kept.get(doc.uri)
             if cached is not None and cached[0] == doc.version:
                 continue
             if busy():  # asked before each count only: a day's thousands of documents pass by cheaply
@@ -79,31 +90,58 @@ class OpenDocuments:
                 counted += 1
         return counted
 
-    def _ranked(self, doc: Document, touch: bool = True) -> Ranked | None:
-        """``doc``'s words counted and sorted, from the cache while its version holds (None: no
-        tree to read its comments and strings from)."""
+    def _ranked(self, doc: Document, touch: bool = True, latest: bool = True) -> tuple[int, Ranked] | None:
+        """``doc``'s words counted and sorted, with the version counted: from the caches while
+        its version holds, or whatever version they hold unless ``latest`` (None: no tree to read
+        its comments and strings from)."""
         cached = self._counts.get(doc.uri)
-        if cached is None or cached[0] != doc.version:
-            tree = doc.tree
-            if tree is None:
-                return None
-            end = min(len(doc.data), OTHER_DOCUMENT)
-            text = blank(doc.data, scan(tree, doc.language, 0, end)[0], 0, end)
-            words = doc.language.identifier_pattern.findall(text)
-            counts = Counter(w.decode("utf-8", "replace") for w in words)
-            cached = (doc.version, Ranked(sorted(counts.items(), key=_by_count)))
+        if cached is None or (latest and cached[0] != doc.version):
+            kept = self._kept.get(doc.uri)
+            if kept is not None and (not latest or kept[0] == doc.version):
+                cached = (kept[0], Ranked(list(zip(kept[1], kept[2]))))
+            else:
+                cached = self._count(doc)
+                if cached is None:
+                    return None
             self._counts[doc.uri] = cached
             while len(self._counts) > 2 * OTHER_DOCUMENTS:
                 self._counts.popitem(last=False)
         if touch:
             self._counts.move_to_end(doc.uri)
-        return cached[1]
+        return cached
+
+    def _count(self, doc: Document) -> tuple[int, Ranked] | None:
+        tree = doc.tree
+        if tree is None:
+            return None
+        end = min(len(doc.data), OTHER_DOCUMENT)
+        text = blank(doc.data, scan(tree, doc.language, 0, end)[0], 0, end)
+        words = doc.language.identifier_pattern.findall(text)
+        counts = Counter(sys.intern(w.decode("utf-8", "replace")) for w in words)
+        ranked = sorted(counts.items(), key=_by_count)
+        self._keep(doc.uri, doc.version, ranked)
+        return doc.version, Ranked(ranked)
+
+    def _keep(self, uri: str, version: int, ranked: list[tuple[str, int]]) -> None:
+        self._drop_kept(uri)
+        self._kept[uri] = (version, tuple(w for w, _ in ranked), array("I", (min(c, 0xFFFFFFFF) for _, c in ranked)))
+        self._kept_words += len(ranked)
+        while self._kept_words > KEPT_WORDS:
+            self._drop_kept(next(iter(self._kept)))
+
+    def _drop_kept(self, uri: str) -> None:
+        kept = self._kept.pop(uri, None)
+        if kept is not None:
+            self._kept_words -= len(kept[1])
 
     def clear(self) -> None:
         self._counts.clear()
+        self._kept.clear()
+        self._kept_words = 0
 
     def forget(self, uri: str) -> None:
         self._counts.pop(uri, None)
+        self._drop_kept(uri)
 
 
 class Ranked:
