@@ -160,19 +160,21 @@ class Segment:
     inside the subtree (the root's is 0), and both bits but for the root's right sibling's,
     which depends on what follows the subtree."""
 
-    types: list[str]
-    values: list[str]
-    parents: list[int]
-    starts: list[int]
-    ends: list[int]
-    has_child: list[bool]
-    has_sibling: list[bool]
+    types: tuple[str, ...]
+    values: tuple[str, ...]
+    parents: tuple[int, ...]
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    has_child: tuple[bool, ...]
+    has_sibling: tuple[bool, ...]
 
     @classmethod
     def of(cls, flat: Flat, start: int, end: int) -> Segment:
-        return cls(flat.types[start:end], flat.values[start:end], [0, *flat.parents[start + 1:end]],
-                   flat.starts[start:end], flat.ends[start:end], flat.has_child[start:end],
-                   flat.has_sibling[start:end])
+        """Tuples of plain values, which the collector stops tracking once it has seen them:
+        a memo's thousands of segments are not walked at every young collection."""
+        return cls(tuple(flat.types[start:end]), tuple(flat.values[start:end]), (0, *flat.parents[start + 1:end]),
+                   tuple(flat.starts[start:end]), tuple(flat.ends[start:end]), tuple(flat.has_child[start:end]),
+                   tuple(flat.has_sibling[start:end]))
 
 
 class Memo(SizedLRU):
@@ -417,8 +419,10 @@ def _subtree(node: tree_sitter.Node, limit: int, memo: SizedLRU | None) -> Flat:
             part = found[0]
             return Flat(part.types[:limit], part.values[:limit], [], part.starts[:limit], part.has_child[:limit],
                         part.has_sibling[:limit])
-    part = flatten(node, limit=limit)
-    part.starts = [start - node.start_byte for start in part.starts]
+    walked = flatten(node, limit=limit)
+    # tuples of plain values, as a Segment's: the collector stops tracking them once seen
+    part = Flat(tuple(walked.types), tuple(walked.values), (), tuple(start - node.start_byte for start in walked.starts),
+                tuple(walked.has_child), tuple(walked.has_sibling))
     if key is not None:
         memo.put(key, (part, len(part) < limit), len(part))
     return part
