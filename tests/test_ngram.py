@@ -55,3 +55,26 @@ def test_the_line_memo_stays_bounded_and_never_changes_the_tokens(monkeypatch):
         window = "\n".join(f"x{j} = f({j})" for j in range(i, i + 4)).encode()
         assert tokenizer.tokens(window) == Tokenizer("A-Za-z0-9_").tokens(window)
         assert len(tokenizer._lines) <= 5 + 4
+
+
+def test_the_followers_are_those_a_non_overlapping_scan_of_the_tokens_finds():
+    """Each context's followers, counted where its occurrences do not overlap (a regular
+    expression's matches, as the counts were first written), on random token sequences."""
+    import random
+    import re
+    from collections import Counter
+
+    from treecomplete.engines.ngram import ORDER, SEP
+
+    rng = random.Random(7)
+    for _ in range(300):
+        alphabet = ["a", "b"] if rng.random() < 0.5 else ["a", "ab", "(", ".", "x", "="]  # repeats that overlap
+        tokens = [rng.choice(alphabet) for _ in range(rng.randrange(1, 60))]
+        joined = SEP + SEP.join(tokens) + SEP
+        orders = Continuations(tokens).orders
+        for n, (found, total) in enumerate(orders, start=1):
+            context = re.escape(SEP + SEP.join(tokens[-n:]))
+            expected = Counter(re.findall(context + "(?=" + SEP + "([^" + SEP + "]+))", joined))
+            assert list(found.items()) == list(expected.items()) and total == expected.total()
+        assert len(orders) == ORDER or len(orders) == len(tokens) or not Counter(
+            re.findall(re.escape(SEP + SEP.join(tokens[-len(orders) - 1:])) + "(?=" + SEP + "([^" + SEP + "]+))", joined))

@@ -158,6 +158,21 @@ def test_a_workspace_folder_removed_takes_its_files_but_not_those_another_holds(
     assert index.wait(30) and index.snapshot(PYTHON).counts("sub_name", None)[0] == 1
 
 
+def test_a_file_s_project_follows_the_workspace_folders_as_they_come_and_go(tmp_path):
+    _tree(tmp_path, {"one/a.py": "one_name = 1\n", "two/sub/c.py": "sub_name = 1\n"})
+    index = ProjectIndex()
+    index.add_root(tmp_path / "one")
+    index.add_root(tmp_path / "two" / "sub")
+    assert index.wait(30)
+    c = (tmp_path / "two" / "sub" / "c.py").resolve()
+    assert index.snapshot(PYTHON, str(c)).counts("sub_name", None)[0] == 1  # its folder's words, not one's
+    assert index.snapshot(PYTHON, str(c)).counts("one_name", None)[0] == 0
+    index.add_root(tmp_path / "two")  # the outer folder opened: the file's project now
+    assert index.wait(30) and index._root_of(c) == (tmp_path / "two").resolve()
+    index.remove_root(tmp_path / "two")
+    assert index.wait(30) and index._root_of(c) == (tmp_path / "two" / "sub").resolve()  # its own folder again
+
+
 def test_a_document_outside_the_workspace_brings_its_own_folder_only(tmp_path):
     _tree(tmp_path, {"lone/doc.py": "x = 1\n", "lone/sibling.py": "sibling_name = 1\n", "lone/sub/deep.py": "deep_name = 1\n"})
     index = ProjectIndex()

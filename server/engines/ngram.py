@@ -39,10 +39,7 @@ class Continuations:
         self.floor = 1.0 / (len(set(tokens)) + 1)
         joined = SEP + SEP.join(tokens) + SEP
         for n in range(1, min(ORDER, len(tokens)) + 1):
-            # the n-token context, then (looking ahead) the token after it. Matches do not
-            # overlap, so a context that overlaps itself ("a a") may be counted less often.
-            context = re.escape(SEP + SEP.join(tokens[-n:]))
-            found = Counter(re.findall(context + "(?=" + SEP + "([^" + SEP + "]+))", joined))
+            found = _followers(joined, SEP + SEP.join(tokens[-n:]))
             if not found:
                 break
             self.orders.append((found, found.total()))
@@ -64,6 +61,23 @@ class Continuations:
         if log_p is None:
             log_p = self._logs[word] = math.log(self.probability(word))
         return log_p
+
+
+def _followers(joined: str, context: str) -> Counter[str]:
+    """The tokens that follow each occurrence of ``context`` (SEP, then tokens joined by SEP) in
+    ``joined``, in the order they occur. Occurrences do not overlap, so a context that overlaps
+    itself ("a a") may be counted less often. ``str.find``, not a regular expression: each
+    request's contexts are new, and compiling three patterns cost 0.3 ms of a first request."""
+    found: Counter[str] = Counter()
+    step = len(context)  # a match takes the context; the SEP after it may start the next one
+    at = joined.find(context + SEP)
+    while at != -1:
+        start = at + step + 1
+        end = joined.find(SEP, start)
+        if end > start:
+            found[joined[start:end]] += 1
+        at = joined.find(context + SEP, at + step)
+    return found
 
 
 def window(context: CompletionContext) -> bytes:

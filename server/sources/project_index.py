@@ -30,6 +30,7 @@ SKIPPED = frozenset({
     "target", "vendor", "third_party", "bower_components", "coverage", "htmlcov",
 })
 QUIET = 0.05  # seconds without server work before the index reads on
+ROOT_MEMO = 4096  # files whose root is remembered
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,8 @@ class ProjectIndex:
         self._scoped: dict[tuple[str, Path], Snapshot] = {}
         self._files: dict[str, dict[str, FileWords]] = {}  # the thread's own, per language
         self._roots: dict[Path, bool] = {}  # walked or queued -> recursive
+        self._root_memo: dict[Path, Path | None] = {}  # a file -> _root_of's answer, while the roots stay
+        self._root_changes = 0  # roots added or removed so far
         self._tasks: queue.Queue[tuple[str, Path]] = queue.Queue()
         self._idle = threading.Event()
         self._idle.set()
@@ -79,9 +82,17 @@ class ProjectIndex:
         """The outermost root that holds the file ``path`` (a workspace folder, or the folder of
         a document opened outside them)."""
         with self._lock:
-            roots = list(self._roots.items())
+            if path in self._root_memo:  # a walk up ``path.parents`` per root: 0.2 ms a request
+                return self._root_memo[path]
+            roots, changes = list(self._roots.items()), self._root_changes
         holding = [root for root, recursive in roots if path.parent == root or (recursive and root in path.parents)]
-        return min(holding, key=lambda root: len(root.parts)) if holding else None
+        found = min(holding, key=lambda root: len(root.parts)) if holding else None
+        with self._lock:
+            if self._root_changes == changes:  # no root came or went meanwhile
+                if len(self._root_memo) >= ROOT_MEMO:
+                    self._root_memo.clear()
+                self._root_memo[path] = found
+        return found
 
     @property
     def file_count(self) -> int:
@@ -123,6 +134,8 @@ class ProjectIndex:
             if any(folder == root or (recursive and root in folder.parents) for root in self._roots):
                 return
             self._roots[folder] = recursive
+            self._root_memo.clear()
+            self._root_changes += 1
         self._submit("walk" if recursive else "list", folder)
 
     def remove_root(self, folder: Path) -> None:
@@ -131,6 +144,8 @@ class ProjectIndex:
         with self._lock:
             if self._roots.pop(folder, None) is None:
                 return
+            self._root_memo.clear()
+            self._root_changes += 1
         self._submit("drop", folder)
 
     def add_document(self, path: Path) -> None:
