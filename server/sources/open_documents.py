@@ -124,7 +124,7 @@ class OpenDocuments:
 
     def _keep(self, uri: str, version: int, ranked: list[tuple[str, int]]) -> None:
         self._drop_kept(uri)
-        self._kept[uri] = (version, tuple(w for w, _ in ranked), array("I", (min(c, 0xFFFFFFFF) for _, c in ranked)))
+        self._kept[uri] = (version, tuple(w for w, _ in ranked), array("I", (c for _, c in ranked)))  # counts of 64 KB
         self._kept_words += len(ranked)
         while self._kept_words > KEPT_WORDS:
             self._drop_kept(next(iter(self._kept)))
