@@ -14,7 +14,7 @@ from treecomplete.context import context_at
 from treecomplete.document import Document
 from treecomplete.engines import incremental
 from treecomplete.engines.incremental import Session, Sessions, Snapshot
-from treecomplete.engines.predictor import Predictor
+from treecomplete.engines.predictor import Prediction, Predictor
 from treecomplete.languages import PYTHON
 
 from .toy import toy_source
@@ -55,6 +55,7 @@ def _identifier_ends(text: str) -> list[int]:
 def _same(a, b, tolerance: float = 1e-4) -> None:
     """The same probabilities rank by rank, and each value the same probability: values tied
     (copied from two places the pointer weighs alike) may come in either order."""
+    a, b = [Prediction._make(p) for p in a], [Prediction._make(p) for p in b]
     for x, y in zip(a[:10], b[:10]):
         assert x.probability == pytest.approx(y.probability, abs=tolerance)
     probability = {p.value: p.probability for p in a}

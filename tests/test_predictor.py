@@ -123,7 +123,7 @@ def test_at_a_member_the_call_not_typed_yet_is_read_as_if_typed(toy_members):
         predictor.forget_answers()
         predictor.sessions.forget("file:///t.py")
         ctx = context_at(Document("file:///t.py", source, 1, PYTHON), len(text))
-        return {p.value: p.probability for p in predictor.answer(ctx).predictions}
+        return {value: p for value, p, _, _ in predictor.answer(ctx).predictions}
 
     mixed, with_call = answer(text), answer(text + "()")
     import treecomplete.engines.lookahead as module
@@ -137,3 +137,16 @@ def test_at_a_member_the_call_not_typed_yet_is_read_as_if_typed(toy_members):
     for value, p in mixed.items():
         low, high = sorted((as_typed.get(value, 0.0), with_call.get(value, 0.0)))
         assert low - 1e-9 <= p <= high + 1e-9, value
+
+
+def test_an_answer_s_predictions_are_plain_tuples_the_collector_stops_tracking():
+    """A cached answer's ~200 predictions cost no young collection after their first."""
+    import gc
+
+    from treecomplete.engines.predictor import Prediction, _predictions
+
+    rows = _predictions({"total": [0.2, False, 5], "zibble": [0.7, True, 12]})
+    gc.collect()
+    assert rows == [("zibble", 0.7, True, 12), ("total", 0.2, False, None)]  # most probable first; an origin for a copy only
+    assert not any(gc.is_tracked(row) for row in rows)
+    assert Prediction._make(rows[0]).origin == 12

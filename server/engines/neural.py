@@ -121,9 +121,9 @@ class NeuralEngine:
             total = sum(out.values()) or 1.0
             return {t: p / total for t, p in out.items()}
 
-        direct = matching((p.value, p.probability) for p in answer.predictions)
+        direct = matching((value, p) for value, p, _, _ in answer.predictions)
         first = matching(answer.first.items())
-        copied = {p.value: p for p in answer.predictions if p.copied}
+        copied = {value: origin for value, _, is_copy, origin in answer.predictions if is_copy}  # -> its byte offset
         model = {t: (direct.get(t, 0.0) + first.get(t, 0.0)) / 2 for t in direct.keys() | first.keys()} if first else direct
         where = self.fallback.declaring(context)
         declaration = where.declaration or where.parameter  # a name being declared
@@ -165,11 +165,11 @@ class NeuralEngine:
             documentation = fallback.documentation if fallback is not None else ""
             detail = fallback.detail if fallback is not None else ""
             if text in model:  # what the model says comes last: what the name is comes first
-                source = copied.get(text)
-                if source is not None and source.origin is not None:
-                    line = context.data.count(b"\n", 0, source.origin) + 1
+                origin = copied.get(text)
+                if origin is not None:
+                    line = context.data.count(b"\n", 0, origin) + 1
                     said = f"copied from line {line}"
-                    documentation = documentation or _source_line(context, source.origin, line)
+                    documentation = documentation or _source_line(context, origin, line)
                 else:
                     said = "model vocabulary"
                 detail = f"{detail if fallback is not None and fallback.origin else said} · model {model[text]:.1%}"

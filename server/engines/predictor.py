@@ -22,7 +22,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import torch
 import tree_sitter
@@ -46,8 +46,11 @@ TOP_VALUES = 200  # vocabulary values considered per prediction
 SUFFIX_MEMO = 4096  # elements of the subtrees after the cursor kept flattened
 
 
-@dataclass(frozen=True)
-class Prediction:
+class Prediction(NamedTuple):
+    """A value the model offers at a cursor. An answer holds its predictions as plain tuples of
+    these fields (``_predictions``): the collector stops tracking a tuple of plain values after
+    its first young collection, and a cached answer's ~200 are not walked again at each."""
+
     value: str
     probability: float
     copied: bool  # offered by the pointer, not the vocabulary
@@ -58,7 +61,7 @@ class Prediction:
 class Answer:
     """What the model says at a cursor."""
 
-    predictions: list[Prediction]
+    predictions: list[tuple[str, float, bool, int | None]]  # Prediction's fields, most probable first
     statement: dict[str, float] = field(default_factory=dict)  # statement type -> P, where one starts at the cursor
     expression: dict[str, float] = field(default_factory=dict)  # expression type -> P at the expression's start
     chains: list[chains.Chain] = field(default_factory=list)
@@ -144,7 +147,7 @@ class Predictor(Lookahead):
 
     def predict(self, context: CompletionContext) -> list[Prediction]:
         """Next-value candidates at the cursor, most probable first."""
-        return self.answer(context).predictions
+        return [Prediction._make(p) for p in self.answer(context).predictions]
 
     @torch.no_grad()
     def answer(self, context: CompletionContext, chain_budget: float = 0.0, chain_steps: int = chains.MAX_NODES) -> Answer:
@@ -382,9 +385,9 @@ class Predictor(Lookahead):
         )
 
 
-def _predictions(scores: dict[str, list]) -> list[Prediction]:
+def _predictions(scores: dict[str, list]) -> list[tuple[str, float, bool, int | None]]:
     ranked = sorted(scores.items(), key=lambda kv: -kv[1][0])
-    return [Prediction(v, p, copied, origin if copied else None) for v, (p, copied, origin) in ranked]
+    return [(v, p, copied, origin if copied else None) for v, (p, copied, origin) in ranked]
 
 
 def _digest(data: bytes, start: int, end: int) -> bytes:
