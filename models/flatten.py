@@ -419,11 +419,10 @@ def _subtree(node: tree_sitter.Node, limit: int, memo: SizedLRU | None) -> Flat:
             part = found[0]
             return Flat(part.types[:limit], part.values[:limit], [], part.starts[:limit], part.has_child[:limit],
                         part.has_sibling[:limit])
-    walked = flatten(node, limit=limit)
-    # tuples of plain values, as a Segment's: the collector stops tracking them once seen
-    part = Flat(tuple(walked.types), tuple(walked.values), (), tuple(start - node.start_byte for start in walked.starts),
-                tuple(walked.has_child), tuple(walked.has_sibling))
-    if key is not None:
+    part = flatten(node, limit=limit)
+    part.starts = [start - node.start_byte for start in part.starts]
+    if key is not None:  # kept as tuples of plain values, as a Segment's: the collector stops tracking them once seen
+        part = Flat(tuple(part.types), tuple(part.values), (), tuple(part.starts), tuple(part.has_child), tuple(part.has_sibling))
         memo.put(key, (part, len(part) < limit), len(part))
     return part
 

@@ -1,7 +1,7 @@
 """A least-recently-used map under a cap on the sum of its values' sizes (each value's size is
 given when it is stored). The newest entry always stays, whatever its size. Used for the
-flatten memo's subtrees (models/flatten.py) and the server's per-document model sessions
-(server/engines/incremental.py)."""
+flatten memo's subtrees (models/flatten.py), the server's per-document model sessions
+(server/engines/incremental.py) and the open documents' word counts (server/sources/open_documents.py)."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Reversible
 
 from ..context import CompletionContext
 from ..document import Document
+from ..models.lru import SizedLRU
 from ..words import blank, scan
 
 # what is read of each other open document: its first 64 KB. The count of a document opened or
@@ -29,7 +30,7 @@ from ..words import blank, scan
 # strings); past 64 KB, its most frequent words are already there (docs/decisions.md)
 OTHER_DOCUMENT = 64 * 1024
 OTHER_DOCUMENTS = 32  # the other open documents read: the most recently used of the language
-KEPT_WORDS = 2_000_000  # words of the packed counts kept across the open documents (~24 MB), oldest out first
+KEPT_WORDS = 2_000_000  # words of the packed counts kept across the open documents (~24 MB), least recently used out first
 
 
 class OpenDocuments:
@@ -38,8 +39,7 @@ class OpenDocuments:
         # uri -> (version, its words with their counts, the most frequent first), bounded
         self._counts: OrderedDict[str, tuple[int, Ranked]] = OrderedDict()
         # uri -> (version, its words, their counts), the same order: every document's last count
-        self._kept: dict[str, tuple[int, tuple[str, ...], array]] = {}
-        self._kept_words = 0
+        self._kept: SizedLRU[str, tuple[int, tuple[str, ...], array]] = SizedLRU(KEPT_WORDS)
 
     def words(self, context: CompletionContext, initial: str = "") -> Iterator[tuple[str, int]]:
         """The other documents' words, the most frequent first, each once with its highest count
@@ -123,25 +123,16 @@ class OpenDocuments:
         return doc.version, Ranked(ranked)
 
     def _keep(self, uri: str, version: int, ranked: list[tuple[str, int]]) -> None:
-        self._drop_kept(uri)
-        self._kept[uri] = (version, tuple(w for w, _ in ranked), array("I", (c for _, c in ranked)))  # counts of 64 KB
-        self._kept_words += len(ranked)
-        while self._kept_words > KEPT_WORDS:
-            self._drop_kept(next(iter(self._kept)))
-
-    def _drop_kept(self, uri: str) -> None:
-        kept = self._kept.pop(uri, None)
-        if kept is not None:
-            self._kept_words -= len(kept[1])
+        packed = (version, tuple(w for w, _ in ranked), array("I", (c for _, c in ranked)))  # counts of 64 KB
+        self._kept.put(uri, packed, len(ranked))
 
     def clear(self) -> None:
         self._counts.clear()
         self._kept.clear()
-        self._kept_words = 0
 
     def forget(self, uri: str) -> None:
         self._counts.pop(uri, None)
-        self._drop_kept(uri)
+        self._kept.pop(uri)
 
 
 class Ranked:

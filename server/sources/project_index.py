@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..languages import BY_EXTENSION, LanguageSpec
+from ..recent import Recent
 from .project import EMPTY, FileWords, Snapshot, file_words
 from .reader_process import ReaderProcess
 
@@ -55,7 +56,7 @@ class ProjectIndex:
         self._scoped: dict[tuple[str, Path], Snapshot] = {}
         self._files: dict[str, dict[str, FileWords]] = {}  # the thread's own, per language
         self._roots: dict[Path, bool] = {}  # walked or queued -> recursive
-        self._root_memo: dict[Path, Path | None] = {}  # a file -> _root_of's answer, while the roots stay
+        self._root_memo: Recent[Path, Path | None] = Recent(ROOT_MEMO)  # a file -> _root_of's answer, while the roots stay
         self._root_changes = 0  # roots added or removed so far
         self._tasks: queue.Queue[tuple[str, Path]] = queue.Queue()
         self._idle = threading.Event()
@@ -83,14 +84,12 @@ class ProjectIndex:
         a document opened outside them)."""
         with self._lock:
             if path in self._root_memo:  # a walk up ``path.parents`` per root: 0.2 ms a request
-                return self._root_memo[path]
+                return self._root_memo.get(path)
             roots, changes = list(self._roots.items()), self._root_changes
         holding = [root for root, recursive in roots if path.parent == root or (recursive and root in path.parents)]
         found = min(holding, key=lambda root: len(root.parts)) if holding else None
         with self._lock:
             if self._root_changes == changes:  # no root came or went meanwhile
-                if len(self._root_memo) >= ROOT_MEMO:
-                    self._root_memo.clear()
                 self._root_memo[path] = found
         return found
 
