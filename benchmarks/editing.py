@@ -114,10 +114,13 @@ class Sample:
 
 def imported_receiver(node, tree, language: LanguageSpec) -> bool:
     """Whether the object before the dot of the `obj.name` node ``node`` is a module, a class or
-    a name that the file's imports before it bind (``os.path.join``, ``t.Any``)."""
+    a name that the file's imports before it bind (``os.path.join``, ``t.Any``), and no function
+    around it binds that name itself (koa's ``const context = Object.create(this.context)``
+    then ``context.state``: an object the function made, not the module)."""
     receiver = node.child_by_field_name("object")
     names = chain(node_text(receiver)) if receiver is not None else None
-    return bool(names) and names[0] in bindings(tree, language, [(0, node.start_byte)])
+    return bool(names) and names[0] in bindings(tree, language, [(0, node.start_byte)]) \
+        and not imported_names.shadowed(node, names[0])
 
 
 _CONSTRUCTED = rb"(?<![\w$.])%s\s*=\s*(?:new\s+)?([A-Z][\w$]*)\s*\("

@@ -1,0 +1,36 @@
+"""benchmarks.editing's `--select imported-member`: members of what the file imports, not of a
+local object that takes an imported name's place."""
+
+from __future__ import annotations
+
+from benchmarks.editing import collect
+from treecomplete.languages import JAVASCRIPT, PYTHON
+
+JS = """const context = require('./context');
+context.inspect();
+function createContext(app) {
+  const context = Object.create(app.context);
+  context.state = {};
+  return context;
+}
+context.toJSON();
+"""
+
+PY = """import os
+os.getcwd()
+def f(os):
+    return os.sep
+def g():
+    for os in []:
+        os.name
+    return os.path
+"""
+
+
+def test_imported_members_leave_out_receivers_a_function_binds_again(tmp_path):
+    js = tmp_path / "app.js"
+    js.write_text(JS)
+    assert [s.name for s in collect([js], JAVASCRIPT, "javascript", "imported-member")] == ["inspect", "toJSON"]
+    py = tmp_path / "app.py"
+    py.write_text(PY)
+    assert [s.name for s in collect([py], PYTHON, "python", "imported-member")] == ["getcwd"]
