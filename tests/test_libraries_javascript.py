@@ -201,3 +201,26 @@ def test_a_project_enum_or_constant_object_has_its_keys_as_members(tmp_path: Pat
     utils, _ = javascript.read(tmp_path, Target("./byte_utils", ("ByteUtils", javascript.STATICS)))
     assert utils.names["allocate"].kind == utils.names["toUTF8"].kind == Kind.METHOD  # a function type's property is called
     assert statics("./byte_utils", "Kinds") == ({"A", "B"}, False)  # the value, not the type of the same name
+
+
+def test_a_variable_has_the_members_of_the_class_its_jsdoc_names(tmp_path: Path):
+    (tmp_path / "types.d.ts").write_text("export interface Effect { parent: Effect | null; deps: unknown[] }\n")
+    (tmp_path / "effect.js").write_text("export class Effect { run() {} }\n")
+    (tmp_path / "batch.js").write_text(
+        "/** @import { Effect } from './types' */\n"
+        "import { Effect as Made } from './effect.js';\n"
+        "export class Batch {\n  #queued = 0;\n  register(e) { this.count = 1; }\n}\n"
+        "/** @type {Batch | null} */\nexport let current_batch = null;\n"
+        "/**\n * The values.\n * @type {Map<string, number> | null}\n */\nexport let batch_values = null;\n"
+        "/** @type {null | Effect} */\nexport let active_effect = null;\n"
+        "/** @type {Made} */\nexport let made;\n"
+        "/** @type {Batch} */\n\nexport let far = null;\n"  # not right above: says nothing
+        "/** @type {string | number} */\nexport let either = null;\n")
+    assert names(tmp_path, Target("./batch.js", ("current_batch",))) == {"register", "count"}  # no `#private` one
+    imported = Target("./batch.js", ("current_batch", javascript.STATICS))  # `import { current_batch }` … `current_batch.`
+    assert names(tmp_path, imported) == {"register", "count"}
+    assert {"get", "set", "delete"} <= names(tmp_path, Target("./batch.js", ("batch_values",)))
+    assert names(tmp_path, Target("./batch.js", ("active_effect",))) == {"parent", "deps"}  # JSDoc's `@import`
+    assert names(tmp_path, Target("./batch.js", ("made",))) == {"run"}  # an ES import, under another name
+    assert names(tmp_path, Target("./batch.js", ("far",))) == set()
+    assert names(tmp_path, Target("./batch.js", ("either",))) == set()

@@ -20,6 +20,7 @@ import tree_sitter
 from ...engines.base import Kind
 from ...languages import JAVASCRIPT, TSX, TYPESCRIPT
 from ...receivers import OwnClass, Target, bindings, read_class
+from ... import written_types
 from ...written_types import all_types
 from ...words import node_text
 from ..parameter_keys import function_named, parameter_keys
@@ -63,9 +64,10 @@ def usage() -> dict[str, dict[str, int]]:
         return {}
 
 
-def read(folder: Path | None, target: Target, pause: Callable[[], object] = lambda: None) -> tuple[Members | None, list[str]]:
+def read(folder: Path | None, target: Target, pause: Callable[[], object] = lambda: None,
+         depth: int = 0) -> tuple[Members | None, list[str]]:
     """The members of ``target`` (a module specifier and names after it, or a global: module
-    ""), and the files they were read from."""
+    ""), and the files they were read from (``depth``: _project_class's)."""
     spec = target.module.removeprefix("node:")
     if not spec and target.names[1:] == ("prototype",):  # an instance of a global class (`'a'.`, `new URL(s).`)
         return _instance(target.names[0]), []
@@ -101,7 +103,7 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     if target.names[-1:] == (STATICS,):  # `import { Batch } from './batch.js'` … `Batch.`: the class itself
         return _project_class(path, target.names[:-1], pause, statics=True), [str(path)]
     if target.names:  # an instance of a class of the project's own: `const { Base } = require('./base')`, `Base` its default
-        return _project_class(path, target.names, pause), [str(path)]
+        return _project_class(path, target.names, pause, depth=depth), [str(path)]
     files: list[str] = []
     names, static = _exports(path, files, 0)
     members = _members(spec, names, spec, spec) if names else None
@@ -191,11 +193,12 @@ def _source(path: Path) -> bytes | None:
 
 
 def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], object] = lambda: None,
-                   values_only: bool = False, statics: bool = False) -> Members | None:
+                   values_only: bool = False, statics: bool = False, depth: int = 0) -> Members | None:
     """The members of an instance of a class that a project file defines at its top level by
     ``names[0]`` (``default``: the one ``module.exports`` or ``export default`` names), read as
     the class around the cursor is read (server/receivers.py); not complete where it has bases.
-    In a TypeScript file, an interface or an object type alias by that name too. ``statics``: the
+    A variable whose JSDoc names its class: an instance's of that class (``depth``: such steps
+    taken to get here, at most two). In a TypeScript file, an interface or an object type alias by that name too. ``statics``: the
     class's own members instead (``static``, and assigned to its name in the file). A variable or
     the default export the file initialises with a value: that value's (``_value``; ``values_only``:
     nothing else)."""
@@ -220,11 +223,13 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
                 return _value(value, (), path.name)
         own = types.get(names[0])
         return _class_or_statics(own, data, statics, f" from {path.name}") if own is not None and len(names) == 1 else None
-    root = JAVASCRIPT.parser().parse(data).root_node
+    tree = JAVASCRIPT.parser().parse(data)
+    root = tree.root_node
     classes: dict[str, tree_sitter.Node] = {}  # and functions: a constructor's `this.x =` and prototype
     prototypes: dict[str, dict[str, str]] = {}  # `Bar.prototype.run = function` -> {"Bar": {"run": "method"}}
     default = None
-    values = {name: value for name, (value, _) in top_values(root).items() if value is not None}  # a top-level variable's initialiser
+    tops = top_values(root)
+    values = {name: value for name, (value, _) in tops.items() if value is not None}  # a top-level variable's initialiser
     for node in root.named_children:
         inner = node.child_by_field_name("declaration") or node.child_by_field_name("value") or node
         if inner.type in ("class_declaration", "class", "function_declaration"):
@@ -240,6 +245,15 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
             elif right is not None and (owner := _PROTOTYPE.fullmatch(node_text(left))) is not None:
                 _prototype(prototypes.setdefault(owner.group(1), {}), owner.group(2), right)
     found = default if names[0] == "default" else classes.get(names[0], values.get(names[0]))
+    written = tops[names[0]][1] if names[0] in tops and len(names) == 1 and not values_only else ""
+    if written in classes:  # `/** @type {Batch | null} */ export let current_batch = null`, Batch a class of the file
+        found, statics = classes[written], False  # the variable itself is an instance
+    elif written:  # a global class (`@type {Map<K, V>}`), or one the file imports, by ES or JSDoc `@import`
+        target = {**written_types.jsdoc_imports(data), **bindings(tree, JAVASCRIPT, [(0, len(data))])}.get(written)
+        if target is None or depth > 1:
+            return _instance(global_class(written))
+        members, _ = read(path.parent, target, pause, depth + 1)
+        return members
     if found is not None and found.type not in ("class_declaration", "class", "function_declaration"):
         return _value(found, names[1:], path.name)  # `export const cache = new Map()`, `module.exports = [...]`
     if found is None or len(names) > 1 or values_only:
@@ -259,11 +273,13 @@ def _class_or_statics(own: OwnClass, data: bytes, statics: bool, source: str, pr
     """An instance's members of the class ``own`` read from ``data`` (its statics left out), or
     with ``statics`` the class's own: its ``static`` members, those the file assigns to its name
     (``AxiosError.ERR_BAD_REQUEST = ...``) and, with ``prototype`` (a JavaScript class or
-    function), its ``prototype``; None where it has none."""
+    function), its ``prototype``; None where it has none. Never a ``#private`` member: this is
+    the class seen from outside."""
     complete = not own.dynamic and not own.bases
+    outside = {n: k for n, k in own.members.items() if not n.startswith("#")}
     if not statics:
-        return class_members(own.name, {n: k for n, k in own.members.items() if n not in own.statics}, complete, source, own.signatures)
-    members = {n: k for n, k in own.members.items() if n in own.statics} | ({"prototype": "attribute"} if prototype else {})
+        return class_members(own.name, {n: k for n, k in outside.items() if n not in own.statics}, complete, source, own.signatures)
+    members = {n: k for n, k in outside.items() if n in own.statics} | ({"prototype": "attribute"} if prototype else {})
     for name, kind in assigned_members(data, own.name).items():
         members.setdefault(name, "method" if kind == FUNCTION else "attribute")
     return class_members(own.name, members, complete, source, own.signatures) if members else None

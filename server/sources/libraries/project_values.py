@@ -4,30 +4,48 @@ TypeScript's ``as const``, ``satisfies T``, ``x!``, ``Object.freeze(...)``), or 
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter
 
 from ...words import node_text
+from ...written_types import jsdoc_type
 
 _THROUGH = ("parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression")
 
 
 def top_values(root: tree_sitter.Node) -> dict[str, tuple[tree_sitter.Node | None, str]]:
     """What the file binds at its top level, by name: a variable's initialiser with the type
-    written for it (``export const ByteUtils: ByteUtils = ...``: "ByteUtils"; "" where none is, or
-    it is no plain name), or an ``enum_declaration``."""
+    written for it (``export const ByteUtils: ByteUtils = ...``: "ByteUtils"; in JavaScript the
+    JSDoc just above, ``/** @type {Batch | null} */ export let current_batch = null``: "Batch";
+    "" where none is, or it is no single class), or an ``enum_declaration``."""
     out: dict[str, tuple[tree_sitter.Node | None, str]] = {}
     for node in root.named_children:
         inner = node.child_by_field_name("declaration") or node
         if inner.type == "enum_declaration":
             out[node_text(inner.child_by_field_name("name"))] = inner, ""
         elif inner.type in ("lexical_declaration", "variable_declaration"):
+            documented = _documented(node)
             for declarator in inner.named_children:
                 if declarator.type == "variable_declarator":
                     written = declarator.child_by_field_name("type")
                     kind = written.named_children[0] if written is not None and written.named_children else None
                     out[node_text(declarator.child_by_field_name("name"))] = (
-                        declarator.child_by_field_name("value"), node_text(kind) if kind is not None and kind.type == "type_identifier" else "")
+                        declarator.child_by_field_name("value"),
+                        node_text(kind) if kind is not None and kind.type == "type_identifier" else documented)
     return out
+
+
+_JSDOC_TYPE = re.compile(r"/\*\*(?:(?!\*/).)*?@type\s*\{([^{}\n]+)\}", re.DOTALL)
+
+
+def _documented(node: tree_sitter.Node) -> str:
+    """The class a JSDoc ``@type`` right above ``node`` names (written_types.jsdoc_type), or ""."""
+    comment = node.prev_named_sibling
+    if comment is None or comment.type != "comment" or comment.end_point[0] + 1 < node.start_point[0]:
+        return ""
+    found = _JSDOC_TYPE.match(node_text(comment))
+    return (jsdoc_type(found.group(1)) or "") if found is not None else ""
 
 
 def unwrapped(node: tree_sitter.Node) -> tuple[tree_sitter.Node, bool]:
