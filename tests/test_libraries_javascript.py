@@ -215,12 +215,16 @@ def test_a_variable_has_the_members_of_the_class_its_jsdoc_names(tmp_path: Path)
         "/** @type {null | Effect} */\nexport let active_effect = null;\n"
         "/** @type {Made} */\nexport let made;\n"
         "/** @type {Batch} */\n\nexport let far = null;\n"  # not right above: says nothing
-        "/** @type {string | number} */\nexport let either = null;\n")
+        "/** @type {string | number} */\nexport let either = null;\n"
+        "/** @type {Unknown} */\nexport const cache = new Set();\n")
     assert names(tmp_path, Target("./batch.js", ("current_batch",))) == {"register", "count"}  # no `#private` one
     imported = Target("./batch.js", ("current_batch", javascript.STATICS))  # `import { current_batch }` … `current_batch.`
     assert names(tmp_path, imported) == {"register", "count"}
     assert {"get", "set", "delete"} <= names(tmp_path, Target("./batch.js", ("batch_values",)))
     assert names(tmp_path, Target("./batch.js", ("active_effect",))) == {"parent", "deps"}  # JSDoc's `@import`
     assert names(tmp_path, Target("./batch.js", ("made",))) == {"run"}  # an ES import, under another name
+    _, read_from = javascript.read(tmp_path, Target("./batch.js", ("made",)))
+    assert [Path(f).name for f in read_from] == ["batch.js", "effect.js"]  # a change to either reads it again
     assert names(tmp_path, Target("./batch.js", ("far",))) == set()
     assert names(tmp_path, Target("./batch.js", ("either",))) == set()
+    assert {"add", "has"} <= names(tmp_path, Target("./batch.js", ("cache",)))  # a type it cannot find: the value's

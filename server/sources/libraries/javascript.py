@@ -100,10 +100,11 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         return out, files
     if target.names and not spec.startswith(".") and target.names != ("default",):
         return None, []  # a package's sources: its default export's instance only (`new Koa()`)
+    read_from = [str(path)]
     if target.names[-1:] == (STATICS,):  # `import { Batch } from './batch.js'` … `Batch.`: the class itself
-        return _project_class(path, target.names[:-1], pause, statics=True), [str(path)]
+        return _project_class(path, target.names[:-1], pause, statics=True, depth=depth, files=read_from), read_from
     if target.names:  # an instance of a class of the project's own: `const { Base } = require('./base')`, `Base` its default
-        return _project_class(path, target.names, pause, depth=depth), [str(path)]
+        return _project_class(path, target.names, pause, depth=depth, files=read_from), read_from
     files: list[str] = []
     names, static = _exports(path, files, 0)
     members = _members(spec, names, spec, spec) if names else None
@@ -193,15 +194,17 @@ def _source(path: Path) -> bytes | None:
 
 
 def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], object] = lambda: None,
-                   values_only: bool = False, statics: bool = False, depth: int = 0) -> Members | None:
+                   values_only: bool = False, statics: bool = False, depth: int = 0,
+                   files: list[str] | None = None) -> Members | None:
     """The members of an instance of a class that a project file defines at its top level by
     ``names[0]`` (``default``: the one ``module.exports`` or ``export default`` names), read as
     the class around the cursor is read (server/receivers.py); not complete where it has bases.
-    A variable whose JSDoc names its class: an instance's of that class (``depth``: such steps
-    taken to get here, at most two). In a TypeScript file, an interface or an object type alias by that name too. ``statics``: the
-    class's own members instead (``static``, and assigned to its name in the file). A variable or
-    the default export the file initialises with a value: that value's (``_value``; ``values_only``:
-    nothing else)."""
+    A variable whose JSDoc names its class: an instance's of that class, read in another file
+    where the file imports it (``depth``: such steps taken to get here, at most two; ``files``
+    gets the files read). In a TypeScript file, an interface or an object type alias by that
+    name too. ``statics``: the class's own members instead (``static``, and assigned to its name
+    in the file). A variable or the default export the file initialises with a value: that
+    value's (``_value``; ``values_only``: nothing else)."""
     if not names or path.name.endswith(".d.ts"):
         return None
     data = _source(path)
@@ -250,10 +253,12 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
         found, statics = classes[written], False  # the variable itself is an instance
     elif written:  # a global class (`@type {Map<K, V>}`), or one the file imports, by ES or JSDoc `@import`
         target = {**written_types.jsdoc_imports(data), **bindings(tree, JAVASCRIPT, [(0, len(data))])}.get(written)
-        if target is None or depth > 1:
-            return _instance(global_class(written))
-        members, _ = read(path.parent, target, pause, depth + 1)
-        return members
+        typed, more = read(path.parent, target, pause, depth + 1) if target is not None and depth < 2 else (None, [])
+        if files is not None:
+            files += more
+        typed = typed or _instance(global_class(written))
+        if typed is not None:
+            return typed
     if found is not None and found.type not in ("class_declaration", "class", "function_declaration"):
         return _value(found, names[1:], path.name)  # `export const cache = new Map()`, `module.exports = [...]`
     if found is None or len(names) > 1 or values_only:
