@@ -228,3 +228,17 @@ def test_a_variable_has_the_members_of_the_class_its_jsdoc_names(tmp_path: Path)
     assert names(tmp_path, Target("./batch.js", ("far",))) == set()
     assert names(tmp_path, Target("./batch.js", ("either",))) == set()
     assert {"add", "has"} <= names(tmp_path, Target("./batch.js", ("cache",)))  # a type it cannot find: the value's
+
+
+def test_a_call_has_the_members_of_the_class_its_function_s_jsdoc_returns(tmp_path: Path):
+    (tmp_path / "batch.js").write_text(
+        "export class Batch {\n  flush() {}\n}\n"
+        "/**\n * The batch under way.\n * @returns {Batch}\n */\nexport function current() { return new Batch(); }\n"
+        "/** @returns {Promise<Batch>} */\nexport async function settled() {}\n"
+        "/** @return {Map<string, Batch>} */\nexport const all = () => new Map();\n"
+        "export function plain() {}\n")
+    assert names(tmp_path, Target("./batch.js", ("current()",))) == {"flush"}
+    assert names(tmp_path, Target("./batch.js", ("settled()", "await"))) == {"flush"}
+    assert names(tmp_path, Target("./batch.js", ("settled()",))) == {"then", "catch", "finally"}  # not awaited: a Promise
+    assert {"get", "set"} <= names(tmp_path, Target("./batch.js", ("all()",)))
+    assert names(tmp_path, Target("./batch.js", ("plain()",))) == set()

@@ -30,7 +30,7 @@ from .declared_types import PRIMITIVES
 from .module_exports import assigned_members, javascript_module, object_keys
 from .members import Member, Members, class_members
 from .node_resolution import file_of, resolve
-from .project_values import enum_members, top_values, unwrapped
+from .project_values import enum_members, returned, top_values, unwrapped
 
 log = logging.getLogger(__name__)
 
@@ -249,6 +249,12 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
                 _prototype(prototypes.setdefault(owner.group(1), {}), owner.group(2), right)
     found = default if names[0] == "default" else classes.get(names[0], values.get(names[0]))
     written = tops[names[0]][1] if names[0] in tops and len(names) == 1 and not values_only else ""
+    if names[0].endswith("()") and names[1:] in ((), ("await",)):  # `get_batch().`: what its JSDoc says it returns
+        function = classes.get(names[0][:-2], values.get(names[0][:-2]))
+        written = returned(function, awaited=len(names) > 1) if function is not None else ""
+        if not written:
+            return None
+        found, names = None, (names[0],)
     if written in classes:  # `/** @type {Batch | null} */ export let current_batch = null`, Batch a class of the file
         found, statics = classes[written], False  # the variable itself is an instance
     elif written:  # a global class (`@type {Map<K, V>}`), or one the file imports, by ES or JSDoc `@import`

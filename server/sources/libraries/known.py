@@ -70,12 +70,15 @@ class Libraries:
         target = receivers.target_of(context, bound)
         if target is not None and _project_class_itself(context, target, bound):  # `Batch.`, not `b = new Batch()` … `b.`
             target = receivers.Target(target.module, (*target.names, javascript.STATICS))
+        returned = None
         if context.language.name != "python" and (called := calls.call_result(context, bound)) is not None:
             if javascript.typed(called):  # `const s = fs.createReadStream(p)` … `s.`: what it returns
                 target = called
             elif called.names == ("()",) and not javascript.builtin(called.module):  # `new Foo()` of `require('./foo')`
                 target = receivers.Target(called.module, ("default",))  # the instance of the class it exports
-            elif target is None and called.module and not called.module.startswith(".") and not javascript.builtin(called.module):
+            elif target is None and called.module.startswith("."):
+                returned = called  # `get_batch()` of a project file: what its JSDoc says it returns, below
+            elif target is None and called.module and not javascript.builtin(called.module):
                 target = called  # `const c = createClient()` of a package: what its declarations say it returns
         wanted = written_types.declared_type_name(context) if target is None else None  # `user: User` … `user.`
         if wanted is not None and (typed := written_types.type_members(context.tree.root_node, context.data, wanted)):
@@ -90,6 +93,8 @@ class Libraries:
         if target is None and wanted is not None and (named := javascript.global_class(wanted)) is not None:
             found = self._target(context, receivers.Target("", (named, "prototype")))  # `s: string`, `m: Map<K, V>`
             return replace(found, declared=True) if found is not None else None
+        if target is None and returned is not None and (found := self._target(context, returned)) is not None:
+            return found
         if target is None:  # `str(value).`, `", ".`, `new URL(s).`, `Object.keys(o).`: a builtin class's instance
             target = receivers.builtin_instance(context)
         if target is None and wanted is None and (named := self._named_like(context, bound)) is not None:

@@ -36,16 +36,33 @@ def top_values(root: tree_sitter.Node) -> dict[str, tuple[tree_sitter.Node | Non
     return out
 
 
-_JSDOC_TYPE = re.compile(r"/\*\*(?:(?!\*/).)*?@type\s*\{([^{}\n]+)\}", re.DOTALL)
+_JSDOC_TAG = r"/\*\*(?:(?!\*/).)*?@(?:%s)\s*\{([^{}\n]+)\}"
+_JSDOC_TYPE = re.compile(_JSDOC_TAG % "type", re.DOTALL)
+_JSDOC_RETURNS = re.compile(_JSDOC_TAG % "returns?", re.DOTALL)
+_PROMISE = re.compile(r"\s*Promise\s*<(.*)>\s*")
 
 
-def _documented(node: tree_sitter.Node) -> str:
-    """The class a JSDoc ``@type`` right above ``node`` names (written_types.jsdoc_type), or ""."""
+def _documented(node: tree_sitter.Node, tag: re.Pattern = _JSDOC_TYPE, awaited: bool = False) -> str:
+    """The class a JSDoc tag (``@type``) right above ``node`` names (written_types.jsdoc_type), or
+    "" (``awaited``: the class of a ``Promise<...>`` it names)."""
     comment = node.prev_named_sibling
     if comment is None or comment.type != "comment" or comment.end_point[0] + 1 < node.start_point[0]:
         return ""
-    found = _JSDOC_TYPE.match(node_text(comment))
-    return (jsdoc_type(found.group(1)) or "") if found is not None else ""
+    found = tag.match(node_text(comment))
+    written = found.group(1) if found is not None else ""
+    if awaited:
+        promised = _PROMISE.fullmatch(written)
+        written = promised.group(1) if promised is not None else ""
+    return (jsdoc_type(written) or "") if written else ""
+
+
+def returned(function: tree_sitter.Node, awaited: bool = False) -> str:
+    """The class a top-level function's JSDoc ``@returns`` names (``awaited``: what the Promise
+    it returns holds), or ""."""
+    statement = function
+    while statement.parent is not None and statement.parent.parent is not None:  # up to the file's statement
+        statement = statement.parent
+    return _documented(statement, _JSDOC_RETURNS, awaited)
 
 
 def unwrapped(node: tree_sitter.Node) -> tuple[tree_sitter.Node, bool]:
