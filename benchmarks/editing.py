@@ -123,6 +123,17 @@ def imported_receiver(node, tree, language: LanguageSpec) -> bool:
         and not imported_names.shadowed(node, names[0])
 
 
+def project_call_receiver(node, tree, language: LanguageSpec) -> bool:
+    """Whether the object before the dot of the `obj.name` node ``node`` is a call of a function
+    that the file imports from a project file, or a name last assigned one (``current().flush``,
+    ``const b = current()`` … ``b.flush``): what its declarations say it returns."""
+    receiver = node.child_by_field_name("object")
+    if receiver is None or language.name == "python":
+        return False
+    target = called(receiver, tree.root_node.text, node.start_byte, bindings(tree, language, [(0, node.start_byte)]))
+    return target is not None and target.module.startswith(".")
+
+
 _CONSTRUCTED = rb"(?<![\w$.])%s\s*=\s*(?:new\s+)?([A-Z][\w$]*)\s*\("
 
 
@@ -167,8 +178,10 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
         cursor = tree.walk()
         while True:
             node = cursor.node
-            access = member_access(node) if select in ("imported-member", "made-member") and sampled(lang, node) else None
+            access = member_access(node) if select.endswith("-member") and sampled(lang, node) else None
             if select == "imported-member" and (access is None or not imported_receiver(access, tree, language)):
+                pass
+            elif select == "called-member" and (access is None or not project_call_receiver(access, tree, language)):
                 pass
             elif select == "made-member" and (access is None or not made_receiver(access, bound, data, language, tree.root_node)):
                 pass
@@ -436,10 +449,12 @@ def main() -> None:
     parser = arguments(__doc__, samples=200)
     parser.add_argument("--no-project", action="store_true", help="treecomplete without its project index")
     parser.add_argument("--out", help="write the results as JSON here")
-    parser.add_argument("--select", choices=["imported-member", "made-member", "keyword-argument", "imported-name"], default="",
+    parser.add_argument("--select", choices=["imported-member", "made-member", "called-member", "keyword-argument", "imported-name"],
+                        default="",
                         help="only identifiers after a dot whose receiver the file's imports bind (os.path.join, t.Any); "
                              "only those after an instance the code made (c = Cache() ... c.grow, s = fs.createReadStream(p) ... "
-                             "s.pipe, process.stdout.write); "
+                             "s.pipe, process.stdout.write); only those after a call of a project file's function "
+                             "(JavaScript, TypeScript: current().flush, b = current() ... b.flush); "
                              "only the names of a call's keyword arguments (Python: indent of dumps(x, indent=2); JavaScript: an "
                              "object literal argument's keys, encoding of fs.readFileSync(p, { encoding })); only names "
                              "the file's imports bind (a hit: the name with an import edit that binds it so)")

@@ -34,3 +34,10 @@ def test_imported_members_leave_out_receivers_a_function_binds_again(tmp_path):
     py = tmp_path / "app.py"
     py.write_text(PY)
     assert [s.name for s in collect([py], PYTHON, "python", "imported-member")] == ["getcwd"]
+
+
+def test_called_members_are_those_after_a_call_of_a_project_function(tmp_path):
+    js = tmp_path / "app.js"
+    js.write_text("import { current } from './batch.js';\nimport fs from 'fs';\n"
+                  "current().flush();\nconst b = current();\nb.settle();\nfs.readFileSync('x').length;\n")
+    assert [s.name for s in collect([js], JAVASCRIPT, "javascript", "called-member")] == ["flush", "settle"]
