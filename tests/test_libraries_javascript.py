@@ -242,3 +242,20 @@ def test_a_call_has_the_members_of_the_class_its_function_s_jsdoc_returns(tmp_pa
     assert names(tmp_path, Target("./batch.js", ("settled()",))) == {"then", "catch", "finally"}  # not awaited: a Promise
     assert {"get", "set"} <= names(tmp_path, Target("./batch.js", ("all()",)))
     assert names(tmp_path, Target("./batch.js", ("plain()",))) == set()
+
+
+def test_a_call_has_the_members_of_the_type_a_typescript_function_declares_it_returns(tmp_path: Path):
+    (tmp_path / "queue.ts").write_text(
+        "import { Job } from './job';\n"
+        "export interface Queue { push(j: Job): void; size: number }\n"
+        "export function current(): Queue { return null as any; }\n"
+        "export async function next(): Promise<Job> { return null as any; }\n"
+        "export const index = (): Map<string, Job> => new Map();\n"
+        "export function count(): number { return 0; }\n"
+        "export function untyped() { return 1; }\n")
+    (tmp_path / "job.ts").write_text("export class Job {\n  run(): void {}\n  id = 0;\n}\n")
+    assert names(tmp_path, Target("./queue", ("current()",))) == {"push", "size"}
+    assert names(tmp_path, Target("./queue", ("next()", "await"))) == {"run", "id"}  # imported from another file
+    assert {"get", "set"} <= names(tmp_path, Target("./queue", ("index()",)))
+    assert "toFixed" in names(tmp_path, Target("./queue", ("count()",)))
+    assert names(tmp_path, Target("./queue", ("untyped()",))) == set()

@@ -27,10 +27,10 @@ from ..parameter_keys import function_named, parameter_keys
 from . import declarations, package_types
 from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader
 from .declared_types import PRIMITIVES
-from .module_exports import assigned_members, javascript_module, object_keys
+from .module_exports import PROTOTYPE, assigned_members, javascript_module, object_keys, prototype_members
 from .members import Member, Members, class_members
 from .node_resolution import file_of, resolve
-from .project_values import enum_members, returned, top_values, unwrapped
+from .project_values import declared_return, enum_members, returned, top_values, unwrapped
 
 log = logging.getLogger(__name__)
 
@@ -211,12 +211,18 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     if data is None:
         return None
     typed = _TYPED.get(path.suffix)
+    call = names[0].endswith("()") and names[1:] in ((), ("await",))  # `current().`: what the function returns
     if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
         tree = None
-        if statics and len(names) == 1:  # the name's value is read from the tree, parsed once here
+        if statics and len(names) == 1 or call:  # the name's value is read from the tree, parsed once here
             pause()
             tree = typed.parse(typed.parser(), data)
         types = _typescript_types(typed.name, data, pause, tree)
+        if call:
+            written = declared_return(tree.root_node, names[0][:-2], awaited=len(names) > 1)
+            if written in types:
+                return _class_or_statics(types[written], data, False, f" from {path.name}")
+            return _written_members(written, data, tree, typed, path, pause, depth, files) if written else None
         declared = top_values(tree.root_node).get(names[0]) if tree is not None else None
         if declared is not None:  # the name's value (`ByteUtils.`): of the type written for it, else by its initialiser
             value, written = declared
@@ -245,11 +251,11 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
                 default = right if right.type in ("class", *_VALUES) else classes.get(node_text(right), values.get(node_text(right), default))
             elif right is not None and right.type == "class" and node_text(left).startswith(("exports.", "module.exports.")):
                 classes[node_text(left).rsplit(".", 1)[1]] = right
-            elif right is not None and (owner := _PROTOTYPE.fullmatch(node_text(left))) is not None:
-                _prototype(prototypes.setdefault(owner.group(1), {}), owner.group(2), right)
+            elif right is not None and (owner := PROTOTYPE.fullmatch(node_text(left))) is not None:
+                prototype_members(prototypes.setdefault(owner.group(1), {}), owner.group(2), right)
     found = default if names[0] == "default" else classes.get(names[0], values.get(names[0]))
     written = tops[names[0]][1] if names[0] in tops and len(names) == 1 and not values_only else ""
-    if names[0].endswith("()") and names[1:] in ((), ("await",)):  # `get_batch().`: what its JSDoc says it returns
+    if call:  # `get_batch().`: what its JSDoc says it returns
         function = classes.get(names[0][:-2], values.get(names[0][:-2]))
         written = returned(function, awaited=len(names) > 1) if function is not None else ""
         if not written:
@@ -257,14 +263,8 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
         found, names = None, (names[0],)
     if written in classes:  # `/** @type {Batch | null} */ export let current_batch = null`, Batch a class of the file
         found, statics = classes[written], False  # the variable itself is an instance
-    elif written:  # a global class (`@type {Map<K, V>}`), or one the file imports, by ES or JSDoc `@import`
-        target = {**written_types.jsdoc_imports(data), **bindings(tree, JAVASCRIPT, [(0, len(data))])}.get(written)
-        typed, more = read(path.parent, target, pause, depth + 1) if target is not None and depth < 2 else (None, [])
-        if files is not None:
-            files += more
-        typed = typed or _instance(global_class(written))
-        if typed is not None:
-            return typed
+    elif written and (members := _written_members(written, data, tree, JAVASCRIPT, path, pause, depth, files)) is not None:
+        return members
     if found is not None and found.type not in ("class_declaration", "class", "function_declaration"):
         return _value(found, names[1:], path.name)  # `export const cache = new Map()`, `module.exports = [...]`
     if found is None or len(names) > 1 or values_only:
@@ -278,6 +278,18 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     if found.type == "function_declaration":
         own.members, own.statics = {}, set()  # its body's are not the function's own
     return _class_or_statics(own, data, statics, f" from {path.name}", prototype=True)
+
+
+def _written_members(written: str, data: bytes, tree: tree_sitter.Tree, language, path: Path, pause: Callable[[], object],
+                     depth: int, files: list[str] | None) -> Members | None:
+    """An instance's members of the class ``written`` that a project file names and does not
+    define: one it imports (by ES or JSDoc ``@import``, read at most two such steps away; the file
+    read added to ``files``), else a global one (``Map``)."""
+    target = {**written_types.jsdoc_imports(data), **bindings(tree, language, [(0, len(data))])}.get(written)
+    members, more = read(path.parent, target, pause, depth + 1) if target is not None and depth < 2 else (None, [])
+    if files is not None:
+        files += more
+    return members or _instance(global_class(written))
 
 
 def _class_or_statics(own: OwnClass, data: bytes, statics: bool, source: str, prototype: bool = False) -> Members | None:
@@ -327,19 +339,6 @@ def _value(node: tree_sitter.Node, names: tuple[str, ...], source: str) -> Membe
         return found
     made = node.child_by_field_name("constructor") if node.type == "new_expression" else None
     return _instance(node_text(made) if made is not None and made.type == "identifier" else _VALUES.get(node.type))
-
-
-_PROTOTYPE = re.compile(r"([A-Za-z_$][\w$]*)\.prototype(?:\.([A-Za-z_$][\w$]*))?")
-
-
-def _prototype(into: dict[str, str], name: str | None, value: tree_sitter.Node) -> None:
-    """A prototype's assignment: ``Bar.prototype.run = function …`` (``name`` run), ``Bar.prototype
-    = { run() {…}, size: 0 }``."""
-    keys: dict[str, str] = {name: FUNCTION if "function" in value.type else VARIABLE} if name is not None else {}
-    if name is None and value.type == "object":
-        object_keys(value, keys, {})
-    for key, kind in keys.items():
-        into.setdefault(key, "method" if kind == FUNCTION else "attribute")
 
 
 _TYPES: dict[tuple[str, bytes], dict] = {}  # (language, a digest of a file's bytes) -> its types; the loader's thread only

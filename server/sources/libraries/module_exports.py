@@ -157,3 +157,16 @@ def _default_declarations(root: tree_sitter.Node) -> list[tree_sitter.Node]:
             if node_text(assigned.child_by_field_name("left")) == "module.exports":
                 out.append(assigned.child_by_field_name("right"))
     return [node for node in out if node is not None]
+
+
+PROTOTYPE = re.compile(r"([A-Za-z_$][\w$]*)\.prototype(?:\.([A-Za-z_$][\w$]*))?")
+
+
+def prototype_members(into: dict[str, str], name: str | None, value: tree_sitter.Node) -> None:
+    """A prototype's assignment: ``Bar.prototype.run = function …`` (``name`` run), ``Bar.prototype
+    = { run() {…}, size: 0 }``."""
+    keys: dict[str, str] = {name: FUNCTION if "function" in value.type else VARIABLE} if name is not None else {}
+    if name is None and value.type == "object":
+        object_keys(value, keys, {})
+    for key, kind in keys.items():
+        into.setdefault(key, "method" if kind == FUNCTION else "attribute")

@@ -89,3 +89,30 @@ def enum_members(enum: tree_sitter.Node) -> list[str]:
         if name.replace("$", "_").isidentifier():
             out.append(name)
     return out
+
+
+_FUNCTIONS = ("function_declaration", "arrow_function", "function_expression", "function")
+
+
+def declared_return(root: tree_sitter.Node, name: str, awaited: bool = False) -> str:
+    """The class a top-level function's written return type names (TypeScript's ``function
+    f(): Batch``, ``const f = (): Batch => ...``; ``Map<K, V>``: Map; ``awaited``: X of
+    ``Promise<X>``), or ""."""
+    function = None
+    for node in root.named_children:
+        inner = node.child_by_field_name("declaration") or node
+        if inner.type == "function_declaration" and node_text(inner.child_by_field_name("name")) == name:
+            function = inner
+        elif inner.type in ("lexical_declaration", "variable_declaration"):
+            function = next((d.child_by_field_name("value") for d in inner.named_children if d.type == "variable_declarator"
+                             and node_text(d.child_by_field_name("name")) == name), None)
+        if function is not None:
+            break
+    annotation = function.child_by_field_name("return_type") if function is not None and function.type in _FUNCTIONS else None
+    kind = annotation.named_children[0] if annotation is not None and annotation.named_children else None
+    if kind is not None and kind.type == "generic_type":
+        arguments = kind.child_by_field_name("type_arguments")
+        if not (awaited and node_text(kind.child_by_field_name("name")) == "Promise" and arguments is not None and arguments.named_children):
+            return node_text(kind.child_by_field_name("name"))
+        kind = arguments.named_children[0]
+    return node_text(kind) if kind is not None and kind.type in ("type_identifier", "predefined_type") else ""
