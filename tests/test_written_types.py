@@ -57,44 +57,42 @@ def test_jsdoc_types():
                                      "{a: 1}", "function(a)", "*")] == ["string", "Map", "Array", "Array", "Foo", None, None, None, None]
 
 
-def test_jsdoc_imports_of_a_project_class_and_a_declaration_file(tmp_path):
+def members_in_files(folder, texts: dict[str, str]) -> dict[str, set[str] | None]:
+    """The members listed at the end of each JavaScript file ``name.js`` holding ``text``, in
+    ``folder``, once the libraries they need are read."""
     from treecomplete.service import CompletionService
 
-    (tmp_path / "batch.js").write_text("export class Batch {\n  flush() {}\n  run() {}\n}\n")
-    (tmp_path / "types.d.ts").write_text("export interface Effect { deps: number; fn(): void }\n")
     libraries = Libraries()
     service = CompletionService(libraries=libraries)
     found = {}
-    for name, text in {
-        "a": "/** @import { Batch as B } from './batch.js' */\n/** @param {B} b */\nfunction f(b) {\n  b.",
-        "b": "/** @param {import('./batch.js').Batch} b */\nfunction f(b) {\n  b.",
-        "c": "/** @import { Effect } from './types' */\n/** @param {Effect} e */\nfunction f(e) {\n  e.",
-    }.items():
-        doc = service.open((tmp_path / f"{name}.js").as_uri(), "javascript", 1, text)
-        libraries.members(context_at(doc, len(doc.data)))
-        libraries.loader.wait(5)
-        found[name] = set(libraries.members(context_at(doc, len(doc.data))).names)
-    assert found == {"a": {"flush", "run"}, "b": {"flush", "run"}, "c": {"deps", "fn"}}
-
-
-def test_what_a_project_function_s_jsdoc_returns_after_its_call_and_before_an_annotation(tmp_path):
-    from treecomplete.service import CompletionService
-
-    (tmp_path / "batch.js").write_text(
-        "export class Batch {\n  flush() {}\n}\n/** @returns {Batch} */\nexport function current() {}\n"
-        "export function plain() {}\n")
-    libraries = Libraries()
-    service = CompletionService(libraries=libraries)
-    found = {}
-    for name, text in {
-        "called": "import { current } from './batch.js';\ncurrent().",
-        "assigned": "import { current } from './batch.js';\nconst b = current();\nb.",
-        "annotated": "import { current } from './batch.js';\n/** @type {Map<string, number>} */\nconst m = current();\nm.",
-    }.items():
-        doc = service.open((tmp_path / f"{name}.js").as_uri(), "javascript", 1, text)
+    for name, text in texts.items():
+        doc = service.open((folder / f"{name}.js").as_uri(), "javascript", 1, text)
         libraries.members(context_at(doc, len(doc.data)))
         libraries.loader.wait(5)
         got = libraries.members(context_at(doc, len(doc.data)))
         found[name] = set(got.names) if got is not None else None
+    return found
+
+
+def test_jsdoc_imports_of_a_project_class_and_a_declaration_file(tmp_path):
+    (tmp_path / "batch.js").write_text("export class Batch {\n  flush() {}\n  run() {}\n}\n")
+    (tmp_path / "types.d.ts").write_text("export interface Effect { deps: number; fn(): void }\n")
+    found = members_in_files(tmp_path, {
+        "a": "/** @import { Batch as B } from './batch.js' */\n/** @param {B} b */\nfunction f(b) {\n  b.",
+        "b": "/** @param {import('./batch.js').Batch} b */\nfunction f(b) {\n  b.",
+        "c": "/** @import { Effect } from './types' */\n/** @param {Effect} e */\nfunction f(e) {\n  e.",
+    })
+    assert found == {"a": {"flush", "run"}, "b": {"flush", "run"}, "c": {"deps", "fn"}}
+
+
+def test_what_a_project_function_s_jsdoc_returns_after_its_call_and_before_an_annotation(tmp_path):
+    (tmp_path / "batch.js").write_text(
+        "export class Batch {\n  flush() {}\n}\n/** @returns {Batch} */\nexport function current() {}\n"
+        "export function plain() {}\n")
+    found = members_in_files(tmp_path, {
+        "called": "import { current } from './batch.js';\ncurrent().",
+        "assigned": "import { current } from './batch.js';\nconst b = current();\nb.",
+        "annotated": "import { current } from './batch.js';\n/** @type {Map<string, number>} */\nconst m = current();\nm.",
+    })
     assert found["called"] == found["assigned"] == {"flush"}
     assert {"get", "set"} <= found["annotated"] and "flush" not in found["annotated"]  # the JSDoc where it is bound first
