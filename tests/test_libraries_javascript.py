@@ -238,6 +238,7 @@ def test_a_call_has_the_members_of_the_class_its_function_s_jsdoc_returns(tmp_pa
         "/** @return {Map<string, Batch>} */\nexport const all = () => new Map();\n"
         "export function plain() {}\n")
     assert names(tmp_path, Target("./batch.js", ("current()",))) == {"flush"}
+    assert names(tmp_path, Target("./batch.js", ("current()", "await"))) == {"flush"}  # awaited, not a Promise: itself
     assert names(tmp_path, Target("./batch.js", ("settled()", "await"))) == {"flush"}
     assert names(tmp_path, Target("./batch.js", ("settled()",))) == {"then", "catch", "finally"}  # not awaited: a Promise
     assert {"get", "set"} <= names(tmp_path, Target("./batch.js", ("all()",)))

@@ -44,7 +44,7 @@ _PROMISE = re.compile(r"\s*Promise\s*<(.*)>\s*")
 
 def _documented(node: tree_sitter.Node, tag: re.Pattern = _JSDOC_TYPE, awaited: bool = False) -> str:
     """The class a JSDoc tag (``@type``) right above ``node`` names (written_types.jsdoc_type), or
-    "" (``awaited``: the class of a ``Promise<...>`` it names)."""
+    "" (``awaited``: X of a ``Promise<X>`` it names, as ``await`` gives)."""
     comment = node.prev_named_sibling
     if comment is None or comment.type != "comment" or comment.end_point[0] + 1 < node.start_point[0]:
         return ""
@@ -52,7 +52,7 @@ def _documented(node: tree_sitter.Node, tag: re.Pattern = _JSDOC_TYPE, awaited: 
     written = found.group(1) if found is not None else ""
     if awaited:
         promised = _PROMISE.fullmatch(written)
-        written = promised.group(1) if promised is not None else ""
+        written = promised.group(1) if promised is not None else written
     return (jsdoc_type(written) or "") if written else ""
 
 
