@@ -260,3 +260,15 @@ def test_a_call_has_the_members_of_the_type_a_typescript_function_declares_it_re
     assert {"get", "set"} <= names(tmp_path, Target("./queue", ("index()",)))
     assert "toFixed" in names(tmp_path, Target("./queue", ("count()",)))
     assert names(tmp_path, Target("./queue", ("untyped()",))) == set()
+
+
+def test_a_call_of_a_project_class_s_method_has_what_it_declares_it_returns(tmp_path: Path):
+    (tmp_path / "address.ts").write_text(
+        "export class Address {\n  host = '';\n  static from(s: string): Address { return new Address(); }\n"
+        "  static async load(): Promise<Address> { return new Address(); }\n  toPort(): number { return 1; }\n}\n")
+    (tmp_path / "token.js").write_text(
+        "export class Token {\n  /** @returns {Token} */\n  static parse(s) { return new Token(); }\n  flush() {}\n}\n")
+    assert names(tmp_path, Target("./address", ("Address", "from()"))) == {"host", "toPort"}
+    assert names(tmp_path, Target("./address", ("Address", "load()", "await"))) == {"host", "toPort"}
+    assert names(tmp_path, Target("./token.js", ("Token", "parse()"))) == {"flush"}
+    assert names(tmp_path, Target("./token.js", ("Token", "missing()"))) == set()

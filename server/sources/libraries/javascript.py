@@ -30,7 +30,7 @@ from .declared_types import PRIMITIVES
 from .module_exports import PROTOTYPE, assigned_members, javascript_module, object_keys, prototype_members
 from .members import Member, Members, class_members
 from .node_resolution import file_of, resolve
-from .project_values import declared_return, enum_members, returned, top_values, unwrapped
+from .project_values import declared_return, enum_members, top_values, unwrapped
 
 log = logging.getLogger(__name__)
 
@@ -211,7 +211,10 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     if data is None:
         return None
     typed = _TYPED.get(path.suffix)
-    call = names[0].endswith("()") and names[1:] in ((), ("await",))  # `current().`: what the function returns
+    awaited = names[-1:] == ("await",)
+    called = names[:-1] if awaited else names  # `current().`, `Address.from(s).`: what the function returns
+    call = 0 < len(called) <= 2 and called[-1].endswith("()") and (len(called) == 1 or not called[0].endswith("()"))
+    returns = (*called[:-1], called[-1][:-2]) if call else ()
     if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
         tree = None
         if statics and len(names) == 1 or call:  # the name's value is read from the tree, parsed once here
@@ -219,7 +222,7 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
             tree = typed.parse(typed.parser(), data)
         types = _typescript_types(typed.name, data, pause, tree)
         if call:
-            written = declared_return(tree.root_node, names[0][:-2], awaited=len(names) > 1)
+            written = declared_return(tree.root_node, returns, awaited)
             if written in types:
                 return _class_or_statics(types[written], data, False, f" from {path.name}")
             return _written_members(written, data, tree, typed, path, pause, depth, files) if written else None
@@ -256,8 +259,7 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     found = default if names[0] == "default" else classes.get(names[0], values.get(names[0]))
     written = tops[names[0]][1] if names[0] in tops and len(names) == 1 and not values_only else ""
     if call:  # `get_batch().`: what its JSDoc says it returns
-        function = classes.get(names[0][:-2], values.get(names[0][:-2]))
-        written = returned(function, awaited=len(names) > 1) if function is not None else ""
+        written = declared_return(root, returns, awaited)
         if not written:
             return None
         found, names = None, (names[0],)

@@ -56,15 +56,6 @@ def _documented(node: tree_sitter.Node, tag: re.Pattern = _JSDOC_TYPE, awaited: 
     return (jsdoc_type(written) or "") if written else ""
 
 
-def returned(function: tree_sitter.Node, awaited: bool = False) -> str:
-    """The class a top-level function's JSDoc ``@returns`` names (``awaited``: what the Promise
-    it returns holds), or ""."""
-    statement = function
-    while statement.parent is not None and statement.parent.parent is not None:  # up to the file's statement
-        statement = statement.parent
-    return _documented(statement, _JSDOC_RETURNS, awaited)
-
-
 def unwrapped(node: tree_sitter.Node) -> tuple[tree_sitter.Node, bool]:
     """``node`` seen through what keeps its keys, and whether it is frozen (``Object.freeze``):
     an object that takes no more keys."""
@@ -91,28 +82,53 @@ def enum_members(enum: tree_sitter.Node) -> list[str]:
     return out
 
 
-_FUNCTIONS = ("function_declaration", "arrow_function", "function_expression", "function")
+_FUNCTIONS = ("function_declaration", "arrow_function", "function_expression", "function", "method_definition")
+_CLASSES = ("class_declaration", "abstract_class_declaration", "class")
 
 
-def declared_return(root: tree_sitter.Node, name: str, awaited: bool = False) -> str:
-    """The class a top-level function's written return type names (TypeScript's ``function
-    f(): Batch``, ``const f = (): Batch => ...``; ``Map<K, V>``: Map; ``awaited``: X of
-    ``Promise<X>``), or ""."""
-    function = None
-    for node in root.named_children:
-        inner = node.child_by_field_name("declaration") or node
-        if inner.type == "function_declaration" and node_text(inner.child_by_field_name("name")) == name:
-            function = inner
-        elif inner.type in ("lexical_declaration", "variable_declaration"):
-            function = next((d.child_by_field_name("value") for d in inner.named_children if d.type == "variable_declarator"
-                             and node_text(d.child_by_field_name("name")) == name), None)
-        if function is not None:
-            break
-    annotation = function.child_by_field_name("return_type") if function is not None and function.type in _FUNCTIONS else None
+def declared_return(root: tree_sitter.Node, names: tuple[str, ...], awaited: bool = False) -> str:
+    """The class that a function the file defines at its top level (``names``: its name) or a
+    method of a top-level class (the class's name, the method's) declares it returns, or "": by
+    its written return type (TypeScript's ``function f(): Batch``, ``static from(s: string):
+    Address``) or its JSDoc ``@returns {Batch}``; ``Map<K, V>``: Map; ``awaited``: X of
+    ``Promise<X>``, as ``await`` gives."""
+    function = _function(root, names[0]) if len(names) == 1 else _method(root, names[0], names[1]) if len(names) == 2 else None
+    if function is None or function.type not in _FUNCTIONS:
+        return ""
+    annotation = function.child_by_field_name("return_type")
     kind = annotation.named_children[0] if annotation is not None and annotation.named_children else None
-    if kind is not None and kind.type == "generic_type":
+    if kind is None:  # JSDoc's, above the method or the file's statement holding the function
+        statement = function
+        while function.type != "method_definition" and statement.parent is not None and statement.parent.parent is not None:
+            statement = statement.parent
+        return _documented(statement, _JSDOC_RETURNS, awaited)
+    if kind.type == "generic_type":
         arguments = kind.child_by_field_name("type_arguments")
         if not (awaited and node_text(kind.child_by_field_name("name")) == "Promise" and arguments is not None and arguments.named_children):
             return node_text(kind.child_by_field_name("name"))
         kind = arguments.named_children[0]
-    return node_text(kind) if kind is not None and kind.type in ("type_identifier", "predefined_type") else ""
+    return node_text(kind) if kind.type in ("type_identifier", "predefined_type") else ""
+
+
+def _function(root: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
+    """The function the file declares at its top level by ``name`` (``const f = () => ...`` too)."""
+    for node in root.named_children:
+        inner = node.child_by_field_name("declaration") or node
+        if inner.type == "function_declaration" and node_text(inner.child_by_field_name("name")) == name:
+            return inner
+        if inner.type in ("lexical_declaration", "variable_declaration"):
+            for declarator in inner.named_children:
+                if declarator.type == "variable_declarator" and node_text(declarator.child_by_field_name("name")) == name:
+                    return declarator.child_by_field_name("value")
+    return None
+
+
+def _method(root: tree_sitter.Node, owner: str, name: str) -> tree_sitter.Node | None:
+    """The method ``name`` of the class the file declares at its top level by ``owner``."""
+    for node in root.named_children:
+        inner = node.child_by_field_name("declaration") or node
+        if inner.type in _CLASSES and node_text(inner.child_by_field_name("name")) == owner:
+            body = inner.child_by_field_name("body")
+            return next((m for m in body.named_children if m.type == "method_definition"
+                         and node_text(m.child_by_field_name("name")) == name), None) if body is not None else None
+    return None
