@@ -217,7 +217,7 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     returns = (*called[:-1], called[-1][:-2]) if call else ()
     if typed is not None:  # `import { Retryer } from './retryer'` … `retryer: Retryer` … `retryer.`
         tree = None
-        if statics and len(names) == 1 or call:  # the name's value is read from the tree, parsed once here
+        if (statics and len(names) == 1) or call:  # the name's value or the function is read from the tree, parsed once here
             pause()
             tree = typed.parse(typed.parser(), data)
         types = _typescript_types(typed.name, data, pause, tree)
@@ -262,7 +262,7 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
         written = declared_return(root, returns, awaited)
         if not written:
             return None
-        found, names = None, (names[0],)
+        found, names = None, (names[0],)  # the instance of what it names, as a variable's below (not `await`'s, the method's)
     if written in classes:  # `/** @type {Batch | null} */ export let current_batch = null`, Batch a class of the file
         found, statics = classes[written], False  # the variable itself is an instance
     elif written and (members := _written_members(written, data, tree, JAVASCRIPT, path, pause, depth, files)) is not None:
