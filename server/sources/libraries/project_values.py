@@ -10,6 +10,7 @@ import tree_sitter
 
 from ...words import node_text
 from ...written_types import jsdoc_type
+from ..parameter_keys import function_named
 
 _THROUGH = ("parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression")
 
@@ -82,18 +83,17 @@ def enum_members(enum: tree_sitter.Node) -> list[str]:
     return out
 
 
-_FUNCTIONS = ("function_declaration", "arrow_function", "function_expression", "function", "method_definition")
 _CLASSES = ("class_declaration", "abstract_class_declaration", "class")
 
 
 def declared_return(root: tree_sitter.Node, names: tuple[str, ...], awaited: bool = False) -> str:
-    """The class that a function the file defines at its top level (``names``: its name) or a
-    method of a top-level class (the class's name, the method's) declares it returns, or "": by
-    its written return type (TypeScript's ``function f(): Batch``, ``static from(s: string):
-    Address``) or its JSDoc ``@returns {Batch}``; ``Map<K, V>``: Map; ``awaited``: X of
-    ``Promise<X>``, as ``await`` gives."""
-    function = _function(root, names[0]) if len(names) == 1 else _method(root, names[0], names[1]) if len(names) == 2 else None
-    if function is None or function.type not in _FUNCTIONS:
+    """The class that a function the file defines at its top level (``names``: its name, found as
+    parameter_keys.function_named finds it) or a method of a top-level class (the class's name,
+    the method's) declares it returns, or "": by its written return type (TypeScript's ``function
+    f(): Batch``, ``static from(s: string): Address``) or its JSDoc ``@returns {Batch}``; ``Map<K,
+    V>``: Map; ``awaited``: X of ``Promise<X>``, as ``await`` gives."""
+    function = function_named(root, names[0]) if len(names) == 1 else _method(root, names[0], names[1]) if len(names) == 2 else None
+    if function is None:
         return ""
     annotation = function.child_by_field_name("return_type")
     kind = annotation.named_children[0] if annotation is not None and annotation.named_children else None
@@ -108,19 +108,6 @@ def declared_return(root: tree_sitter.Node, names: tuple[str, ...], awaited: boo
             return node_text(kind.child_by_field_name("name"))
         kind = arguments.named_children[0]
     return node_text(kind) if kind.type in ("type_identifier", "predefined_type") else ""
-
-
-def _function(root: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
-    """The function the file declares at its top level by ``name`` (``const f = () => ...`` too)."""
-    for node in root.named_children:
-        inner = node.child_by_field_name("declaration") or node
-        if inner.type == "function_declaration" and node_text(inner.child_by_field_name("name")) == name:
-            return inner
-        if inner.type in ("lexical_declaration", "variable_declaration"):
-            for declarator in inner.named_children:
-                if declarator.type == "variable_declarator" and node_text(declarator.child_by_field_name("name")) == name:
-                    return declarator.child_by_field_name("value")
-    return None
 
 
 def _method(root: tree_sitter.Node, owner: str, name: str) -> tree_sitter.Node | None:
