@@ -78,6 +78,10 @@ class Predictor(Lookahead):
         self.values = loaded.values
         self.type_ids = {s: i for i, s in enumerate(loaded.types)}
         self.value_ids = {s: i for i, s in enumerate(loaded.values)}
+        # each type's name without its two bits, in the order of first appearance, and its index there
+        self._bases = list(dict.fromkeys(name.split("|", 1)[0] for name in loaded.types))
+        base_index = {name: i for i, name in enumerate(self._bases)}
+        self._base_of = torch.tensor([base_index[name.split("|", 1)[0]] for name in loaded.types])
         self.device = device
         # torch's intra-op threads for the thread that asks (a per-thread setting), on a CPU
         self.threads = threads if device.type == "cpu" else None
@@ -312,12 +316,9 @@ class Predictor(Lookahead):
         """Node types (without their two bits) and their probabilities for the next element."""
         if snapshot.type_logits is None:
             return {}
-        probs = torch.softmax(snapshot.type_logits, -1).tolist()
-        out: dict[str, float] = {}
-        for name, p in zip(self.types, probs):
-            base = name.split("|", 1)[0]
-            out[base] = out.get(base, 0.0) + p
-        return out
+        probs = torch.softmax(snapshot.type_logits.reshape(-1), -1).cpu().double()  # summed as Python would
+        sums = torch.zeros(len(self._bases), dtype=torch.float64).index_add_(0, self._base_of, probs)
+        return dict(zip(self._bases, sums.tolist()))
 
     def vocabulary_top(self, g: torch.Tensor, top: int = TOP_VALUES) -> list[list[tuple[int, float]]]:
         """Per row of ``g`` (B, width): the ``top`` vocabulary values and their probabilities."""
