@@ -63,9 +63,17 @@ def fit(lang: str, lists: list[CompletionList], params: dict, threads: int) -> d
         model.save_model(f"{tmp}/m.json", format="json")
         raw = json.loads(Path(f"{tmp}/m.json").read_text())
     exported = export(raw, params["depth"])
-    importance = dict(zip(features.INPUTS, model.get_feature_importance(pool)))
-    return {**exported, "baseline": features.LINEAR_SCORE if on_top else None,
-            "importance": {k: round(float(v), 3) for k, v in importance.items()}}
+    # CatBoost's FeatureImportance: the loss change for a ranking loss, the prediction-values change otherwise
+    importance = dict(zip(features.INPUTS, shares(model.get_feature_importance(pool, type="FeatureImportance"))))
+    return {**exported, "baseline": features.LINEAR_SCORE if on_top else None, "importance": importance}
+
+
+def shares(values) -> list[float]:
+    """Each value as a percentage of the values' total size, to two places: a ranking loss's
+    changes are 1e-4 and less, which rounding the values themselves turned into zeros."""
+    values = np.asarray(values, dtype=np.float64)
+    total = float(np.abs(values).sum()) or 1.0
+    return [round(float(v), 2) for v in 100.0 * values / total]
 
 
 def export(raw: dict, depth: int) -> dict:
@@ -214,7 +222,8 @@ def card(lang: str, fitted: dict, lists: list[CompletionList], figures: list[str
         f"{', on top of the linear scorer' if fitted.get('baseline') else ''}), read by ranking/trees.py.",
         f"- Features: the {len(fitted['features'])} of ranking/features.py INPUTS.", "",
         "## Figures (two folds by package)", "", *figures, "",
-        "## Importances (CatBoost's prediction-values change, the 15 largest)", "",
+        "## Importances (CatBoost's FeatureImportance: the loss change for a ranking loss, else the "
+        "prediction-values change; % of their total; the 15 largest)", "",
         *[f"- {name}: {value:.2f}" for name, value in top], ""])
 
 

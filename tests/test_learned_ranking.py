@@ -146,6 +146,13 @@ def test_the_fit_reports_ranks_per_mode_and_k_and_folds_by_package():
     assert split["after a dot"] == [dot] and split["elsewhere"] == lists  # cases 2 and 3 are elsewhere
 
 
+def test_importances_are_shares_of_their_total_however_small():
+    from benchmarks.rank_fit import shares
+
+    assert shares([1e-5, 3e-5, -1e-5]) == [20.0, 60.0, -20.0]  # a ranking loss's changes, signed
+    assert shares([0.0, 0.0]) == [0.0, 0.0]
+
+
 def test_a_shallower_tree_is_exported_at_the_ranking_s_depth_with_the_same_scores():
     from benchmarks.rank_fit import export
 
