@@ -227,3 +227,11 @@ def test_trees_rank_only_the_cases_they_serve(tmp_path):
     path.write_text(json.dumps(ranking([[(0, 0.5)]], [[5.0, 7.0]], cases="all")))
     with pytest.raises(ValueError, match="cases"):
         trees.load(path, features.INPUTS)
+
+
+@pytest.mark.learned_rankings
+def test_typescript_serves_javascripts_ranking_and_go_keeps_the_linear_scorer(rankings):
+    (rankings / "javascript.json").write_text(json.dumps(ranking([[(0, 0.5)]], [[1.0, 2.0]])))
+    assert ranker.ranking_path("javascript") == ranker.ranking_path("typescript") == rankings / "javascript.json"
+    assert ranker.ranking_path("go") is None and ranker.weights_of("go") == ranker.weights_of("javascript")
+    assert ranker.for_language("typescript").trees is not None and ranker.for_language("go").trees is None

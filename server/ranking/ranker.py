@@ -37,13 +37,17 @@ DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 13 + [KNOWN_W
 # epochs: k=0 top-1 56.0% at a buffer's end and 65.0% inside a file, against 55.7% and 59.0% with
 # DEFAULT; docs/benchmarks.md).
 BORROWED = {"go": "javascript", "typescript": "javascript"}
+# The learned ranking a language without its own serves: JavaScript's trees raised TypeScript's
+# validation figures and lowered Go's at a buffer's end (docs/decisions.md), so Go keeps the
+# linear scorer.
+RANKING_BORROWED = {"typescript": "javascript"}
 RANKINGS = Path(__file__).with_name("rankings")  # LANG.json: the learned rankings shipped
 log = logging.getLogger(__name__)
 
 
 def ranking_path(language: str) -> Path | None:
     """The learned ranking shipped for ``language``, or for the language it borrows from."""
-    for name in (language, BORROWED.get(language)):
+    for name in (language, RANKING_BORROWED.get(language)):
         if name and (RANKINGS / f"{name}.json").exists():
             return RANKINGS / f"{name}.json"
     return None
