@@ -30,7 +30,7 @@ from .flatten import EMPTY
 from .resume import Interrupt, atomic_save, lanes_from, lanes_to_tensors
 from .scoring import ranks, type_ranks, value_scores, window_values
 from .store import Split
-from .vocab import PAD_ID
+from .vocab import PAD_ID, node_kinds
 
 CATEGORIES = ("attribute", "name", "parameter", "literal")
 LITERALS = frozenset({"string", "template_string", "concatenated_string", "integer", "float", "number", "true",
@@ -105,8 +105,7 @@ def evaluate(loaded: Loaded, split: Split, corpus: CorpusVocabulary, batch: int 
             c = category(name, parent)
             if c is not None:
                 table[t, p] = CATEGORIES.index(c)
-    kinds: dict[str, int] = {}  # node kind (the type without its bits) -> its index
-    kind_of = torch.tensor([kinds.setdefault(name.partition("|")[0], len(kinds)) for name in loaded.types])
+    kinds, kind_of = node_kinds(loaded.types)
     tallies: dict[str, Tally] = defaultdict(Tally)
     local = 0  # OoV targets that occurred earlier in the window
     state = model.initial_state(batch, device)

@@ -23,6 +23,14 @@ PAD_ID, UNK_ID, EOF_ID = 0, 1, 2
 NO_POINTER = 0  # pointer label: nothing to copy
 
 
+def node_kinds(types: Sequence[str]) -> tuple[list[str], torch.Tensor]:
+    """The node kinds of annotated types (``call|10``: the type without Li et al.'s two bits), in
+    the order they first appear, and each type's kind index (for ``index_add`` over its probabilities)."""
+    kinds: dict[str, int] = {}
+    index = torch.tensor([kinds.setdefault(name.partition("|")[0], len(kinds)) for name in types])
+    return list(kinds), index
+
+
 def bound(trained: int, k: int) -> int:
     """The id bound of a vocabulary of the K most frequent of ``trained`` training symbols."""
     return len(SPECIALS) + min(k, trained)

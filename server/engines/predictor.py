@@ -35,7 +35,7 @@ from ..models.flatten import Memo, flatten_before, parent_annotated_type, parent
 from ..models.lru import SizedLRU
 from ..models.suffix import distance_buckets
 from ..models.tree_positions import context_codes
-from ..models.vocab import PAD_ID, UNK_ID
+from ..models.vocab import PAD_ID, UNK_ID, node_kinds
 from ..sources import chains
 from .incremental import EVERY, LONGER_READS, LSTM_BOUNDS, TRANSFORMER_BOUNDS, Session, Sessions, Snapshot, anchor_index, compact
 from .lookahead import Cuts, Lookahead, SuffixRead, remember
@@ -78,10 +78,7 @@ class Predictor(Lookahead):
         self.values = loaded.values
         self.type_ids = {s: i for i, s in enumerate(loaded.types)}
         self.value_ids = {s: i for i, s in enumerate(loaded.values)}
-        # each type's name without its two bits, in the order of first appearance, and its index there
-        self._bases = list(dict.fromkeys(name.split("|", 1)[0] for name in loaded.types))
-        base_index = {name: i for i, name in enumerate(self._bases)}
-        self._base_of = torch.tensor([base_index[name.split("|", 1)[0]] for name in loaded.types])
+        self._kinds, self._kind_of = node_kinds(loaded.types)  # the types without their two bits
         self.device = device
         # torch's intra-op threads for the thread that asks (a per-thread setting), on a CPU
         self.threads = threads if device.type == "cpu" else None
@@ -317,8 +314,8 @@ class Predictor(Lookahead):
         if snapshot.type_logits is None:
             return {}
         probs = torch.softmax(snapshot.type_logits.reshape(-1), -1).cpu().double()  # summed as Python would
-        sums = torch.zeros(len(self._bases), dtype=torch.float64).index_add_(0, self._base_of, probs)
-        return dict(zip(self._bases, sums.tolist()))
+        sums = torch.zeros(len(self._kinds), dtype=torch.float64).index_add_(0, self._kind_of, probs)
+        return dict(zip(self._kinds, sums.tolist()))
 
     def vocabulary_top(self, g: torch.Tensor, top: int = TOP_VALUES) -> list[list[tuple[int, float]]]:
         """Per row of ``g`` (B, width): the ``top`` vocabulary values and their probabilities."""
