@@ -101,6 +101,21 @@ def test_the_projects_imports_say_where_a_name_comes_from_most_files_first(tmp_p
     assert offers("Name", PYTHON, snapshot, str((tmp_path / "pkg" / "x.py").resolve()))[0].module == ".nodes"
 
 
+def test_the_imports_of_the_files_nearest_count_most(tmp_path):
+    # three files import Page from async_api, one from sync_api: beside that one, sync_api first
+    files = {"app/__init__.py": "", "app/sync_api.py": "class Page:\n    pass\n", "app/async_api.py": "class Page:\n    pass\n",
+             "tests/sync/test_a.py": "from app.sync_api import Page\n"}
+    files.update({f"tests/async/test_{i}.py": "from app.async_api import Page\n" for i in range(3)})
+    index = _project(tmp_path, files)
+    for folder, first in (("sync", "app.sync_api"), ("async", "app.async_api"), ("other", "app.async_api")):
+        here = str((tmp_path / "tests" / folder / "test_new.py").resolve())
+        found = offers("Page", PYTHON, index.snapshot(PYTHON, here), here)
+        assert [o.module for o in found[:2]] == [first, ({"app.sync_api", "app.async_api"} - {first}).pop()], folder
+    # the file's own saved import counts for nothing: beside it, the other files decide
+    here = str((tmp_path / "tests" / "sync" / "test_a.py").resolve())
+    assert offers("Page", PYTHON, index.snapshot(PYTHON, here), here)[0].module == "app.async_api"
+
+
 def test_a_name_exported_by_fifty_modules_is_offered_from_three(tmp_path):
     files = {f"m{i}.py": "def helper():\n    pass\n" for i in range(50)}
     files.update({f"u{i}.py": "from m7 import helper\n" for i in range(2)})

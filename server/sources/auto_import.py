@@ -4,8 +4,9 @@ Where a name is completed (not after a dot, not at a declaration or an import) a
 binds no such name, an item for it carries the import to add (sources/import_edits.py writes
 it). Where the import comes from, most likely first, at most OFFERS modules a name:
 - the project's other files: how their imports bind the name (``from whoosh.query import
-  And``, ``const { join } = require('path')``), most files first; a relative import resolved
-  from the importing file and written again from this one;
+  And``, ``const { join } = require('path')``), most files first, the nearest counting most
+  (``_nearest_first``); a relative import resolved from the importing file and written again
+  from this one;
 - a project file that defines the name at its top level (JavaScript: exports it by name, or
   exports under that name as its default: ``module.exports = req``);
 - an installed package of that name, or one that exports it (sources/installed.py);
@@ -43,6 +44,7 @@ from .project import BOUND, fold, is_file_key, path_of
 log = logging.getLogger(__name__)
 
 OFFERS = 3  # modules offered for one name, most likely first
+NEAR = 0.5  # an importing file's weight, to the power of the folders between it and the file (_nearest_first)
 EXTRA = 8  # names no other source lists, added per request
 EXTRA_AFTER = 2  # characters typed before they are (a first keystroke lists enough)
 LIBRARIES = Path(__file__).parent / "libraries"
@@ -212,7 +214,8 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     own = project.files.get(path) if project is not None and path is not None else None
     here, folder = _place(path) if path is not None else (None, None)
     style = _relative_style(own)
-    for module, imported, files, relative in project.importers.get(name, ()) if project is not None else ():
+    importers = project.importers.get(name, ()) if project is not None else ()
+    for module, imported, files, relative in _nearest_first(importers, name, project, path):
         files -= own is not None and any(b[0] == name and b[1] == module for b in own.bound)
         if files > 0 and module != here:
             add(module, imported, 2 * relative > files, files=files)
@@ -245,6 +248,36 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     for module, imported, _ in library.used.get(name, []):
         add(module, imported, origin="library")
     return out
+
+
+def _nearest_first(importers: tuple[tuple[str, str, int, int], ...], name: str, project, path: str | None
+                   ) -> tuple[tuple[str, str, int, int], ...] | list[tuple[str, str, int, int]]:
+    """The ways the project's files bind ``name`` (Snapshot.importers), where more than one:
+    ordered by their files (but ``path``) weighted by nearness, each NEAR to the power of the
+    folders between it and ``path`` (a file beside it 1, one in the folder above 0.5): tests
+    under tests/sync/ import ``Page`` from ``sync_api``, those under tests/async/ from
+    ``async_api``."""
+    if len(importers) < 2 or path is None:
+        return importers
+    here = os.path.dirname(path)
+
+    def weight(entry: tuple[str, str, int, int]) -> float:
+        files = project.binding_files.get((name, entry[0], entry[1]), ())
+        return -sum(NEAR ** _steps(here, os.path.dirname(f)) for f in files if f != path)
+
+    return sorted(importers, key=weight)
+
+
+@functools.lru_cache(maxsize=4096)
+def _steps(a: str, b: str) -> int:
+    """Folders between two folders: up from ``a`` to their common folder, then down to ``b``."""
+    pa, pb = Path(a).parts, Path(b).parts
+    common = 0
+    for x, y in zip(pa, pb):
+        if x != y:
+            break
+        common += 1
+    return len(pa) + len(pb) - 2 * common
 
 
 @functools.lru_cache(maxsize=256)

@@ -107,6 +107,9 @@ class Snapshot:
     taken_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module -> the names taken from it, most files first
     # name -> how the files' imports bind it: (module, name imported or "", files, files writing it relative), most first
     importers: dict[str, tuple[tuple[str, str, int, int], ...]] = field(default_factory=dict)
+    # (name, module, name imported) -> the files whose imports bind it so, for a name that the
+    # files bind from more than one module (auto_import.py's nearest importers first)
+    binding_files: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
     # name -> the files defining it at the top level (Python) or exporting it by name (JavaScript)
     definers: dict[str, tuple[str, ...]] = field(default_factory=dict)
     defaulters: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> the files default-exporting it so
@@ -142,7 +145,7 @@ class Snapshot:
         modules: dict[str, list[str]] = {}
         for path in files:
             modules.setdefault(module_name(Path(path)), []).append(path)
-        importers, bound_df, absolute = _importers(files, modules)
+        importers, bound_df, absolute, binding_files = _importers(files, modules)
         definers: dict[str, list[str]] = {}
         defaulters: dict[str, list[str]] = {}
         for path, fw in files.items():
@@ -154,7 +157,7 @@ class Snapshot:
                    TAKEN: _buckets(taken_df, taken_df), BOUND: _buckets(bound_df, bound_df)}
         return cls(files, df, member_df, defined_df, pair_df, taken_df, {r: tuple(m) for r, m in after.items()}, buckets,
                    {name: tuple(paths) for name, paths in modules.items()}, taken_from_df,
-                   {module: tuple(names) for module, names in taken_of.items()}, importers,
+                   {module: tuple(names) for module, names in taken_of.items()}, importers, binding_files,
                    {name: tuple(paths) for name, paths in definers.items()},
                    {name: tuple(paths) for name, paths in defaulters.items()}, _folded(modules), absolute)
 
@@ -244,13 +247,14 @@ def _folded(modules: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
     return {name: tuple(paths) for name, paths in out.items()}
 
 
-def _importers(files: dict[str, FileWords], modules: dict[str, list[str]]
-               ) -> tuple[dict[str, tuple[tuple[str, str, int, int], ...]], Counter[str], dict[str, str]]:
+def _importers(files: dict[str, FileWords], modules: dict[str, list[str]]) -> tuple[
+        dict[str, tuple[tuple[str, str, int, int], ...]], Counter[str], dict[str, str], dict[tuple[str, str, str], tuple[str, ...]]]:
     """How the files' imports bind each name (Snapshot.importers), an absolute module that names
     a project file counted as that file (``whoosh.query`` and ``.query`` alike); how many files
-    bind each name; and the absolute module written for each project file so named
-    (Snapshot.absolute: the one its imports write most often)."""
-    counts: Counter[tuple[str, str, str]] = Counter()
+    bind each name; the absolute module written for each project file so named
+    (Snapshot.absolute: the one its imports write most often); and, for a name bound from more
+    than one module, which files bind it each way (Snapshot.binding_files)."""
+    binders: dict[tuple[str, str, str], list[str]] = {}  # (name, module, name imported) -> the files
     relative: Counter[tuple[str, str, str]] = Counter()
     written: Counter[tuple[str, str]] = Counter()
     for path, fw in files.items():
@@ -260,17 +264,19 @@ def _importers(files: dict[str, FileWords], modules: dict[str, list[str]]
             if found:
                 written[(found, module)] += 1
             key = (name, found or module, imported)
-            counts[key] += 1
+            binders.setdefault(key, []).append(path)
             relative[key] += written_relative
     out: dict[str, list[tuple[str, str, int, int]]] = {}
     bound_df: Counter[str] = Counter()
-    for (name, module, imported), n in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        out.setdefault(name, []).append((module, imported, n, relative[(name, module, imported)]))
-        bound_df[name] += n
+    for (name, module, imported), binding in sorted(binders.items(), key=lambda item: (-len(item[1]), item[0])):
+        out.setdefault(name, []).append((module, imported, len(binding), relative[(name, module, imported)]))
+        bound_df[name] += len(binding)
     absolute: dict[str, str] = {}
     for (key, module), _ in sorted(written.items(), key=lambda item: -item[1]):
         absolute.setdefault(key, module)
-    return {name: tuple(found) for name, found in out.items()}, bound_df, absolute
+    binding_files = {(name, module, imported): tuple(binders[(name, module, imported)])
+                     for name, found in out.items() if len(found) > 1 for module, imported, _, _ in found}
+    return {name: tuple(found) for name, found in out.items()}, bound_df, absolute, binding_files
 
 
 def is_file_key(module: str) -> bool:
