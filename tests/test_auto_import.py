@@ -116,6 +116,18 @@ def test_the_imports_of_the_files_nearest_count_most(tmp_path):
     assert offers("Page", PYTHON, index.snapshot(PYTHON, here), here)[0].module == "app.async_api"
 
 
+def test_nearness_chooses_the_module_and_most_files_how_to_import_it(tmp_path):
+    # src/bson.ts: imported by name in three files far off, as a namespace in one beside the
+    # new file; the package bson by name in one file a folder up
+    files = {"src/bson.ts": "export const BSON = {};\n", "src/deep/near/a.ts": "import * as BSON from '../../bson';\n",
+             "src/deep/b.ts": "import { BSON } from 'bson';\n"}
+    files.update({f"src/far/c{i}.ts": "import { BSON } from '../bson';\n" for i in range(3)})
+    index = _project(tmp_path, files)
+    here = str((tmp_path / "src" / "deep" / "near" / "new.ts").resolve())
+    found = offers("BSON", TYPESCRIPT, index.snapshot(TYPESCRIPT, here), here)
+    assert [(o.module, o.imported) for o in found[:2]] == [("../../bson", "BSON"), ("bson", "BSON")]
+
+
 def test_a_name_exported_by_fifty_modules_is_offered_from_three(tmp_path):
     files = {f"m{i}.py": "def helper():\n    pass\n" for i in range(50)}
     files.update({f"u{i}.py": "from m7 import helper\n" for i in range(2)})

@@ -252,20 +252,20 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
 
 def _nearest_first(importers: tuple[tuple[str, str, int, int], ...], name: str, project, path: str | None
                    ) -> tuple[tuple[str, str, int, int], ...] | list[tuple[str, str, int, int]]:
-    """The ways the project's files bind ``name`` (Snapshot.importers), where more than one:
-    ordered by their files (but ``path``) weighted by nearness, each NEAR to the power of the
-    folders between it and ``path`` (a file beside it 1, one in the folder above 0.5): tests
-    under tests/sync/ import ``Page`` from ``sync_api``, those under tests/async/ from
-    ``async_api``."""
+    """The ways the project's files bind ``name`` (Snapshot.importers), where more than one
+    module: the modules ordered by their importing files (but ``path``) weighted by nearness,
+    each NEAR to the power of the folders between it and ``path`` (a file beside it 1, one in
+    the folder above 0.5): tests under tests/sync/ import ``Page`` from ``sync_api``, those
+    under tests/async/ from ``async_api``. How a module is imported (by name, as a default or
+    a namespace) keeps the order of most files first."""
     if len(importers) < 2 or path is None:
         return importers
     here = os.path.dirname(path)
-
-    def weight(entry: tuple[str, str, int, int]) -> float:
-        files = project.binding_files.get((name, entry[0], entry[1]), ())
-        return -sum(NEAR ** _steps(here, os.path.dirname(f)) for f in files if f != path)
-
-    return sorted(importers, key=weight)
+    weights: dict[str, float] = {}
+    for module, imported, _, _ in importers:
+        files = project.binding_files.get((name, module, imported), ())
+        weights[module] = weights.get(module, 0.0) + sum(NEAR ** _steps(here, os.path.dirname(f)) for f in files if f != path)
+    return sorted(importers, key=lambda entry: -weights[entry[0]])
 
 
 @functools.lru_cache(maxsize=4096)
