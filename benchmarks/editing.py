@@ -208,11 +208,15 @@ def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = 
 def imported_samples(path: Path, data: bytes, tree, language: LanguageSpec, lang: str, drop_imports: bool) -> list[Sample]:
     """The names that the file's top-level imports bind, used below them (not in an import, nor
     where a function around them binds the name itself), with what each binds; with
-    ``drop_imports``, in the file without its imports."""
+    ``drop_imports``, in the file without its imports. A name that an import elsewhere in the
+    file binds too (``if TYPE_CHECKING:``, in a function) is not taken: the buffer binds it."""
     spans = imported_names.import_spans(tree, language)
     if not spans:
         return []
     bound = bindings(tree, language, spans)  # what the file's top-level imports bind
+    gaps = [(0, spans[0][0])] + [(a[1], b[0]) for a, b in zip(spans, spans[1:])] + [(spans[-1][1], len(data))]
+    for name in bindings(tree, language, [(lo, hi) for lo, hi in gaps if hi > lo]):
+        bound.pop(name, None)
     out = []
     stack = [tree.root_node]
     while stack:
@@ -221,7 +225,7 @@ def imported_samples(path: Path, data: bytes, tree, language: LanguageSpec, lang
         text = node.text.decode("utf-8", "replace") if node.type == "identifier" and node.text else ""
         target = bound.get(text)
         if target is None or node.start_byte < spans[0][1] or any(a <= node.start_byte < b for a, b in spans) \
-                or imported_names.shadowed(node, text):
+                or imported_names.shadowed(node, text) or imported_names.in_import(node):
             continue
         if member_access(node) is not None or declares(lang, data, node.start_byte) or (node.parent and node.parent.type in (
                 "keyword_argument", "pair", "import_specifier", "export_specifier", "shorthand_property_identifier_pattern")):

@@ -39,6 +39,16 @@ def import_spans(tree, language: LanguageSpec) -> list[tuple[int, int]]:
     return spans
 
 
+def in_import(node) -> bool:
+    """Whether ``node`` is part of an import statement (``argument`` of ``from cleo.io.inputs.argument
+    import Argument``), wherever the statement is."""
+    while node is not None:
+        if node.type in PY_IMPORTS or node.type == "import_statement":
+            return True
+        node = node.parent
+    return False
+
+
 def drop(data: bytes, spans: list[tuple[int, int]], offset: int) -> tuple[bytes, int]:
     """``data`` without ``spans``, and where ``offset`` moves to."""
     out, last, moved = [], 0, offset
