@@ -233,6 +233,15 @@ def test_unimported_library_names_are_offered_with_their_import():
     assert [e.new_text for e in items["OrderedDict"].additional_text_edits] == ["from collections import OrderedDict\n"]
 
 
+def test_a_standard_member_is_offered_from_a_module_never_from_a_receiver(tmp_path):
+    # real code reads os.environ.get, sys.modules.get and datetime.datetime: no `from os.environ import get`
+    here = str((tmp_path / "new.py").resolve())
+    modules = {name: [o.module for o in offers(name, PYTHON, None, here)] for name in ("get", "datetime", "find_spec")}
+    assert modules["get"] == []
+    assert modules["datetime"] == ["datetime"]  # `import datetime`, `from datetime import datetime`
+    assert modules["find_spec"] == ["importlib.util"]  # a submodule's file
+
+
 def test_a_javascript_name_a_project_file_exports_with_the_extension_the_file_writes(tmp_path):
     index = _project(tmp_path, {"lib/command.js": "export class Command {}\nclass Hidden {}\n",
                                 "lib/option.js": "exports.Option = class {};\n",

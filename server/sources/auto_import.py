@@ -28,6 +28,7 @@ import json
 import logging
 import os
 import re
+import sysconfig
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -145,7 +146,7 @@ class LibraryNames:
                         self._add(name or module, module, name, files)
             usage = json.loads((LIBRARIES / "python_usage.json").read_text())["modules"]
             for module, members in usage.items():
-                for member, files in members.items() if _PY_MODULE.fullmatch(module) else ():
+                for member, files in members.items() if _PY_MODULE.fullmatch(module) and _a_module(module, imports) else ():
                     if not member.startswith("_") and all(m != module for m, _, _ in self.by_name.get(member, ())):
                         self.used.setdefault(member, []).append((module, member, files))
             return
@@ -181,6 +182,16 @@ class LibraryNames:
             found.append(name)
         found.sort(key=lambda name: -self.by_name[name][0][2])
         return found[:limit]
+
+
+def _a_module(module: str, imports: dict) -> bool:
+    """Whether an import can name ``module``: a top-level one, one that real code imports from
+    (python_imports.json: ``os.path``), or a file or package of the standard library; not a
+    receiver that python_usage.json holds as well (``os.environ``, ``datetime.datetime``)."""
+    if "." not in module or module in imports:
+        return True
+    path = Path(sysconfig.get_paths()["stdlib"], *module.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
 def library_names(language: str) -> LibraryNames:
