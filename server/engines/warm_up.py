@@ -40,7 +40,8 @@ def warm_up(predictor, language: str) -> None:
         return
     started = time.perf_counter()
     try:
-        from ..sources.auto_import import NAMES, library_names
+        from ..sources.auto_import import NAMES
+        from ..sources.library_names import library_names
         from .neural import CHAIN_BUDGET, CHAIN_STEPS
 
         if language in NAMES:
