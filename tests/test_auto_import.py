@@ -242,6 +242,20 @@ def test_a_standard_member_is_offered_from_a_module_never_from_a_receiver(tmp_pa
     assert modules["find_spec"] == ["importlib.util"]  # a submodule's file
 
 
+def test_what_a_standard_module_declares_is_offered_where_nothing_else_knows_the_name(tmp_path):
+    here = str((tmp_path / "new.py").resolve())
+    modules = {name: [o.module for o in offers(name, PYTHON, None, here)] for name in ("cast", "field", "TYPE_CHECKING", "operator")}
+    assert modules["cast"][0] == "typing" and modules["field"] == ["dataclasses"] and modules["TYPE_CHECKING"] == ["typing"]
+    assert modules["operator"] == ["operator"]  # known from real code's imports: not ast's class as well
+
+
+def test_a_python_builtin_comes_without_an_import():
+    service = CompletionService(project=ProjectIndex())
+    for typed, name in (("x = le", "len"), ("x = op", "open"), ("pri", "print")):
+        items = [i for i in _complete_all(service, "file:///t/new.py", "x = 1\n" + typed) if i.label == name]
+        assert len(items) == 1 and not items[0].additional_text_edits, (name, items)  # not `from builtins import len`
+
+
 def test_a_javascript_name_a_project_file_exports_with_the_extension_the_file_writes(tmp_path):
     index = _project(tmp_path, {"lib/command.js": "export class Command {}\nclass Hidden {}\n",
                                 "lib/option.js": "exports.Option = class {};\n",

@@ -11,7 +11,7 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
   exports under that name as its default: ``module.exports = req``);
 - an installed package of that name, or one that exports it (sources/installed.py);
 - the standard library's and Node's modules: what real code imports from each, then the
-  members it reads after the module's name (sources/library_names.py).
+  members it reads after the module's name, then the rest they declare (sources/library_names.py).
 
 Nothing is read from disk at a request but whether a Python folder is a package and the
 installed packages' names (each cached): the project index (sources/project.py) keeps each
@@ -110,7 +110,8 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     OFFERS): the project's imports of it, a project module of that name, a project file defining
     it (JavaScript: exporting it by name, or as its default export of that name), an installed
     package of that name, what real code imports from the standard library, what an installed
-    package exports, the members real code reads after a standard module's name."""
+    package exports, the members real code reads after a standard module's name; where none of
+    these knows the name, what a standard module declares (``cast``: typing, ctypes)."""
     out: list[Offer] = []
     seen: set[str] = set()  # the modules offered: ``@`` and a path for a project file, however written
     python = language.name == "python"
@@ -158,6 +159,8 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     for module, imported in EXPORTS.of(folder, python).get(name, ()) if folder is not None else ():
         add(module, imported, origin="library")  # what an installed package exports (typing_extensions' Any after typing's)
     for module, imported, _ in library.used.get(name, []):
+        add(module, imported, origin="library")
+    for module, imported, _ in library.declared.get(name, []) if not out else ():  # what else a standard module declares
         add(module, imported, origin="library")
     return out
 
@@ -321,6 +324,7 @@ class AutoImport:
         snapshot, path = (view.snapshot, view.path) if view is not None else (None, path_of(context.uri))
         cursor = (context.prefix_start, context.cursor + 1)
         bound = self._still_bound(context)
+        builtins = library_names(context.language.name).builtins
         out: list[Candidate] = []
         for position, candidate in enumerate(candidates):
             out.append(candidate)
@@ -330,8 +334,8 @@ class AutoImport:
                     or not context.language.identifier.fullmatch(candidate.text):
                 continue
             found = offers(candidate.text, context.language, snapshot, path)
-            if keyword:  # a keyword that is a name too (`get`): only as the project's files import it
-                found = [offer for offer in found if offer.origin == "project" and offer.files]
+            if keyword or candidate.text in builtins:  # a keyword that is a name too (`get`), a builtin
+                found = [offer for offer in found if offer.origin == "project" and offer.files]  # (`len`): as the project imports it
             if not found:
                 continue
             if candidate.text not in bound:

@@ -25,16 +25,21 @@ class LibraryNames:
     first, from what real code imports (python_imports.json, javascript_imports.json); and
     ``starting`` lists them by prefix. The members that real code reads after the module's name
     (``sys.intern``, ``path.parse``: python_usage.json, javascript_usage.json) and rarely imports
-    come after, for a name the buffer uses already, and are not listed by prefix."""
+    come after, for a name the buffer uses already, and are not listed by prefix; last, in
+    ``declared``, the rest of what a module declares (typeshed's stubs: python_stdlib_names.json,
+    of the modules real code imports names from; Node's: javascript.json), the modules real code
+    imports most first (``cast`` of typing before ctypes')."""
 
     def __init__(self, language: str):
         self.by_name: dict[str, list[tuple[str, str, int]]] = {}
         self.used: dict[str, list[tuple[str, str, int]]] = {}
+        self.declared: dict[str, list[tuple[str, str, int]]] = {}  # (module, name, files importing the module)
+        self.builtins: frozenset[str] = frozenset()  # Python's builtins (typeshed's): never imported
         try:
             self._read(language)
         except (OSError, ValueError) as error:  # a damaged table costs these names, nothing else
             log.warning("library names for %s not read: %s", language, error)
-        for table in (self.by_name, self.used):
+        for table in (self.by_name, self.used, self.declared):
             for found in table.values():
                 found.sort(key=lambda entry: (-entry[2], entry[0]))
         self._lower = sorted((name.lower(), name) for name in self.by_name)
@@ -53,6 +58,12 @@ class LibraryNames:
                 for member, files in members.items() if _PY_MODULE.fullmatch(module) and _a_module(module, imports) else ():
                     if not member.startswith("_") and all(m != module for m, _, _ in self.by_name.get(member, ())):
                         self.used.setdefault(member, []).append((module, member, files))
+            declared = json.loads((LIBRARIES / "python_stdlib_names.json").read_text())["modules"]
+            self.builtins = frozenset(declared.get("builtins", ()))
+            for module, names in declared.items():  # modules real code takes names from (typing, not webbrowser)
+                named = sum(files for name, files in imports.get(module, {}).items() if name)
+                if _PY_MODULE.fullmatch(module) and module != "builtins" and named:
+                    self._declare(module, names, named)
             return
         usage = json.loads((LIBRARIES / "javascript_usage.json").read_text())["modules"]
         modules = json.loads((LIBRARIES / "javascript.json").read_text())["modules"]
@@ -70,6 +81,15 @@ class LibraryNames:
             for member in members if module not in ("process", "console") else ():  # globals' members: not imported
                 if member in used and member not in imported:
                     self.used.setdefault(member, []).append((module, member, used[member]))
+            if module not in ("process", "console"):
+                self._declare(module, members, sum(imported.values()))
+
+    def _declare(self, module: str, names, files: int) -> None:
+        """``module``'s names that neither what real code imports nor what it reads offers from it."""
+        for name in names:
+            if not name.startswith("_") and all(m != module for m, _, _ in self.by_name.get(name, ())) \
+                    and all(m != module for m, _, _ in self.used.get(name, ())):
+                self.declared.setdefault(name, []).append((module, name, files))
 
     def _add(self, name: str, module: str, imported: str, uses: int) -> None:
         if not name.startswith("_"):
