@@ -26,9 +26,9 @@ class LibraryNames:
     ``starting`` lists them by prefix. The members that real code reads after the module's name
     (``sys.intern``, ``path.parse``: python_usage.json, javascript_usage.json) and rarely imports
     come after, for a name the buffer uses already, and are not listed by prefix; last, in
-    ``declared``, the rest of what a module declares (typeshed's stubs: python_stdlib_names.json,
-    of the modules real code imports names from; Node's: javascript.json), the modules real code
-    imports most first (``cast`` of typing before ctypes')."""
+    ``declared`` (Python), the rest of what a module declares (typeshed's stubs:
+    python_stdlib_names.json, of the modules real code imports names from), the modules real
+    code imports most first (``cast`` of typing before ctypes')."""
 
     def __init__(self, language: str):
         self.by_name: dict[str, list[tuple[str, str, int]]] = {}
@@ -81,8 +81,6 @@ class LibraryNames:
             for member in members if module not in ("process", "console") else ():  # globals' members: not imported
                 if member in used and member not in imported:
                     self.used.setdefault(member, []).append((module, member, used[member]))
-            if module not in ("process", "console"):
-                self._declare(module, members, sum(imported.values()))
 
     def _declare(self, module: str, names, files: int) -> None:
         """``module``'s names that neither what real code imports nor what it reads offers from it."""
