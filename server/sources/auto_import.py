@@ -186,13 +186,8 @@ def _nearest_first(importers: tuple[tuple[str, str, int, int], ...], name: str, 
 @functools.lru_cache(maxsize=4096)
 def _steps(a: str, b: str) -> int:
     """Folders between two folders: up from ``a`` to their common folder, then down to ``b``."""
-    pa, pb = Path(a).parts, Path(b).parts
-    common = 0
-    for x, y in zip(pa, pb):
-        if x != y:
-            break
-        common += 1
-    return len(pa) + len(pb) - 2 * common
+    common = len(Path(os.path.commonpath((a, b))).parts)
+    return len(Path(a).parts) + len(Path(b).parts) - 2 * common
 
 
 @functools.lru_cache(maxsize=256)

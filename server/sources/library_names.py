@@ -54,8 +54,9 @@ class LibraryNames:
                     if name or "." not in module:
                         self._add(name or module, module, name, files)
             usage = json.loads((LIBRARIES / "python_usage.json").read_text())["modules"]
+            stdlib = Path(sysconfig.get_paths()["stdlib"])
             for module, members in usage.items():
-                for member, files in members.items() if _PY_MODULE.fullmatch(module) and _a_module(module, imports) else ():
+                for member, files in members.items() if _PY_MODULE.fullmatch(module) and _a_module(module, imports, stdlib) else ():
                     if not member.startswith("_") and all(m != module for m, _, _ in self.by_name.get(member, ())):
                         self.used.setdefault(member, []).append((module, member, files))
             declared = json.loads((LIBRARIES / "python_stdlib_names.json").read_text())["modules"]
@@ -106,13 +107,14 @@ class LibraryNames:
         return found[:limit]
 
 
-def _a_module(module: str, imports: dict) -> bool:
+def _a_module(module: str, imports: dict, stdlib: Path) -> bool:
     """Whether an import can name ``module``: a top-level one, one that real code imports from
-    (python_imports.json: ``os.path``), or a file or package of the standard library; not a
-    receiver that python_usage.json holds as well (``os.environ``, ``datetime.datetime``)."""
+    (python_imports.json: ``os.path``), or a file or package of the standard library (the folder
+    ``stdlib``); not a receiver that python_usage.json holds as well (``os.environ``,
+    ``datetime.datetime``)."""
     if "." not in module or module in imports:
         return True
-    path = Path(sysconfig.get_paths()["stdlib"], *module.split("."))
+    path = stdlib.joinpath(*module.split("."))
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
