@@ -288,12 +288,14 @@ def rank_of(items: list[types.CompletionItem], prefix: str, truth: str) -> int |
     return None
 
 
-async def imported_rank(session: Session, items: list[types.CompletionItem], sample: Sample, k: int) -> tuple[int | None, int | None]:
+async def imported_rank(session: Session, items: list[types.CompletionItem], sample: Sample, k: int
+                        ) -> tuple[int | None, int | None, int | None]:
     """The 1-based rank of the first item of the name whose import edit binds it as the file's
-    import did (asking ``completionItem/resolve`` for an item of the top 10 that has none), and
-    the rank of the name with any edit."""
+    import did (asking ``completionItem/resolve`` for an item of the top 10 that has none), the
+    rank of the name with any edit or none, and that of the name with an import edit that binds
+    it from any module (looked for in the top 10: the edits offered, right or wrong)."""
     kept = client_order(items, sample.name[:k])
-    first = None
+    first = imported = None
     python = sample.path.suffix == ".py"
     for rank, item in enumerate(kept[:10], 1):
         if re.split(r"[($=]", item.label, maxsplit=1)[0].strip() != sample.name:
@@ -301,9 +303,11 @@ async def imported_rank(session: Session, items: list[types.CompletionItem], sam
         first = first or rank
         if not item.additional_text_edits:
             item = await session.resolve(item)
+        if imported is None and imported_names.edit_binding(item, sample.name, python) is not None:
+            imported = rank
         if imported_names.right_edit(item, sample.name, sample.target, sample.path, python):
-            return rank, first
-    return None, first or rank_of(items, sample.name[:k], sample.name)
+            return rank, first, imported
+    return None, first or rank_of(items, sample.name[:k], sample.name), imported
 
 
 def recency_rank(sample: Sample, k: int, language: LanguageSpec) -> int | None:
@@ -379,8 +383,9 @@ async def run_server(session: Session, samples: list[Sample], lang: str, neural:
                     opened.add(sample.path)
                     items = await session.complete(uri, *position)
                     if sample.target is not None:  # --select imported-name: the name with an import edit binding it
-                        rank, any_edit = await imported_rank(session, items, sample, k)
+                        rank, any_edit, imported = await imported_rank(session, items, sample, k)
                         scores[mode].rows[(k, "name, any edit")].append(any_edit)
+                        scores[mode].rows[(k, "name, an import")].append(imported)
                     else:
                         rank = rank_of(items, sample.name[:k], sample.name)
                     session.close(uri)

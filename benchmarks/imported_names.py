@@ -5,7 +5,8 @@ whether a completion item's import edit binds the same thing.
 With ``--drop-imports`` every import statement is removed from the buffer (and the file's other
 text kept): the name must come with the import that brings it back. An edit is right where the
 import it writes binds the name to the same module (a relative module and an absolute one that
-name the same project file alike; ``node:fs`` as ``fs``) and takes the same name from it.
+name the same project file alike, and a subpath import ``#client/constants`` as the file
+package.json's ``imports`` maps it to; ``node:fs`` as ``fs``) and takes the same name from it.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from lsprotocol import types
 from treecomplete.languages import LanguageSpec
 from treecomplete.receivers import Target
 from treecomplete.scope import parameters_of
+from treecomplete.sources.libraries.node_resolution import resolve
 
 PY_IMPORTS = {"import_statement", "import_from_statement", "future_import_statement"}
-JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx")
+JS_SUFFIXES = (".d.ts", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx")
 
 
 def import_spans(tree, language: LanguageSpec) -> list[tuple[int, int]]:
@@ -124,6 +126,10 @@ def canonical(module: str, path: Path, python: bool) -> str:
             if candidate.with_suffix(".py").is_file() or (candidate / "__init__.py").is_file():
                 return "path:" + str(candidate)
         return "module:" + module
+    if module.startswith("#"):  # a subpath import, as package.json's `imports` maps it
+        found = resolve(path.parent, module)
+        module = os.path.relpath(found, path.parent) if found is not None else module
+        module = module if module.startswith(("#", ".")) else "./" + module
     if module.startswith("."):
         target = os.path.normpath(os.path.join(path.parent, module))
         for suffix in JS_SUFFIXES:
@@ -162,10 +168,15 @@ def bound_by(text: str, python: bool) -> dict[str, tuple[str, str]]:
     return found
 
 
+def edit_binding(item: types.CompletionItem, name: str, python: bool) -> tuple[str, str] | None:
+    """What the item's import edits bind ``name`` to (module, imported name), if they bind it."""
+    text = "\n".join(edit.new_text for edit in item.additional_text_edits or ())
+    return bound_by(text, python).get(name)
+
+
 def right_edit(item: types.CompletionItem, name: str, target: Target, path: Path, python: bool) -> bool:
     """Whether the item's import edits bind ``name`` as ``target`` did."""
-    text = "\n".join(edit.new_text for edit in item.additional_text_edits or ())
-    got = bound_by(text, python).get(name)
+    got = edit_binding(item, name, python)
     if got is None:
         return False
     imported = target.names[0] if target.names else ""

@@ -1,10 +1,14 @@
 """benchmarks.editing's `--select imported-member`: members of what the file imports, not of a
-local object that takes an imported name's place."""
+local object that takes an imported name's place; `--select imported-name`: its positions, and
+which import edits count as right."""
 
 from __future__ import annotations
 
 from benchmarks.editing import collect
+from benchmarks.imported_names import edit_binding, right_edit
+from lsprotocol import types
 from treecomplete.languages import JAVASCRIPT, PYTHON
+from treecomplete.receivers import Target
 
 JS = """const context = require('./context');
 context.inspect();
@@ -53,3 +57,23 @@ def test_imported_names_leave_out_import_statements_and_names_another_import_bin
     found = collect([py], PYTHON, "python", "imported-name", drop_imports=True)
     assert sorted(s.name for s in found) == ["argument", "os"]
     assert all(b"from cleo.helpers" not in s.data and b"from cleo.io" in s.data for s in found)
+
+
+def test_an_import_edit_is_right_where_it_binds_the_name_to_the_same_file(tmp_path):
+    # `#client/constants` is the file package.json's `imports` maps it to: ./src/constants.js
+    (tmp_path / "package.json").write_text('{"imports": {"#client/*": "./src/*.js"}}')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "constants.js").write_text("export const RAN = 1;\n")
+    here = tmp_path / "src" / "runtime.js"
+
+    def item(text: str) -> types.CompletionItem:
+        edit = types.TextEdit(types.Range(types.Position(0, 0), types.Position(0, 0)), text)
+        return types.CompletionItem("RAN", additional_text_edits=[edit])
+
+    target = Target("./constants.js", ("RAN",))
+    assert right_edit(item("import { RAN } from '#client/constants';\n"), "RAN", target, here, False)
+    assert right_edit(item("import { RAN } from './constants';\n"), "RAN", target, here, False)
+    assert not right_edit(item("import { RAN } from '#client/other';\n"), "RAN", target, here, False)
+    wrong = item("import { RAN } from './flags.js';\n")
+    assert not right_edit(wrong, "RAN", target, here, False) and edit_binding(wrong, "RAN", False) == ("./flags.js", "RAN")
+    assert edit_binding(item("import { OTHER } from './flags.js';\n"), "RAN", False) is None
