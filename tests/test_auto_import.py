@@ -273,6 +273,21 @@ def test_a_javascript_name_a_project_file_exports_with_the_extension_the_file_wr
     assert offers("isFunction", JAVASCRIPT, snapshot, other)[0] == Offer("isFunction", "./lib/helpers", "isFunction", "project")
 
 
+def test_one_file_written_two_ways_is_one_offer(tmp_path):
+    # src/constants.js imported through package.json's `imports` by two files, relative by one,
+    # without its extension by another: one offer of it, then the other module that binds the name
+    index = _project(tmp_path, {"package.json": '{"imports": {"#client/*": "./src/*.js"}}',
+                                "src/constants.js": "export const RAN = 1;\n", "src/other.js": "export const RAN = 2;\n",
+                                "src/a.js": "import { RAN } from '#client/constants';\n",
+                                "src/b.js": "import { RAN } from '#client/constants';\n",
+                                "src/c.js": "import { RAN } from './constants.js';\n",
+                                "src/d.js": "import { RAN } from './constants';\n",
+                                "src/e.js": "import { RAN } from './other.js';\n"})
+    here = str((tmp_path / "src" / "new.js").resolve())
+    found = offers("RAN", JAVASCRIPT, index.snapshot(JAVASCRIPT, here), here)
+    assert [o.module for o in found] == ["#client/constants", "./other.js"]
+
+
 def test_a_typescript_file_is_imported_with_the_extension_its_importer_writes(tmp_path):
     index = _project(tmp_path, {"src/router.ts": "export class Router {}\n", "src/b.ts": "export const x = 1;\n",
                                 "src/a.ts": "import { x } from './b.js';\n",  # Node's resolution: .js for b.ts

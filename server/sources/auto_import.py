@@ -34,8 +34,9 @@ from .buffer import PROJECT
 from .imports import module_position
 from .installed import EXPORTS, folded, installed
 from .library_names import library_names
-from .libraries.node_resolution import JAVASCRIPT_NAMES
-from .project import BOUND, fold, is_file_key, path_of
+from .libraries.node_resolution import JAVASCRIPT_NAMES, resolve
+from .project import BOUND, fold, path_of
+from .project_imports import file_stem, is_file_key
 
 OFFERS = 3  # modules offered for one name, most likely first
 NEAR = 0.5  # an importing file's weight, to the power of the folders between it and the file (_nearest_first)
@@ -119,9 +120,10 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     absolute = project.absolute if project is not None else {}
 
     def add(key: str, imported: str, relative: bool = False, origin: str = "project", files: int = 0) -> None:
-        module = written(key, relative, language, path, absolute.get(key)) if key not in seen and len(out) < OFFERS else None
+        same = key if python or folder is None else _file_named(key, folder)
+        module = written(key, relative, language, path, absolute.get(key)) if same not in seen and len(out) < OFFERS else None
         if module:
-            seen.add(key)
+            seen.add(same)
             out.append(Offer(name, module, imported, origin, files))
 
     own = project.files.get(path) if project is not None and path is not None else None
@@ -188,6 +190,20 @@ def _steps(a: str, b: str) -> int:
     """Folders between two folders: up from ``a`` to their common folder, then down to ``b``."""
     common = len(Path(os.path.commonpath((a, b))).parts)
     return len(Path(a).parts) + len(Path(b).parts) - 2 * common
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_named(key: str, folder: str) -> str:
+    """JavaScript: the project file a module key names, whichever way it is written: without
+    its extension or ``/index`` (project.file_stem), a subpath import (``#client/constants``)
+    resolved through the package.json ``imports`` above ``folder``; another module as it is.
+    Two of a name's offers naming one file are one offer."""
+    if key.startswith("#"):
+        found = resolve(Path(folder), key)
+        if found is None:
+            return key
+        key = "@" + str(found)
+    return file_stem(key) if is_file_key(key) else key
 
 
 @functools.lru_cache(maxsize=256)

@@ -162,7 +162,6 @@ def search(predictor, start: Start, budget: float, steps: int = MAX_NODES) -> Fo
     for a slow or busy machine."""
     deadline = time.perf_counter() + budget
     grammar = start.grammar
-    model = predictor.model
     snap = start.snapshot
     allowed, allowed_ids = _allowed_types(predictor, grammar)
     if not allowed:

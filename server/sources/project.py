@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -39,7 +38,6 @@ from pathlib import Path, PurePath, PurePosixPath
 import tree_sitter
 from pygls.uris import to_fs_path
 
-from .. import receivers
 from ..languages import BY_EXTENSION, JS_EXPORTS, LanguageSpec
 from ..words import (
     blank_code,
@@ -50,6 +48,7 @@ from ..words import (
     taken_names,
 )
 from .libraries.module_exports import object_keys, object_named
+from .project_imports import bindings_by_name, import_bindings
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +144,7 @@ class Snapshot:
         modules: dict[str, list[str]] = {}
         for path in files:
             modules.setdefault(module_name(Path(path)), []).append(path)
-        importers, bound_df, absolute, binding_files = _importers(files, modules)
+        importers, bound_df, absolute, binding_files = bindings_by_name(files, modules)
         definers: dict[str, list[str]] = {}
         defaulters: dict[str, list[str]] = {}
         for path, fw in files.items():
@@ -245,59 +244,6 @@ def _folded(modules: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
     for name, paths in modules.items():
         out.setdefault(fold(name), []).extend(paths)
     return {name: tuple(paths) for name, paths in out.items()}
-
-
-def _importers(files: dict[str, FileWords], modules: dict[str, list[str]]) -> tuple[
-        dict[str, tuple[tuple[str, str, int, int], ...]], Counter[str], dict[str, str], dict[tuple[str, str, str], tuple[str, ...]]]:
-    """How the files' imports bind each name (Snapshot.importers), an absolute module that names
-    a project file counted as that file (``whoosh.query`` and ``.query`` alike); how many files
-    bind each name; the absolute module written for each project file so named
-    (Snapshot.absolute: the one its imports write most often); and, for a name bound from more
-    than one module, which files bind it each way (Snapshot.binding_files)."""
-    binders: dict[tuple[str, str, str], list[str]] = {}  # (name, module, name imported) -> the files
-    relative: Counter[tuple[str, str, str]] = Counter()
-    written: Counter[tuple[str, str]] = Counter()
-    for path, fw in files.items():
-        python = path.endswith((".py", ".pyi"))
-        for name, module, imported, written_relative in fw.bound:
-            found = _project_file(module, modules) if python and not module.startswith("@") else None
-            if found:
-                written[(found, module)] += 1
-            key = (name, found or module, imported)
-            binders.setdefault(key, []).append(path)
-            relative[key] += written_relative
-    out: dict[str, list[tuple[str, str, int, int]]] = {}
-    bound_df: Counter[str] = Counter()
-    for (name, module, imported), binding in sorted(binders.items(), key=lambda item: (-len(item[1]), item[0])):
-        out.setdefault(name, []).append((module, imported, len(binding), relative[(name, module, imported)]))
-        bound_df[name] += len(binding)
-    absolute: dict[str, str] = {}
-    for (key, module), _ in sorted(written.items(), key=lambda item: -item[1]):
-        absolute.setdefault(key, module)
-    binding_files = {(name, module, imported): tuple(binders[(name, module, imported)])
-                     for name, found in out.items() if len(found) > 1 for module, imported, _, _ in found}
-    return {name: tuple(found) for name, found in out.items()}, bound_df, absolute, binding_files
-
-
-def is_file_key(module: str) -> bool:
-    """Whether ``module`` is a project file's key (``@`` and its absolute path), not a module
-    as written (an npm scope's package, ``@popperjs/core``, starts with ``@`` too)."""
-    return module.startswith("@") and os.path.isabs(module[1:])
-
-
-def _project_file(module: str, modules: dict[str, list[str]]) -> str | None:
-    """``@`` and the path (without its suffix; a package's folder) of the project file that the
-    absolute Python module ``module`` names, if one does."""
-    parts = module.split(".")
-    if not all(parts):
-        return None
-    tail = "/" + "/".join(parts)
-    for path in modules.get(parts[-1], ()):
-        stem = Path(path).with_suffix("")
-        written = (str(stem.parent) if stem.name == "__init__" else str(stem)).replace("\\", "/")
-        if written.endswith(tail):
-            return "@" + str(Path(written))
-    return None
 
 
 def _buckets(words: Counter[str], order: Counter[str]) -> dict[str, tuple[str, ...]]:
@@ -412,29 +358,3 @@ def exported_query(language: LanguageSpec) -> tree_sitter.Query | None:
     if language.exports_query != JS_EXPORTS:
         return None
     return tree_sitter.Query(language.language, _JS_EXPORTED)
-
-
-def import_bindings(tree: tree_sitter.Tree, language: LanguageSpec, path: Path) -> set[tuple[str, str, str, bool]]:
-    """What a file's imports bind: (name, module, name imported or "", written relative), a
-    relative module resolved from ``path`` to ``@`` and a path (``.nodes`` -> ``@/p/pkg/nodes``,
-    ``./util`` -> ``@/p/src/util``)."""
-    out = set()
-    python = language.name == "python"
-    for name, target in receivers.bindings(tree, language, [(0, tree.root_node.end_byte)]).items():
-        module = target.module
-        if not name or not module or len(target.names) > 1:
-            continue
-        relative = module.startswith(".")
-        if relative:
-            module = _python_path(path, module) if python else "@" + os.path.normpath(os.path.join(path.parent, module))
-        out.add((name, module, target.names[0] if target.names else "", relative))
-    return out
-
-
-def _python_path(path: Path, module: str) -> str:
-    dots = len(module) - len(module.lstrip("."))
-    base = path.parent
-    for _ in range(dots - 1):
-        base = base.parent
-    rest = module[dots:]
-    return "@" + str(base.joinpath(*rest.split("."))) if rest else "@" + str(base)
