@@ -227,6 +227,22 @@ def test_an_item_carries_its_import_where_the_file_does_not_bind_the_name(tmp_pa
     assert all(not item.additional_text_edits for item in _complete(service, uri, "import os\n\n\nclass V(Count").values())
 
 
+def test_a_module_far_less_likely_comes_a_few_items_after_the_names_first(tmp_path):
+    # three files import Counter from .nodes, none from collections: collections' item comes
+    # DEFER candidates later, not right after, so that it takes no other name's place
+    files = {"pkg/__init__.py": "", "pkg/nodes.py": "class Counter:\n    pass\n",
+             "pkg/words.py": "Cache = Cell = Chain = Channel = Check = Choice = Circle = Client = 1\n"}
+    files.update({f"pkg/a{i}.py": "from .nodes import Counter\n" for i in range(3)})
+    service = CompletionService(project=_project(tmp_path, files))
+    uri = (tmp_path / "pkg" / "b.py").as_uri()
+    text = "import os\nfrom .words import Cache, Cell, Chain, Channel, Check, Choice, Circle, Client\n\n\nclass V(C"
+    items = [(i.label, i.additional_text_edits[0].new_text if i.additional_text_edits else "")
+             for i in _complete_all(service, uri, text)]
+    first, other = items.index(("Counter", "from .nodes import Counter\n")), items.index(("Counter", "from collections import Counter\n"))
+    assert other - first > auto_import.DEFER > 0
+    assert len(items) == len(set(items))  # each once
+
+
 def test_unimported_library_names_are_offered_with_their_import():
     service = CompletionService(project=ProjectIndex())
     items = _complete(service, "file:///t/new.py", "x = 1\nOrderedD")

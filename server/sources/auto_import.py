@@ -12,6 +12,8 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
 - an installed package of that name, or one that exports it (sources/installed.py);
 - the standard library's and Node's modules: what real code imports from each, then the
   members it reads after the module's name, then the rest they declare (sources/library_names.py).
+In the list a name's other modules follow its first, DEFER candidates later where the project's
+files make one far less likely (``_dominated``).
 
 Nothing is read from disk at a request but whether a Python folder is a package and the
 installed packages' names (each cached): the project index (sources/project.py) keeps each
@@ -39,6 +41,7 @@ from .project import BOUND, fold, path_of
 from .project_imports import file_stem, is_file_key
 
 OFFERS = 3  # modules offered for one name, most likely first
+DEFER = 4  # candidates between a name's first item and a far less likely module's (_dominated)
 NEAR = 0.5  # an importing file's weight, to the power of the folders between it and the file (_nearest_first)
 EXTRA = 8  # names no other source lists, added per request
 EXTRA_AFTER = 2  # characters typed before they are (a first keystroke lists enough)
@@ -253,6 +256,14 @@ ATTACHED = 15  # the list's first candidates that may carry an import (each cost
 NAMES = frozenset({"python", "javascript", "typescript", "typescriptreact"})
 
 
+def _dominated(first: Offer, other: Offer) -> bool:
+    """Whether the project's files make ``other`` far less likely than ``first`` (the name's
+    first module): two files or more import the name from that one and a third as many or
+    fewer from this one (none, for a library's guess). Its item then comes DEFER candidates
+    later rather than right after, leaving the top of the list to other names."""
+    return first.files >= 2 and other.files * 3 <= first.files
+
+
 def _scope(context: CompletionContext) -> int:
     """Where the innermost function or class around the cursor starts (-1: none)."""
     node = context.target
@@ -328,7 +339,7 @@ class AutoImport:
     def attach(self, context: CompletionContext, candidates: list[Candidate]) -> list[Candidate]:
         """The list, its first ATTACHED names that the buffer does not bind carrying the import
         that would (Candidate.auto_import), each followed by the same name from the other
-        modules offered."""
+        modules offered (DEFER candidates later where far less likely: ``_dominated``)."""
         if not candidates or not self.here(context):
             return candidates
         view = self.fallback.project_view(context)
@@ -337,7 +348,10 @@ class AutoImport:
         bound = self._still_bound(context)
         builtins = library_names(context.language.name).builtins
         out: list[Candidate] = []
+        later: list[tuple[int, list[Candidate]]] = []  # (the position they follow, items)
         for position, candidate in enumerate(candidates):
+            while later and later[0][0] < position:
+                out.extend(later.pop(0)[1])
             out.append(candidate)
             keyword = candidate.kind == Kind.KEYWORD
             if position >= ATTACHED or candidate.kind in (Kind.SNIPPET, Kind.ARGUMENT) \
@@ -354,9 +368,15 @@ class AutoImport:
             if bound[candidate.text]:
                 continue
             out.pop()
+            deferred = []
             for offer in found:
                 kind = Kind.MODULE if not offer.imported and candidate.kind == Kind.VARIABLE \
                     else Kind.VARIABLE if keyword else candidate.kind
                 detail = f"auto-import from {offer.module}" + (f" · {candidate.detail}" if candidate.detail else "")
-                out.append(replace(candidate, kind=kind, detail=detail, origin=offer.module, auto_import=offer))
+                item = replace(candidate, kind=kind, detail=detail, origin=offer.module, auto_import=offer)
+                (deferred if offer is not found[0] and _dominated(found[0], offer) else out).append(item)
+            if deferred:
+                later.append((position + DEFER, deferred))
+        for _, items in later:
+            out.extend(items)
         return out
