@@ -15,10 +15,11 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
 In the list a name's other modules follow its first, DEFER candidates later where the project's
 files make one far less likely (``_dominated``).
 
-Nothing is read from disk at a request but whether a Python folder is a package and the
-installed packages' names (each cached): the project index (sources/project.py) keeps each
-file's import bindings. Whether the buffer binds a name is read around its occurrences
-(sources/bound.py), and kept while the user types where the name is not written.
+Nothing is read from disk at a request but whether a Python folder is a package, the
+installed packages' names and the package.json a subpath import (``#x``) is read from (each
+cached): the project index (sources/project.py) keeps each file's import bindings. Whether the
+buffer binds a name is read around its occurrences (sources/bound.py), and kept while the user
+types where the name is not written.
 """
 
 from __future__ import annotations
@@ -198,7 +199,7 @@ def _steps(a: str, b: str) -> int:
 @functools.lru_cache(maxsize=4096)
 def _file_named(key: str, folder: str) -> str:
     """JavaScript: the project file a module key names, whichever way it is written: without
-    its extension or ``/index`` (project.file_stem), a subpath import (``#client/constants``)
+    its extension or ``/index`` (project_imports.file_stem), a subpath import (``#client/constants``)
     resolved through the package.json ``imports`` above ``folder``; another module as it is.
     Two of a name's offers naming one file are one offer."""
     if key.startswith("#"):
