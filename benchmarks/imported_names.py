@@ -43,9 +43,9 @@ def import_spans(tree, language: LanguageSpec) -> list[tuple[int, int]]:
 
 def in_import(node) -> bool:
     """Whether ``node`` is part of an import statement (``argument`` of ``from cleo.io.inputs.argument
-    import Argument``), wherever the statement is."""
+    import Argument``), wherever the statement is (JavaScript's ``import_statement`` too)."""
     while node is not None:
-        if node.type in PY_IMPORTS or node.type == "import_statement":
+        if node.type in PY_IMPORTS:
             return True
         node = node.parent
     return False
@@ -126,10 +126,8 @@ def canonical(module: str, path: Path, python: bool) -> str:
             if candidate.with_suffix(".py").is_file() or (candidate / "__init__.py").is_file():
                 return "path:" + str(candidate)
         return "module:" + module
-    if module.startswith("#"):  # a subpath import, as package.json's `imports` maps it
-        found = resolve(path.parent, module)
-        module = os.path.relpath(found, path.parent) if found is not None else module
-        module = module if module.startswith(("#", ".")) else "./" + module
+    if module.startswith("#") and (found := resolve(path.parent, module)) is not None:  # as package.json's `imports` maps it
+        module = "./" + os.path.relpath(found, path.parent)
     if module.startswith("."):
         target = os.path.normpath(os.path.join(path.parent, module))
         for suffix in JS_SUFFIXES:
