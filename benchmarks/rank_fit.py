@@ -130,12 +130,17 @@ def linear_ranks(lang: str, lists: list[CompletionList]) -> Ranks:
     return out
 
 
-def tree_ranks(lang: str, fitted: dict, lists: list[CompletionList]) -> Ranks:
+def tree_ranks(lang: str, fitted: dict | trees.Trees, lists: list[CompletionList]) -> Ranks:
+    """The ranks under trees (fitted, or a ranking file loaded), in the cases they serve; the
+    linear scorer's in the others, as the server ranks."""
     scorer = ranker.Ranker(lang)
-    model = trees.Trees(fitted)
+    model = fitted if isinstance(fitted, trees.Trees) else trees.Trees(fitted)
     out = Ranks()
     for c in lists:
-        out.add(c, model.scores(scorer.tree_inputs(c.x, c.block)))
+        if model.serves(c.block):
+            out.add(c, model.scores(scorer.tree_inputs(c.x, c.block)))
+        else:
+            out.add(c, scorer.tensor_scores(torch.from_numpy(c.x.astype(np.float64)), c.block).numpy())
     return out
 
 
@@ -150,18 +155,25 @@ def show(label: str, ranks: Ranks) -> list[str]:
 
 def by_case(lists: list[CompletionList]) -> dict[str, list[CompletionList]]:
     """The lists after a dot and elsewhere (features.CASE_INPUTS' first): the rules and the
-    signals differ between them, and a ranking may win in one and lose in the other."""
+    signals differ between them, and a ranking may win in one and lose in the other; and those
+    gathered with the file's imports removed (rank_lists --drop-imports), where only an import
+    would bring the name."""
     dot = [c for c in lists if features.case_inputs(c.block)[0] == 1.0]
-    return {"after a dot": dot, "elsewhere": [c for c in lists if features.case_inputs(c.block)[0] != 1.0]}
+    return {"after a dot": dot, "elsewhere": [c for c in lists if features.case_inputs(c.block)[0] != 1.0],
+            "imports removed": [c for c in lists if c.dropped]}
 
 
-def report(lang: str, lists: list[CompletionList], params: dict, threads: int) -> tuple[list[str], list[int]]:
+def report(lang: str, lists: list[CompletionList], params: dict, threads: int,
+           against: Path | None = None) -> tuple[list[str], list[int]]:
     """Two folds by package: each fold's lists ranked by trees fitted on the other's; all lists,
     then after a dot and elsewhere apart; and per case (features.CASES), the lists whose truth
     each ranks first. Also the cases where the trees rank first at least as many as the linear
-    scorer: those the written trees serve."""
-    linear, learned = Ranks(), Ranks()
-    cases = {name: (Ranks(), Ranks()) for name in by_case([])}
+    scorer: those the written trees serve. ``against``: a ranking file (the one shipped) whose
+    ranks on the same lists are shown beside them, in the cases it serves (fitted on lists of
+    both folds' packages, it has seen what it ranks: its figures flatter it)."""
+    shipped = trees.load(against, features.INPUTS) if against is not None else None
+    linear, learned, by_shipped = Ranks(), Ranks(), Ranks()
+    cases = {name: (Ranks(), Ranks(), Ranks()) for name in by_case([])}
     firsts = {block: [0, 0, 0] for block in range(len(features.CASES))}  # lists; first by the linear scorer; by the trees
     for fold in (0, 1):
         train = [c for c in lists if c.fold != fold]
@@ -171,18 +183,25 @@ def report(lang: str, lists: list[CompletionList], params: dict, threads: int) -
         fitted = fit(lang, train, params, threads)
         linear.extend(linear_ranks(lang, test))
         learned.extend(tree_ranks(lang, fitted, test))
+        if shipped is not None:
+            by_shipped.extend(tree_ranks(lang, shipped, test))
         for name, part in by_case(test).items():
             cases[name][0].extend(linear_ranks(lang, part))
             cases[name][1].extend(tree_ranks(lang, fitted, part))
+            if shipped is not None:
+                cases[name][2].extend(tree_ranks(lang, shipped, part))
         for block, counts in first_counts(lang, fitted, test).items():
             firsts[block] = [a + b for a, b in zip(firsts[block], counts)]
     counts = [linear.cell(mode, k)[3] for mode in (PREFIX, MIDDLE) for k in KS]
     header = ["| top-1 / top-5 / MRR@10 | " + " | ".join(f"k={k}" for k in KS) + " |", "|---|" + "---|" * len(KS)]
     lines = [f"{len(lists)} lists of {len({c.package for c in lists})} packages ({sum(counts)} ranked; "
              "each fold ranked by trees fitted on the other's packages)", "", *header]
-    lines += show("linear scorer", linear) + show("learned ranking", learned)
-    for name, (by_linear, by_trees) in cases.items():
-        lines += ["", *header, *show(f"linear scorer, {name}", by_linear), *show(f"learned ranking, {name}", by_trees)]
+    named = f"the ranking in {against.name}" if against is not None else ""
+    lines += show("linear scorer", linear) + show("learned ranking", learned) + (show(named, by_shipped) if named else [])
+    for name, (by_linear, by_trees, by_file) in cases.items():
+        if any(by_linear.scores.rows.values()):
+            lines += ["", *header, *show(f"linear scorer, {name}", by_linear), *show(f"learned ranking, {name}", by_trees),
+                      *(show(f"{named}, {name}", by_file) if named else [])]
     served = [block for block, (n, by_linear, by_trees) in firsts.items() if n and by_trees >= by_linear]
     lines += ["", "| case | lists | first by the linear scorer | first by the trees | served by the trees |",
               "|---|---|---|---|---|"]
@@ -231,7 +250,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", choices=sorted(rank_lists.LANGUAGES), required=True)
     parser.add_argument("--corpus", type=Path, help="a corpus built by treecomplete corpus build (to gather)")
-    parser.add_argument("--lists", type=Path, required=True, help="the folder of the lists' parts")
+    parser.add_argument("--lists", type=Path, nargs="+", required=True,
+                        help="the folders of the lists' parts (gathering: into the first)")
     parser.add_argument("--samples", type=int, default=0, help="gather up to this many identifiers first")
     parser.add_argument("--iterations", type=int, default=PARAMS["iterations"])
     parser.add_argument("--depth", type=int, default=PARAMS["depth"])
@@ -242,19 +262,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--write", action="store_true", help="store the trees fitted on every list, and their card")
     parser.add_argument("--out", type=Path, help="store the trees fitted on every list (and their card) in this file or folder instead")
     parser.add_argument("--no-report", action="store_true", help="fit on every list without the two folds' figures")
+    parser.add_argument("--against", type=Path, help="a ranking file (the one shipped) to rank the same lists beside the folds' trees")
     args = parser.parse_args(argv)
     if args.samples:
         if args.corpus is None:
             parser.error("--samples needs --corpus")
-        rank_lists.gather(args.lang, args.corpus, args.lists, args.samples)
-    lists = rank_lists.load([args.lists])
+        rank_lists.gather(args.lang, args.corpus, args.lists[0], args.samples)
+    lists = rank_lists.load(args.lists)
     if args.max_lists:
         lists = lists[:args.max_lists]
     if not lists:
-        sys.exit(f"no lists in {args.lists}")
+        sys.exit(f"no lists in {', '.join(map(str, args.lists))}")
     params = {**PARAMS, "iterations": args.iterations, "depth": args.depth, "loss_function": args.loss,
               "baseline": args.baseline}
-    figures, served = ([], None) if args.no_report else report(args.lang, lists, params, args.threads)
+    figures, served = ([], None) if args.no_report else report(args.lang, lists, params, args.threads, args.against)
     print("\n".join(figures))
     fitted = fit(args.lang, lists, params, args.threads)
     if served is not None:

@@ -6,6 +6,9 @@ identifier plus its first k characters, k = 0..3; ``middle``: the rest of the fi
 identifier too) and completed in-process with the shipped model, the project index reading the
 packages' files as a workspace; each list keeps its candidates' features exactly as the neural
 engine computed them (ranking/ranker.py, ranking/features.py) and the row of the true identifier.
+``--drop-imports``: the names an import of the file binds instead, every import removed from the
+buffer (``editing --select imported-name --drop-imports``), where only an import brings the name.
+A name offered from several modules (auto-import) is one row: the ranker ranks names.
 
 Gathering is resumable: the sampled identifiers are taken in a fixed order and stored in parts
 of PART identifiers (``DIR/part-NNNNN.pkl``); a run stopped at any point goes on from the first
@@ -44,6 +47,7 @@ class CompletionList:
     mode: str  # editing.PREFIX or MIDDLE
     x: np.ndarray  # candidates x features.ROW, float32
     truth: int  # the true identifier's row, -1 where it is not among the candidates
+    dropped: bool = False  # --drop-imports: a name an import of the file binds, the imports removed
 
     @property
     def fold(self) -> int:
@@ -58,8 +62,10 @@ def valid_packages(corpus: Path) -> list[str]:
     return sorted(p for p, split in splits.items() if split == "valid")
 
 
-def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, packages: list[str] | None = None) -> None:
-    """Gather the lists of ``samples`` identifiers (at most an equal share per package) into ``out``."""
+def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, packages: list[str] | None = None,
+           drop_imports: bool = False) -> None:
+    """Gather the lists of ``samples`` identifiers (at most an equal share per package) into
+    ``out``; ``drop_imports``: names an import of the file binds, in the file without its imports."""
     language, suffix = LANGUAGES[lang]
     out.mkdir(parents=True, exist_ok=True)
     project = ProjectIndex()
@@ -68,7 +74,8 @@ def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, pack
     # which drops every library read (a day of use keeps some file open)
     service.open(f"untitled:rank-lists{suffix}", lang, 1, "")
     with tempfile.TemporaryDirectory() as tmp:
-        by_package = samples_by_package(corpus, packages or valid_packages(corpus), language, lang, suffix, Path(tmp), project)
+        by_package = samples_by_package(corpus, packages or valid_packages(corpus), language, lang, suffix, Path(tmp), project,
+                                        drop_imports)
         rng = random.Random(seed)
         each = max(1, samples // len(by_package))
         chosen = [(package, sample) for package, found in sorted(by_package.items())
@@ -82,7 +89,7 @@ def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, pack
             if path.exists():
                 continue
             lists = [CompletionList(package, k, block, mode, np.asarray([c.features for c in kept], dtype=np.float32),
-                                    -1 if truth is None else truth)
+                                    -1 if truth is None else truth, drop_imports)
                      for package, sample in chosen[part * PART:(part + 1) * PART]
                      for mode in (PREFIX, MIDDLE) for k in KS
                      if len(sample.name) > k and (found := complete_list(service, sample, k, mode, lang)) is not None
@@ -126,8 +133,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, required=True, help="the folder of the lists' parts")
     parser.add_argument("--samples", type=int, default=8000, help="identifiers (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--drop-imports", action="store_true",
+                        help="names an import of the file binds, every import removed from the buffer (where only "
+                             "an import would bring the name: auto-import)")
     args = parser.parse_args(argv)
-    gather(args.lang, args.corpus, args.out, args.samples, args.seed)
+    gather(args.lang, args.corpus, args.out, args.samples, args.seed, drop_imports=args.drop_imports)
 
 
 if __name__ == "__main__":

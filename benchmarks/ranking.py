@@ -292,16 +292,18 @@ def write(language: str, weights: list[float], layer: dict | None) -> None:
 
 
 def samples_by_package(corpus: Path, packages: list[str], language, lang: str, suffix: str, tmp: Path,
-                       project: ProjectIndex | None) -> dict[str, list]:
+                       project: ProjectIndex | None, drop_imports: bool = False) -> dict[str, list]:
     """The identifiers of the packages' files (extracted under ``tmp``, which the project index
-    reads as workspace folders, waited for) by package."""
+    reads as workspace folders, waited for) by package; ``drop_imports``: the names an import
+    of the file binds, every import removed from the buffer (``editing --select imported-name
+    --drop-imports``)."""
     files = extract(corpus, packages, suffix, tmp)
     if project is not None:
         for folder in tmp.iterdir():
             project.add_root(folder)
         project.wait()
     by_package: dict[str, list] = {}
-    for sample in collect(files, language, lang):
+    for sample in collect(files, language, lang, "imported-name" if drop_imports else "", drop_imports):
         by_package.setdefault(sample.path.relative_to(tmp).parts[0], []).append(sample)
     return by_package
 
@@ -319,8 +321,9 @@ def complete_list(service: CompletionService, sample, k: int, mode: str, lang: s
     service.close(uri)
     if result is None or result.engine != "neural":
         return None
+    seen: set[str] = set()  # a name offered from several modules is one candidate of the ranker's
     kept = [c for c in result.candidates if c.snippet is None and c.features is not None
-            and c.text.lower().startswith(prefix)]
+            and c.text.lower().startswith(prefix) and not (c.text in seen or seen.add(c.text))]
     if any(len(c.features) != features.ROW for c in kept):
         return None  # the fallback engine's own list (in a TypeScript type): not what the ranker ranks
     truth = next((j for j, c in enumerate(kept) if c.text == sample.name), None)

@@ -4,6 +4,7 @@ the file's own style."""
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
@@ -241,6 +242,28 @@ def test_a_module_far_less_likely_comes_a_few_items_after_the_names_first(tmp_pa
     first, other = items.index(("Counter", "from .nodes import Counter\n")), items.index(("Counter", "from collections import Counter\n"))
     assert other - first > auto_import.DEFER > 0
     assert len(items) == len(set(items))  # each once
+
+
+def test_where_a_name_would_be_imported_from_is_a_ranking_signal(tmp_path):
+    files = {"pkg/__init__.py": "", "pkg/nodes.py": "class Widget:\n    pass\n\n\nLIMIT = 3\n"}
+    files.update({f"pkg/a{i}.py": "from .nodes import Widget\n" for i in range(3)})
+    files["pkg/b.py"] = "from .nodes import Widget\n"  # this file's saved version: not counted
+    service = CompletionService(project=_project(tmp_path, files))
+    uri = (tmp_path / "pkg" / "b.py").as_uri()
+
+    def signals(text: str, version: int) -> dict:
+        context = context_at(service.open(uri, "python", version, text), len(text))
+        return service.auto_import.signals(context, ["Widget", "LIMIT", "OrderedDict", "nothing_knows_it"])
+
+    found = signals("x = 1\nW", 1)
+    assert found["Widget"] == pytest.approx((math.log(4), 1.0, 0.0))  # three other files, and nodes.py defines it
+    assert found["LIMIT"] == (0.0, 1.0, 0.0)
+    assert found["OrderedDict"][:2] == (0.0, 0.0) and found["OrderedDict"][2] > 0  # real code imports it from collections
+    assert "nothing_knows_it" not in found
+    assert signals("x = 1\nclass W", 2) == {}  # a name being declared
+    assert signals("from .nodes import W", 3) == {}  # in an import
+    service.auto_import.enabled = False  # the same ranking with the setting off (its items carry no import)
+    assert signals("x = 1\nW", 4) == found
 
 
 def test_unimported_library_names_are_offered_with_their_import():

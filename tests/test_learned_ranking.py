@@ -38,10 +38,28 @@ def test_a_candidates_leaf_is_the_bits_of_its_levels_comparisons():
     assert model.scores([]) == []
 
 
+def test_trees_fitted_before_a_feature_was_added_read_theirs_by_name(tmp_path):
+    # fitted on two inputs, written in another order than the server's: the second named is the
+    # server's first, and the baseline is the linear score
+    fitted = ["model lists it", "log p", features.LINEAR_SCORE]
+    path = tmp_path / "python.json"
+    path.write_text(json.dumps({**ranking([[(1, 0.5)]], [[1.0, 3.0]]), "features": fitted,
+                                "baseline": features.LINEAR_SCORE}))
+    model = trees.load(path, features.INPUTS)
+    row = [0.0] * len(features.INPUTS)
+    row[features.INPUTS.index("log p")] = 1.0
+    row[features.INPUTS.index("model lists it")] = 0.0
+    row[-1] = 10.0
+    other = list(row)
+    other[features.INPUTS.index("log p")] = 0.0
+    assert model.scores([row, other]) == pytest.approx([3.0 + 10.0, 1.0 + 10.0])
+
+
 @pytest.mark.parametrize("content, says", [
     ("{not json", "not JSON"),
     (json.dumps({"format": "other"}), "format"),
-    (json.dumps({**ranking([[(0, 0.5)]], [[1, 2]]), "features": ["log p"]}), "other features"),
+    (json.dumps({**ranking([[(0, 0.5)]], [[1, 2]]), "features": ["log p", "a feature no longer computed"]}),
+     "other features"),
     (json.dumps(ranking([[(0, 0.5)]], [[1, 2, 3]])), "leaf values"),
     (json.dumps(ranking([[(len(features.INPUTS), 0.5)]], [[1, 2]])), "does not name"),
 ])
@@ -142,8 +160,10 @@ def test_the_fit_reports_ranks_per_mode_and_k_and_folds_by_package():
     from benchmarks.rank_fit import by_case
 
     dot = CompletionList("gamma", 0, 4, "middle", lists[0].x, 0)  # case 4: after a dot, k=0, code after
-    split = by_case([*lists, dot])
-    assert split["after a dot"] == [dot] and split["elsewhere"] == lists  # cases 2 and 3 are elsewhere
+    dropped = CompletionList("delta", 1, 3, "prefix", lists[0].x, 0, dropped=True)  # gathered with --drop-imports
+    split = by_case([*lists, dot, dropped])
+    assert split["after a dot"] == [dot] and split["elsewhere"] == [*lists, dropped]  # cases 2 and 3 are elsewhere
+    assert split["imports removed"] == [dropped]
 
 
 def test_importances_are_shares_of_their_total_however_small():
@@ -235,3 +255,25 @@ def test_typescript_serves_javascripts_ranking_and_go_keeps_the_linear_scorer(ra
     assert ranker.ranking_path("javascript") == ranker.ranking_path("typescript") == rankings / "javascript.json"
     assert ranker.ranking_path("go") is None and ranker.weights_of("go") == ranker.weights_of("javascript")
     assert ranker.for_language("typescript").trees is not None and ranker.for_language("go").trees is None
+
+
+def test_a_gathered_list_holds_a_name_offered_from_several_modules_once(tmp_path):
+    from benchmarks.editing import PREFIX, Sample
+    from benchmarks.ranking import complete_list
+    from treecomplete.service import CompletionService
+
+    from .test_auto_import import _project
+    from .test_neural_ranking import StubPredictor
+
+    files = {"pkg/__init__.py": "", "pkg/nodes.py": "class Counter:\n    pass\n", "pkg/a.py": "from .nodes import Counter\n"}
+    service = CompletionService(models=StubPredictor(Answer([Prediction("Counter", 0.5, False)])),  # type: ignore[arg-type]
+                                project=_project(tmp_path, files))
+    service.open("untitled:kept-open.py", "python", 1, "")  # as the gatherers keep one: no close is the last
+    path = tmp_path / "pkg" / "b.py"
+    data = b"import os\n\n\nclass V(Counter):\n    pass\n"
+    sample = Sample(path, data, data.index(b"Counter"), "Counter", "name")
+    listed = [c.text for c in service.complete(path.as_uri(), 3, 9, 1000).candidates] if service.open(
+        path.as_uri(), "python", 1, "import os\n\n\nclass V(Cou") else []
+    assert listed.count("Counter") == 2  # from .nodes and from collections, each an item
+    kept, truth, _ = complete_list(service, sample, 3, PREFIX, "python")
+    assert [c.text for c in kept].count("Counter") == 1 and kept[truth].text == "Counter"

@@ -4,6 +4,7 @@ with a stub predictor whose answer is fixed, so each case checks the blend and n
 from __future__ import annotations
 
 from treecomplete.engines.predictor import Answer, Prediction
+from treecomplete.ranking import features
 from treecomplete.service import CompletionService
 
 
@@ -158,3 +159,11 @@ def test_before_a_call_s_parenthesis_python_s_self_goes_last():
     doc = Document("file:///t.py", head + "(value)\n", 1, service.get("file:///t.py").language)
     fallback = [c.text for c in FallbackEngine(lambda: [doc]).complete(context_at(doc, len(head)), 20)]
     assert fallback and fallback[0] != "self"  # the fallback engine lowers it too
+
+
+def test_a_name_an_import_would_bring_carries_where_it_comes_from_in_its_features():
+    # real code imports OrderedDict from collections; `near` is the buffer's, no import's
+    found = {c.text: c.features for c in complete(Answer([Prediction("OrderedDict", 0.2, False)]), TEXT + "x = ")}
+    imports = slice(features.IMPORTS, features.IMPORTS + len(features.IMPORT_NAMES))
+    assert found["OrderedDict"][imports][2] > 0 and found["OrderedDict"][imports][:2] == (0.0, 0.0)
+    assert found["near"][imports] == (0.0, 0.0, 0.0)

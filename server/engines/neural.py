@@ -149,11 +149,14 @@ class NeuralEngine:
         known = self.fallback.known(context) if context.category == ATTRIBUTE else None
         closed = known.names if known is not None and known.complete else None
         rules = features.read_rules(self.fallback, context, known, where, inside)
+        imports = self.auto_import.signals(context, texts) if self.auto_import is not None and not declaration else {}
         for text in texts:
             p = model.get(text, 0.0) * max(share, 0.05)
             rank, fallback = listed.get(text, (ABSENT, None))
             x = features.of(p, text in copied, rank, fallback, cache.log_probability(text), first.get(text, 0.0),
                                 text in parameters, text in bound)
+            if text in imports:
+                x[features.IMPORTS:features.IMPORTS + len(features.IMPORT_NAMES)] = imports[text]
             if fallback is None and closed is not None and text not in closed:
                 x[features.NOT_A_MEMBER] = -1.0
             xs.append(x + rules.flags(text))

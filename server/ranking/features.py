@@ -17,7 +17,11 @@ where a statement starts), whether it starts with the prefix in the case typed, 
 log-probability of the buffer's cache n-gram model (engines/ngram.py), the fallback engine's own
 score, the word's kind (a function, class or imported module defined in the file), the model's
 probability of it as a multi-token chain's first leaf, and whether it is a parameter of the
-function around the cursor or a name that function binds before the cursor. Each falls in one
+function around the cursor or a name that function binds before the cursor; and where a name
+an import binds may be written (not a declaration, not in an import), where an import of it
+would come from (IMPORT_NAMES, sources/auto_import.py's ``signals``): how many files of the
+project import it, whether a project file defines it, how much real code imports it from a
+standard or Node module. Each falls in one
 of eight cases (CASES: after a dot or elsewhere, with or without a typed prefix, with or without
 code after the cursor), which the linear scorer weighs apart (ranking/ranker.py).
 
@@ -65,8 +69,13 @@ NAMES = (
     "read after the cursor and not before it, where a name is declared (an assignment's target, a parameter)",
     "read after the cursor and not before it, where a statement starts",
     "ln(1+project files importing it), where an import names what it takes",
-)
+) + (IMPORT_NAMES := (
+    "ln(1+project files importing it), where a name an import binds may be written",
+    "a project file defines it at its top level, there",
+    "ln(1+files of real code importing it from a standard or Node module), there",
+))
 SIZE = len(NAMES)
+IMPORTS = NAMES.index(IMPORT_NAMES[0])  # where sources/auto_import.py's signals go in a row
 NOT_A_MEMBER = NAMES.index("a known member of the receiver (+1), or not one of a receiver whose members are all known (-1)")
 CASES = ("after a dot, k=0", "after a dot, k>0", "elsewhere, k=0", "elsewhere, k>0",
          "after a dot, k=0, code after", "after a dot, k>0, code after", "elsewhere, k=0, code after",

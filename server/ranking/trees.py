@@ -7,8 +7,9 @@ pair is compared once (CatBoost quantizes borders: 150 trees of depth 6 hold ~30
 among 900 splits), candidates along the inner axis, and a leaf's index is summed level by level
 from the comparisons' bits.
 
-A file holds: ``format``; ``features``, the names of the inputs in order (what the server
-computes must be what the trees were fitted on); ``depth``; per tree, D feature indices and D
+A file holds: ``format``; ``features``, the names of the inputs in order (the server must
+compute each of them; it reads them by name among its own, so that trees fitted before a
+feature was added still load); ``depth``; per tree, D feature indices and D
 borders (``feature``, ``border``, level 0 first: bit 0 of the leaf's index) and 2^D ``leaves``;
 ``scale`` and ``bias``; ``baseline``, where the trees were fitted on top of one input's values
 (the linear scorer's score), that input's name: it is added to their score; ``cases``, where
@@ -73,6 +74,17 @@ class Trees:
             raise ValueError("cases: not a list of case blocks")
         self.cases = frozenset(cases) if cases is not None else None
 
+    def read_from(self, names: tuple[str, ...]) -> None:
+        """Score rows of the inputs ``names`` (the server's), which hold every feature the trees
+        were fitted on, in any order: those fitted before a feature was added read the rest."""
+        import numpy as np
+
+        where = np.asarray([names.index(name) for name in self.features], dtype=np.intp)
+        self.pair_feature = where[self.pair_feature] if len(self.pair_feature) else self.pair_feature
+        if self.baseline is not None:
+            self.baseline = int(where[self.baseline])
+        self.features = names
+
     def _arrays(self, n: int):
         """This thread's arrays (``_shapes``) for ``n`` candidates, kept from call to call."""
         import numpy as np
@@ -131,7 +143,8 @@ def load(path: Path, features: tuple[str, ...]) -> Trees:
         trees = Trees(data)
     except (KeyError, TypeError) as error:
         raise ValueError(f"not a ranking: {error!r}") from None
-    if trees.features != tuple(features):
-        missing = [name for name in features if name not in trees.features]
+    missing = [name for name in trees.features if name not in features]
+    if missing:
         raise ValueError(f"fitted on other features than the server computes (missing: {missing[:3]})")
+    trees.read_from(tuple(features))
     return trees

@@ -25,6 +25,7 @@ types where the name is not written.
 from __future__ import annotations
 
 import functools
+import math
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -287,13 +288,45 @@ class AutoImport:
         self._bound: tuple[tuple[str, int], bytes, int, dict[str, bool]] = (("", -1), b"", 0, {})
 
     def here(self, context: CompletionContext) -> bool:
-        """Whether the cursor is where an unimported name may be written: a name, not one being
-        declared, not in an import."""
-        if not self.enabled or context.category != NAME or context.language.name not in NAMES:
+        """Whether the cursor is where an unimported name may be written (a name, not one being
+        declared, not in an import) and the autoImport setting is on."""
+        return self.enabled and self.at_a_name(context)
+
+    def at_a_name(self, context: CompletionContext) -> bool:
+        """Whether the cursor is where an unimported name may be written, whatever the setting."""
+        if context.category != NAME or context.language.name not in NAMES:
             return False
         where = self.fallback.declaring(context)
         return not (where.declaration or where.parameter) and self.fallback.imported_names(context) is None \
             and not module_position(context)
+
+    def signals(self, context: CompletionContext, texts) -> dict[str, tuple[float, float, float]]:
+        """Where the names ``texts`` would be imported from, as the ranker reads it
+        (features.IMPORT_NAMES), for those with any: ln(1 + the project's files that import the
+        name, this one's saved version left out), 1 where a project file defines it at its top
+        level (JavaScript: exports it by name or as its default of that name), and ln(1 + the
+        files of real code that import it from a standard or Node module). Whether the buffer
+        binds it is the buffer's signals' to say; these are what the name is beyond it. Only
+        where an unimported name may be written (``at_a_name``), whatever the autoImport
+        setting: the ranking is the same with it off, its items have no import."""
+        if not self.at_a_name(context):
+            return {}
+        view = self.fallback.project_view(context)
+        snapshot, path = (view.snapshot, view.path) if view is not None else (None, None)
+        own = {b[0] for b in view.own.bound} if view is not None and view.own is not None else set()
+        by_name = library_names(context.language.name).by_name
+        python = context.language.name == "python"
+        out = {}
+        for text in texts:
+            importing, defined = 0, 0.0
+            if snapshot is not None:
+                importing = sum(entry[2] for entry in snapshot.importers.get(text, ())) - (text in own)
+                defined = 1.0 if any(d != path for d in snapshot.definers.get(text, ())) \
+                    or not python and any(d != path for d in snapshot.defaulters.get(text, ())) else 0.0
+            standard = max((uses for _, _, uses in by_name.get(text, ())), default=0)
+            if importing > 0 or defined or standard:
+                out[text] = (math.log1p(max(importing, 0)), defined, math.log1p(standard))
+        return out
 
     def extra(self, context: CompletionContext, listed: set[str]) -> list[str]:
         """Names with the prefix typed (EXTRA_AFTER characters at least) that the project's
