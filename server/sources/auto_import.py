@@ -13,7 +13,8 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
 - the standard library's and Node's modules: what real code imports from each, then the
   members it reads after the module's name, then the rest they declare (sources/library_names.py).
 In the list a name's other modules follow its first, DEFER candidates later where the project's
-files make one far less likely (``_dominated``).
+files make one far less likely (``_dominated``). Before that, the ranker reads where each name
+would come from (``AutoImport.signals``, ranking/features.py IMPORT_NAMES).
 
 Nothing is read from disk at a request but whether a Python folder is a package, the
 installed packages' names and the package.json a subpath import (``#x``) is read from (each
