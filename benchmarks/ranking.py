@@ -321,9 +321,12 @@ def complete_list(service: CompletionService, sample, k: int, mode: str, lang: s
     service.close(uri)
     if result is None or result.engine != "neural":
         return None
+    kept: list = []
     seen: set[str] = set()  # a name offered from several modules is one candidate of the ranker's
-    kept = [c for c in result.candidates if c.snippet is None and c.features is not None
-            and c.text.lower().startswith(prefix) and not (c.text in seen or seen.add(c.text))]
+    for c in result.candidates:
+        if c.snippet is None and c.features is not None and c.text.lower().startswith(prefix) and c.text not in seen:
+            seen.add(c.text)
+            kept.append(c)
     if any(len(c.features) != features.ROW for c in kept):
         return None  # the fallback engine's own list (in a TypeScript type): not what the ranker ranks
     truth = next((j for j, c in enumerate(kept) if c.text == sample.name), None)

@@ -149,7 +149,7 @@ class NeuralEngine:
         known = self.fallback.known(context) if context.category == ATTRIBUTE else None
         closed = known.names if known is not None and known.complete else None
         rules = features.read_rules(self.fallback, context, known, where, inside)
-        imports = self.auto_import.signals(context, texts) if self.auto_import is not None and not declaration else {}
+        imports = self.auto_import.signals(context, texts) if self.auto_import is not None else {}
         for text in texts:
             p = model.get(text, 0.0) * max(share, 0.05)
             rank, fallback = listed.get(text, (ABSENT, None))

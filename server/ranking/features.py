@@ -51,6 +51,11 @@ from ..sources.buffer import KEYWORD, OTHER, PROJECT
 from ..sources.declaring import Declaring
 from ..sources.libraries.members import Members
 
+IMPORT_NAMES = (  # where a name an import binds may be written: where that import would come from
+    "ln(1+project files importing it), where a name an import binds may be written",
+    "a project file defines it at its top level, there",
+    "ln(1+files of real code importing it from a standard or Node module), there",
+)
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
 ABSENT = 100  # the rank of a candidate the fallback engine did not list
 NAMES = (
@@ -69,11 +74,7 @@ NAMES = (
     "read after the cursor and not before it, where a name is declared (an assignment's target, a parameter)",
     "read after the cursor and not before it, where a statement starts",
     "ln(1+project files importing it), where an import names what it takes",
-) + (IMPORT_NAMES := (
-    "ln(1+project files importing it), where a name an import binds may be written",
-    "a project file defines it at its top level, there",
-    "ln(1+files of real code importing it from a standard or Node module), there",
-))
+) + IMPORT_NAMES
 SIZE = len(NAMES)
 IMPORTS = NAMES.index(IMPORT_NAMES[0])  # where sources/auto_import.py's signals go in a row
 NOT_A_MEMBER = NAMES.index("a known member of the receiver (+1), or not one of a receiver whose members are all known (-1)")

@@ -28,10 +28,12 @@ if TYPE_CHECKING:
     import numpy as np
 
 from . import linear_weights, trees
-from .features import CASE_INPUTS, CASES, INPUTS, ROW, RULE_LINEAR, SIZE, case_inputs
+from .features import CASE_INPUTS, CASES, INPUTS, NAMES, NOT_A_MEMBER, ROW, RULE_LINEAR, SIZE, case_inputs
 
 KNOWN_WEIGHT, USES_WEIGHT = 3.0, 0.5  # the known-member features' weights until a fit sets them (benchmarks/ranking.py)
-DEFAULT = tuple([0.5, 0, 0, -0.5] + [0] * 13 + [1.25, 1.0] + [0] * 13 + [KNOWN_WEIGHT, USES_WEIGHT] + [0] * (SIZE - 34)) * len(CASES)
+_HAND_SET = {"log p": 0.5, "log(rank+1)": -0.5, "cache log c": 1.25, "fallback score": 1.0,
+             NAMES[NOT_A_MEMBER]: KNOWN_WEIGHT, "ln(1+files of real code using that member)": USES_WEIGHT}
+DEFAULT = tuple(_HAND_SET.get(name, 0) for name in NAMES) * len(CASES)
 # A language with no weights fitted for it takes another's (TypeScript JavaScript's until a fit
 # writes its own). Go's model ranks with JavaScript's weights (held-out Go, the model after two
 # epochs: k=0 top-1 56.0% at a buffer's end and 65.0% inside a file, against 55.7% and 59.0% with

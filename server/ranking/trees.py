@@ -80,7 +80,7 @@ class Trees:
         import numpy as np
 
         where = np.asarray([names.index(name) for name in self.features], dtype=np.intp)
-        self.pair_feature = where[self.pair_feature] if len(self.pair_feature) else self.pair_feature
+        self.feature, self.pair_feature = where[self.feature], where[self.pair_feature]
         if self.baseline is not None:
             self.baseline = int(where[self.baseline])
         self.features = names
