@@ -27,13 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from treecomplete.engines.registry import Registry
-from treecomplete.sources.libraries.known import Libraries
 from treecomplete.sources.project_index import ProjectIndex
-from treecomplete.service import CompletionService
 
 from .editing import MIDDLE, PREFIX
-from .ranking import LANGUAGES, complete_list, samples_by_package
+from .ranking import LANGUAGES, complete_list, in_process_service, samples_by_package
 
 KS = (0, 1, 2, 3)
 PART = 50  # identifiers per stored part
@@ -69,7 +66,7 @@ def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, pack
     language, suffix = LANGUAGES[lang]
     out.mkdir(parents=True, exist_ok=True)
     project = ProjectIndex()
-    service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=Libraries())
+    service = in_process_service(project)
     # an empty document stays open: closing each list's file is never closing the last one,
     # which drops every library read (a day of use keeps some file open)
     service.open(f"untitled:rank-lists{suffix}", lang, 1, "")

@@ -334,11 +334,25 @@ def complete_list(service: CompletionService, sample, k: int, mode: str, lang: s
     return kept, truth, features.case(context.category, context.prefix, features.code_after(context.data, context.cursor))
 
 
+NO_LIMIT = 1 << 20  # MB: the memoryLimit setting's highest
+
+
+def in_process_service(project: ProjectIndex | None) -> CompletionService:
+    """The service that lists are gathered from, in this process: the shipped models (waited
+    for), libraries read as the server reads them (stdlib stubs, Node's table; the packages' own
+    dependencies are not installed), and no memoryLimit. The process holds the benchmark's
+    samples too (several GB with ``--drop-imports``): over the limit, the service would drop the
+    libraries read and its child process every DROP_EVERY documents, and the lists after each
+    drop would lack what a server that keeps them knows."""
+    service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=Libraries())
+    service.memory_limit = NO_LIMIT
+    return service
+
+
 def gather(args, language, suffix: str) -> list:
     """Complete at the sampled identifiers and keep each list's candidates' features."""
     project = None if args.no_project else ProjectIndex()
-    # libraries read as the server reads them (stdlib stubs, Node's table; the packages' own deps are not installed)
-    service = CompletionService(models=Registry(), wait_for_models=True, project=project, libraries=Libraries())
+    service = in_process_service(project)
     service.open(f"untitled:ranking{suffix}", args.lang, 1, "")  # open throughout: no close is the last (rank_lists.py)
     lists = Lists()
     with tempfile.TemporaryDirectory() as tmp:
