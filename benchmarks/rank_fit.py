@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import sys
 import tempfile
@@ -264,6 +265,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-report", action="store_true", help="fit on every list without the two folds' figures")
     parser.add_argument("--against", type=Path, help="a ranking file (the one shipped) to rank the same lists beside the folds' trees")
     args = parser.parse_args(argv)
+    if importlib.util.find_spec("catboost") is None:  # said before any gathering or loading: the fit needs it
+        sys.exit("rank_fit: catboost is not installed (pip install -e '.[rank]')")
     if args.samples:
         if args.corpus is None:
             parser.error("--samples needs --corpus")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import pytest
 from treecomplete.ranking import ranker, features, trees
@@ -277,3 +278,12 @@ def test_a_gathered_list_holds_a_name_offered_from_several_modules_once(tmp_path
     assert listed.count("Counter") == 2  # from .nodes and from collections, each an item
     kept, truth, _ = complete_list(service, sample, 3, PREFIX, "python")
     assert [c.text for c in kept].count("Counter") == 1 and kept[truth].text == "Counter"
+
+
+def test_rank_fit_without_catboost_says_how_to_install_it_before_reading_any_list(tmp_path, monkeypatch):
+    from benchmarks import rank_fit
+
+    monkeypatch.setitem(sys.modules, "catboost", None)  # an import of it fails, installed or not
+    monkeypatch.setattr(rank_fit.rank_lists, "load", lambda folders: pytest.fail("lists read before the check"))
+    with pytest.raises(SystemExit, match=r"catboost is not installed \(pip install -e '\.\[rank\]'\)"):
+        rank_fit.main(["--lang", "python", "--lists", str(tmp_path)])
