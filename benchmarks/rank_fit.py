@@ -122,12 +122,17 @@ class Ranks:
         return row["top1"], row["top5"], row["mrr10"], row["n"]
 
 
+def linear_scores(scorer: ranker.Ranker, c: CompletionList) -> np.ndarray:
+    """A list's candidates scored by the linear scorer the server falls back to."""
+    return scorer.tensor_scores(torch.from_numpy(c.x.astype(np.float64)), c.block).numpy()
+
+
 def linear_ranks(lang: str, lists: list[CompletionList]) -> Ranks:
     """The ranks under the linear scorer the server falls back to (no learned ranking)."""
     scorer = ranker.Ranker(lang)
     out = Ranks()
     for c in lists:
-        out.add(c, scorer.tensor_scores(torch.from_numpy(c.x.astype(np.float64)), c.block).numpy())
+        out.add(c, linear_scores(scorer, c))
     return out
 
 
@@ -141,7 +146,7 @@ def tree_ranks(lang: str, fitted: dict | trees.Trees, lists: list[CompletionList
         if model.serves(c.block):
             out.add(c, model.scores(scorer.tree_inputs(c.x, c.block)))
         else:
-            out.add(c, scorer.tensor_scores(torch.from_numpy(c.x.astype(np.float64)), c.block).numpy())
+            out.add(c, linear_scores(scorer, c))
     return out
 
 
@@ -222,7 +227,7 @@ def first_counts(lang: str, fitted: dict, lists: list[CompletionList]) -> dict[i
             continue
         row = out.setdefault(c.block, [0, 0, 0])
         row[0] += 1
-        by_linear = scorer.tensor_scores(torch.from_numpy(c.x.astype(np.float64)), c.block).numpy()
+        by_linear = linear_scores(scorer, c)
         by_trees = np.asarray(model.scores(scorer.tree_inputs(c.x, c.block)))
         row[1] += int((by_linear > by_linear[c.truth]).sum() == 0)
         row[2] += int((by_trees > by_trees[c.truth]).sum() == 0)
