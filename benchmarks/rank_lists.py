@@ -6,8 +6,11 @@ identifier plus its first k characters, k = 0..3; ``middle``: the rest of the fi
 identifier too) and completed in-process with the shipped model, the project index reading the
 packages' files as a workspace; each list keeps its candidates' features exactly as the neural
 engine computed them (ranking/ranker.py, ranking/features.py) and the row of the true identifier.
-``--drop-imports``: the names an import of the file binds instead, every import removed from the
-buffer (``editing --select imported-name --drop-imports``), where only an import brings the name.
+``--files``: from the package folders that benchmarks/fetch_valid.sh fills (JavaScript's with
+their ``node_modules``; Python's: ``benchmarks.valid_python --venv``), where what an installed
+package exports is known as in a user's project. ``--drop-imports``: the names an import of the
+file binds instead, every import removed from the buffer (``editing --select imported-name
+--drop-imports``), where only an import brings the name.
 A name offered from several modules (auto-import) is one row: the ranker ranks names.
 
 Gathering is resumable: the sampled identifiers are taken in a fixed order and stored in parts
@@ -30,7 +33,7 @@ import numpy as np
 from treecomplete.sources.project_index import ProjectIndex
 
 from .editing import MIDDLE, PREFIX
-from .ranking import LANGUAGES, complete_list, in_process_service, samples_by_package
+from .ranking import LANGUAGES, complete_list, in_process_service, samples_by_package, samples_in_folders
 
 KS = (0, 1, 2, 3)
 PART = 50  # identifiers per stored part
@@ -59,10 +62,12 @@ def valid_packages(corpus: Path) -> list[str]:
     return sorted(p for p, split in splits.items() if split == "valid")
 
 
-def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, packages: list[str] | None = None,
-           drop_imports: bool = False) -> None:
+def gather(lang: str, corpus: Path | None, out: Path, samples: int, seed: int = 1, packages: list[str] | None = None,
+           drop_imports: bool = False, folders: Path | None = None) -> None:
     """Gather the lists of ``samples`` identifiers (at most an equal share per package) into
-    ``out``; ``drop_imports``: names an import of the file binds, in the file without its imports."""
+    ``out``, from the corpus' valid-split archives or the package ``folders`` (with their
+    installed dependencies); ``drop_imports``: names an import of the file binds, in the file
+    without its imports."""
     language, suffix = LANGUAGES[lang]
     out.mkdir(parents=True, exist_ok=True)
     project = ProjectIndex()
@@ -71,8 +76,13 @@ def gather(lang: str, corpus: Path, out: Path, samples: int, seed: int = 1, pack
     # which drops every library read (a day of use keeps some file open)
     service.open(f"untitled:rank-lists{suffix}", lang, 1, "")
     with tempfile.TemporaryDirectory() as tmp:
-        by_package = samples_by_package(corpus, packages or valid_packages(corpus), language, lang, suffix, Path(tmp), project,
-                                        drop_imports)
+        if folders is not None:
+            by_package = samples_in_folders(folders, language, lang, suffix, project, drop_imports)
+        else:
+            by_package = samples_by_package(corpus, packages or valid_packages(corpus), language, lang, suffix, Path(tmp),
+                                            project, drop_imports)
+        if not by_package:
+            sys.exit(f"rank_lists: no identifiers to sample in {folders or corpus}")
         rng = random.Random(seed)
         each = max(1, samples // len(by_package))
         chosen = [(package, sample) for package, found in sorted(by_package.items())
@@ -126,7 +136,10 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", choices=sorted(LANGUAGES), required=True)
-    parser.add_argument("--corpus", type=Path, required=True, help="a corpus built by treecomplete corpus build")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--corpus", type=Path, help="a corpus built by treecomplete corpus build (its valid split)")
+    source.add_argument("--files", type=Path, help="a folder of valid-split package folders with their dependencies "
+                                                   "installed (benchmarks/fetch_valid.sh, benchmarks.valid_python --venv)")
     parser.add_argument("--out", type=Path, required=True, help="the folder of the lists' parts")
     parser.add_argument("--samples", type=int, default=8000, help="identifiers (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
@@ -134,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="names an import of the file binds, every import removed from the buffer (where only "
                              "an import would bring the name: auto-import)")
     args = parser.parse_args(argv)
-    gather(args.lang, args.corpus, args.out, args.samples, args.seed, drop_imports=args.drop_imports)
+    gather(args.lang, args.corpus, args.out, args.samples, args.seed, drop_imports=args.drop_imports, folders=args.files)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,7 @@ from treecomplete.engines.registry import Registry
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from treecomplete.sources.libraries.known import Libraries
 from treecomplete.models.corpus import archive_files
+from treecomplete.sources.installed import EXPORTS
 from treecomplete.sources.project_index import ProjectIndex
 from treecomplete.service import CompletionService
 
@@ -308,6 +309,31 @@ def samples_by_package(corpus: Path, packages: list[str], language, lang: str, s
     return by_package
 
 
+def packages_in(root: Path, suffix: str) -> list[Path]:
+    """The source files of the package folders under ``root`` (benchmarks/fetch_valid.sh's, with
+    their installed dependencies), filtered as ``extract`` filters an archive's: 2-200 KB, no
+    tests, docs or built code, nothing under node_modules or .venv."""
+    return sorted(p for p in root.glob(f"*/**/*{suffix}") if p.is_file() and not p.name.endswith(".d" + suffix)
+                  and not {"node_modules", ".venv"} & set(p.relative_to(root).parts)
+                  and not SKIPPED_DIRS.search(p.relative_to(root).as_posix()) and 2048 <= p.stat().st_size <= 200_000)
+
+
+def samples_in_folders(root: Path, language, lang: str, suffix: str, project: ProjectIndex | None,
+                       drop_imports: bool = False) -> dict[str, list]:
+    """samples_by_package's identifiers from the package folders under ``root`` as they are (each
+    a workspace folder of the project index, waited for), by package."""
+    root = root.resolve()  # the files' URIs, the index's folders
+    files = packages_in(root, suffix)
+    if project is not None:
+        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+            project.add_root(folder)
+        project.wait()
+    by_package: dict[str, list] = {}
+    for sample in collect(files, language, lang, "imported-name" if drop_imports else "", drop_imports):
+        by_package.setdefault(sample.path.relative_to(root).parts[0], []).append(sample)
+    return by_package
+
+
 def complete_list(service: CompletionService, sample, k: int, mode: str, lang: str) -> tuple[list, int | None, int] | None:
     """The neural engine's list at ``sample`` typed to its k-th character, as the editing
     benchmark asks for it: the candidates that the ranker ranked and that match the prefix, the
@@ -315,6 +341,7 @@ def complete_list(service: CompletionService, sample, k: int, mode: str, lang: s
     neural engine did not rank the list."""
     prefix = sample.name[:k].lower()
     text, position = buffer(sample, k, mode)
+    EXPORTS.wait(str(sample.path.parent), lang == "python")  # what installed packages export: a server reads it once
     uri = sample.path.as_uri()  # the index does not count this file: its buffer is what counts
     service.open(uri, lang, 1, text)
     result = service.complete_read(uri, *position, 1000)

@@ -6,14 +6,20 @@ code the choices are made on (never the held-out packages):
 DIR holds the corpus' sdists (``treecomplete corpus build --lang python --manifest
 models/manifests/python.txt`` downloads them); the packages that models.corpus.split_of puts in
 the valid split are extracted, a folder each, their ``.py`` files only, those the corpus skips
-left out (models.corpus.skip_reason), and files over 200 KB. No dependencies are
-installed beside them.
+left out (models.corpus.skip_reason), and files over 200 KB. ``--venv``: each package's own
+dependencies installed in a ``.venv`` beside its files, without the package itself (whose files
+are the workspace's), as benchmarks/fetch_heldout.sh installs the held-out ones': what the
+server reads as installed packages (sources/installed.py) when ranking lists are gathered from
+these folders (``python -m benchmarks.rank_lists --files``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import subprocess
+import sys
 import tarfile
 import zipfile
 from pathlib import Path, PurePosixPath
@@ -59,13 +65,32 @@ def extract(downloads: Path, out: Path) -> tuple[int, int]:
     return packages, files
 
 
+def install_dependencies(folder: Path) -> bool:
+    """The dependencies of the package in ``folder`` (``name-version``) in ``folder/.venv``."""
+    name, version = _ARCHIVE.match(folder.name + ".zip").group(1, 2)
+    pip = [str(folder / ".venv" / "bin" / "pip"), "--quiet", "--disable-pip-version-check"]
+    steps = [[sys.executable, "-m", "venv", str(folder / ".venv")],
+             pip + ["install", "--prefer-binary", f"{name}=={version}"], pip + ["uninstall", "-y", name]]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # this checkout is no dependency of theirs
+    for step in steps:
+        if subprocess.run(step, stdout=subprocess.DEVNULL, env=env).returncode != 0:
+            print(f"{folder.name}: dependencies not installed ({' '.join(step[:3])} failed)")
+            return False
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--downloads", type=Path, required=True)
     parser.add_argument("--out", type=Path, default=Path("bench-out/valid/python"))
+    parser.add_argument("--venv", action="store_true", help="install each package's dependencies in a .venv beside it")
     args = parser.parse_args()
     packages, files = extract(args.downloads, args.out)
     print(f"python (valid): {packages} packages, {files} files in {args.out}")
+    if args.venv:
+        folders = sorted(p for p in args.out.iterdir() if p.is_dir() and not (p / ".venv").exists())
+        done = sum(install_dependencies(folder) for folder in folders)
+        print(f"dependencies installed for {done} of {len(folders)} packages")
 
 
 if __name__ == "__main__":

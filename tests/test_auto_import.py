@@ -406,11 +406,8 @@ def test_what_an_installed_package_exports_is_offered_once_read(tmp_path):
     (modules / "lib" / "main.js").write_text("module.exports = create;\nmodule.exports.HttpError = class {};\nfunction hidden() {}\n")
     exports = Exports()
     assert exports.of(str(tmp_path / "src"), True) == {}  # read on a thread: nothing yet, no wait
-    for _ in range(200):
-        if exports.of(str(tmp_path / "src"), True) and exports.of(str(tmp_path / "web"), False):
-            break
-        time.sleep(0.02)
-    python = exports.of(str(tmp_path / "src"), True)
+    python = exports.wait(str(tmp_path / "src"), True)  # what the tools that gather lists wait for
+    assert exports.wait(str(tmp_path / "web"), False) and exports.of(str(tmp_path / "src"), True) is python
     assert python == {"Markup": [("markupx", "Markup")], "escape": [("markupx", "escape")]}  # not typing's Any, not pip's
     # by name, and the default export under the name it has in the package (`const create = require('http-errorz')`)
     assert exports.of(str(tmp_path / "web"), False) == {"HttpError": [("http-errorz", "HttpError")], "create": [("http-errorz", "")]}

@@ -287,3 +287,22 @@ def test_rank_fit_without_catboost_says_how_to_install_it_before_reading_any_lis
     monkeypatch.setattr(rank_fit.rank_lists, "load", lambda folders: pytest.fail("lists read before the check"))
     with pytest.raises(SystemExit, match=r"catboost is not installed \(pip install -e '\.\[rank\]'\)"):
         rank_fit.main(["--lang", "python", "--lists", str(tmp_path)])
+
+
+def test_lists_gathered_from_package_folders_sample_their_own_files_never_their_dependencies(tmp_path):
+    from benchmarks.ranking import samples_in_folders
+    from treecomplete.languages import JAVASCRIPT
+
+    code = "const dep = require('dep')\n" + "".join(f"function f{i}(value) {{ return dep(value) + {i} }}\n" for i in range(80))
+    files = {"web-1.0.0/package/lib/a.js": code, "web-1.0.0/package/node_modules/dep/index.js": code,
+             "web-1.0.0/package/test/a.js": code, "web-1.0.0/package/lib/small.js": "const tiny = 1\n",
+             "cli-2.0.0/package/.venv/x.js": code}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = samples_in_folders(tmp_path, JAVASCRIPT, "javascript", ".js", None)
+    assert list(found) == ["web-1.0.0"]  # cli's only file is in its .venv
+    assert {s.path for s in found["web-1.0.0"]} == {(tmp_path / "web-1.0.0/package/lib/a.js").resolve()}
+    dropped = samples_in_folders(tmp_path, JAVASCRIPT, "javascript", ".js", None, drop_imports=True)
+    assert {s.name for s in dropped["web-1.0.0"]} == {"dep"}  # the name the file's import binds
+    assert all(b"require" not in s.data for s in dropped["web-1.0.0"])  # its import removed from the buffer

@@ -21,6 +21,7 @@ import json
 import logging
 import re
 import threading
+import time
 from pathlib import Path
 
 import tree_sitter
@@ -141,6 +142,17 @@ class Exports:
                 self._queued.add(key)
                 threading.Thread(target=self._fill, args=(key,), name="treecomplete-exports", daemon=True).start()
         return {}
+
+    def wait(self, folder: str, python: bool, timeout: float = 60.0) -> dict[str, list[tuple[str, str]]]:
+        """of(), waiting up to ``timeout`` seconds for the read to end: for the tools that gather
+        ranking lists (benchmarks/ranking.py ``complete_list``), so that each list knows what a
+        server that has run a while knows; a request never waits."""
+        key = (environment_of(folder, python), python)
+        deadline = time.monotonic() + timeout
+        found = self.of(folder, python)
+        while key[0] and key not in self._read and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return self._read.get(key, found)
 
     def _fill(self, key: Key) -> None:
         environment, python = key
