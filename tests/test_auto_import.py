@@ -256,14 +256,34 @@ def test_where_a_name_would_be_imported_from_is_a_ranking_signal(tmp_path):
         return service.auto_import.signals(context, ["Widget", "LIMIT", "OrderedDict", "nothing_knows_it"])
 
     found = signals("x = 1\nW", 1)
-    assert found["Widget"] == pytest.approx((math.log(4), 1.0, 0.0))  # three other files, and nodes.py defines it
-    assert found["LIMIT"] == (0.0, 1.0, 0.0)
+    assert found["Widget"] == pytest.approx((math.log(4), 1.0, 0.0, 0.0))  # three other files, and nodes.py defines it
+    assert found["LIMIT"] == (0.0, 1.0, 0.0, 0.0)
     assert found["OrderedDict"][:2] == (0.0, 0.0) and found["OrderedDict"][2] > 0  # real code imports it from collections
     assert "nothing_knows_it" not in found
     assert signals("x = 1\nclass W", 2) == {}  # a name being declared
     assert signals("from .nodes import W", 3) == {}  # in an import
     service.auto_import.enabled = False  # the same ranking with the setting off (its items carry no import)
     assert signals("x = 1\nW", 4) == found
+
+
+def test_a_name_that_an_installed_package_has_or_exports_is_a_ranking_signal(tmp_path):
+    from treecomplete.sources.installed import EXPORTS
+
+    modules = tmp_path / "node_modules"
+    (modules / "http-errorz" / "lib").mkdir(parents=True)
+    (modules / "http-errorz" / "package.json").write_text('{"main": "lib/main.js"}')
+    (modules / "http-errorz" / "lib" / "main.js").write_text("module.exports = create;\nmodule.exports.HttpError = class {};\n")
+    (modules / "on-finished").mkdir()
+    files = {"src/a.js": "const path = require('path')\nfunction local() {}\nmodule.exports = { local }\n"}
+    service = CompletionService(project=_project(tmp_path, files))
+    assert EXPORTS.wait(str(tmp_path / "src"), False)  # read on a thread: a request would find none yet
+    uri = (tmp_path / "src" / "b.js").as_uri()
+    context = context_at(service.open(uri, "javascript", 1, "let x = 1\nh"), len("let x = 1\nh"))
+    found = service.auto_import.signals(context, ["HttpError", "create", "onFinished", "httpErrorz", "local", "hidden"])
+    for name in ("HttpError", "create", "onFinished", "httpErrorz"):  # exported by name, the default, packages
+        assert found[name][3] == 1.0, name
+    assert found["local"][1] == 1.0 and found["local"][3] == 0.0  # a project file's, not a package's
+    assert "hidden" not in found
 
 
 def test_unimported_library_names_are_offered_with_their_import():

@@ -21,7 +21,7 @@ function around the cursor or a name that function binds before the cursor; and 
 an import binds may be written (not a declaration, not in an import), where an import of it
 would come from (IMPORT_NAMES, sources/auto_import.py's ``signals``): how many files of the
 project import it, whether a project file defines it, how much real code imports it from a
-standard or Node module. Each falls in one
+standard or Node module, whether an installed package is named so or exports it. Each falls in one
 of eight cases (CASES: after a dot or elsewhere, with or without a typed prefix, with or without
 code after the cursor), which the linear scorer weighs apart (ranking/ranker.py).
 
@@ -55,6 +55,7 @@ IMPORT_NAMES = (  # where a name an import binds may be written: where that impo
     "ln(1+project files importing it), where a name an import binds may be written",
     "a project file defines it at its top level, there",
     "ln(1+files of real code importing it from a standard or Node module), there",
+    "an installed package (`.venv`, `node_modules`) is named so or exports it, there",
 )
 FLOOR = 1e-4  # a candidate the model gives less (or nothing) counts as this
 ABSENT = 100  # the rank of a candidate the fallback engine did not list

@@ -301,22 +301,27 @@ class AutoImport:
         return not (where.declaration or where.parameter) and self.fallback.imported_names(context) is None \
             and not module_position(context)
 
-    def signals(self, context: CompletionContext, texts) -> dict[str, tuple[float, float, float]]:
+    def signals(self, context: CompletionContext, texts) -> dict[str, tuple[float, float, float, float]]:
         """Where the names ``texts`` would be imported from, as the ranker reads it
         (features.IMPORT_NAMES), for those with any: ln(1 + the project's files that import the
         name, this one's saved version left out), 1 where a project file defines it at its top
-        level (JavaScript: exports it by name or as its default of that name), and ln(1 + the
-        files of real code that import it from a standard or Node module). Whether the buffer
-        binds it is the buffer's signals' to say; these are what the name is beyond it. Only
-        where an unimported name may be written (``at_a_name``), whatever the autoImport
+        level (JavaScript: exports it by name or as its default of that name), ln(1 + the files
+        of real code that import it from a standard or Node module), and 1 where a package
+        installed for the file (sources/installed.py) is named so or exports it. Whether the
+        buffer binds it is the buffer's signals' to say; these are what the name is beyond it.
+        Only where an unimported name may be written (``at_a_name``), whatever the autoImport
         setting: the ranking is the same with it off, its items have no import."""
         if not self.at_a_name(context):
             return {}
         view = self.fallback.project_view(context)
-        snapshot, path = (view.snapshot, view.path) if view is not None else (None, None)
+        snapshot, path = (view.snapshot, view.path) if view is not None else (None, path_of(context.uri))
         own = {b[0] for b in view.own.bound} if view is not None and view.own is not None else set()
         by_name = library_names(context.language.name).by_name
         python = context.language.name == "python"
+        folder = _place(path)[1] if path is not None else None
+        packages = installed(folder, python) if folder is not None else {}
+        by_fold = folded(folder) if folder is not None and not python else {}  # `typeis` for type-is too
+        exported = EXPORTS.of(folder, python) if folder is not None else {}
         out = {}
         for text in texts:
             importing, defined = 0, 0.0
@@ -325,8 +330,9 @@ class AutoImport:
                 defined = 1.0 if any(d != path for d in snapshot.definers.get(text, ())) \
                     or not python and any(d != path for d in snapshot.defaulters.get(text, ())) else 0.0
             standard = max((uses for _, _, uses in by_name.get(text, ())), default=0)
-            if importing > 0 or defined or standard:
-                out[text] = (math.log1p(max(importing, 0)), defined, math.log1p(standard))
+            dependency = 1.0 if text in packages or text in exported or by_fold and fold(text) in by_fold else 0.0
+            if importing > 0 or defined or standard or dependency:
+                out[text] = (math.log1p(max(importing, 0)), defined, math.log1p(standard), dependency)
         return out
 
     def extra(self, context: CompletionContext, listed: set[str]) -> list[str]:
