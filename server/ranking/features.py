@@ -21,9 +21,9 @@ function around the cursor or a name that function binds before the cursor; and 
 an import binds may be written (not a declaration, not in an import), where an import of it
 would come from (IMPORT_NAMES, sources/auto_import.py's ``signals``): how many files of the
 project import it, whether a project file defines it, how much real code imports it from a
-standard or Node module, whether an installed package is named so or exports it. Each falls in one
-of eight cases (CASES: after a dot or elsewhere, with or without a typed prefix, with or without
-code after the cursor), which the linear scorer weighs apart (ranking/ranker.py).
+standard or Node module, whether an installed package is named so or exports it. Each falls in
+one of eight cases (CASES: after a dot or elsewhere, with or without a typed prefix, with or
+without code after the cursor), which the linear scorer weighs apart (ranking/ranker.py).
 
 The rules' features (RULES): what a position says of particular names. Each is a test of a
 candidate's text that the sources read once per request (the fallback engine's ``declaring``,
