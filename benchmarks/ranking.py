@@ -298,14 +298,20 @@ def samples_by_package(corpus: Path, packages: list[str], language, lang: str, s
     reads as workspace folders, waited for) by package; ``drop_imports``: the names an import
     of the file binds, every import removed from the buffer (``editing --select imported-name
     --drop-imports``)."""
-    files = extract(corpus, packages, suffix, tmp)
+    return _by_package(extract(corpus, packages, suffix, tmp), tmp, language, lang, project, drop_imports)
+
+
+def _by_package(files: list[Path], root: Path, language, lang: str, project: ProjectIndex | None,
+                drop_imports: bool) -> dict[str, list]:
+    """The identifiers of ``files`` by their package (the folder under ``root``), each package
+    folder a workspace folder of the project index (waited for)."""
     if project is not None:
-        for folder in tmp.iterdir():
+        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
             project.add_root(folder)
         project.wait()
     by_package: dict[str, list] = {}
     for sample in collect(files, language, lang, "imported-name" if drop_imports else "", drop_imports):
-        by_package.setdefault(sample.path.relative_to(tmp).parts[0], []).append(sample)
+        by_package.setdefault(sample.path.relative_to(root).parts[0], []).append(sample)
     return by_package
 
 
@@ -323,15 +329,7 @@ def samples_in_folders(root: Path, language, lang: str, suffix: str, project: Pr
     """samples_by_package's identifiers from the package folders under ``root`` as they are (each
     a workspace folder of the project index, waited for), by package."""
     root = root.resolve()  # the files' URIs, the index's folders
-    files = packages_in(root, suffix)
-    if project is not None:
-        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-            project.add_root(folder)
-        project.wait()
-    by_package: dict[str, list] = {}
-    for sample in collect(files, language, lang, "imported-name" if drop_imports else "", drop_imports):
-        by_package.setdefault(sample.path.relative_to(root).parts[0], []).append(sample)
-    return by_package
+    return _by_package(packages_in(root, suffix), root, language, lang, project, drop_imports)
 
 
 def complete_list(service: CompletionService, sample, k: int, mode: str, lang: str) -> tuple[list, int | None, int] | None:
