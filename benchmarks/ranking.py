@@ -60,6 +60,13 @@ WEIGHTS_FILE = Path(linear_weights.__file__)
 LANGUAGES = {"python": (PYTHON, ".py"), "javascript": (JAVASCRIPT, ".js"), "typescript": (TYPESCRIPT, ".ts")}
 
 
+def sampled_file(path: str, size: int, suffix: str) -> bool:
+    """Whether a package's file (its path inside, ``/``-separated) is sampled: source of the
+    language (not a declaration file), 2-200 KB, no tests, docs or built code."""
+    return path.endswith(suffix) and not path.endswith(".d" + suffix) and not SKIPPED_DIRS.search(path) \
+        and 2048 <= size <= 200_000
+
+
 def extract(corpus: Path, packages: list[str], suffix: str, out: Path) -> list[Path]:
     """The packages' source files (2-200 KB, no tests, docs or built code), at their paths in a
     folder per package under ``out`` (the project the server's index reads)."""
@@ -76,8 +83,7 @@ def extract(corpus: Path, packages: list[str], suffix: str, out: Path) -> list[P
         if not archives:
             sys.exit(f"{package}: no archive under {corpus / 'downloads'}")
         for source in archive_files(sorted(archives)[-1], package):
-            if (source.path.endswith(suffix) and not source.path.endswith(".d" + suffix)
-                    and not SKIPPED_DIRS.search(source.path) and 2048 <= len(source.data) <= 200_000
+            if (sampled_file(source.path, len(source.data), suffix)
                     and ".." not in source.path.split("/") and not source.path.startswith("/")):
                 path = out / stem / source.path
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -317,11 +323,11 @@ def _by_package(files: list[Path], root: Path, language, lang: str, project: Pro
 
 def packages_in(root: Path, suffix: str) -> list[Path]:
     """The source files of the package folders under ``root`` (benchmarks/fetch_valid.sh's, with
-    their installed dependencies), filtered as ``extract`` filters an archive's: 2-200 KB, no
-    tests, docs or built code, nothing under node_modules or .venv."""
-    return sorted(p for p in root.glob(f"*/**/*{suffix}") if p.is_file() and not p.name.endswith(".d" + suffix)
+    their installed dependencies), filtered as ``extract`` filters an archive's (``sampled_file``),
+    nothing under node_modules or .venv."""
+    return sorted(p for p in root.glob(f"*/**/*{suffix}") if p.is_file()
                   and not {"node_modules", ".venv"} & set(p.relative_to(root).parts)
-                  and not SKIPPED_DIRS.search(p.relative_to(root).as_posix()) and 2048 <= p.stat().st_size <= 200_000)
+                  and sampled_file(p.relative_to(root).as_posix(), p.stat().st_size, suffix))
 
 
 def samples_in_folders(root: Path, language, lang: str, suffix: str, project: ProjectIndex | None,
@@ -364,8 +370,8 @@ NO_LIMIT = 1 << 20  # MB: the memoryLimit setting's highest
 
 def in_process_service(project: ProjectIndex | None) -> CompletionService:
     """The service that lists are gathered from, in this process: the shipped models (waited
-    for), libraries read as the server reads them (stdlib stubs, Node's table; the packages' own
-    dependencies are not installed), and no memoryLimit. The process holds the benchmark's
+    for), libraries read as the server reads them (stdlib stubs, Node's table, and the packages'
+    own dependencies where they are installed beside them), and no memoryLimit. The process holds the benchmark's
     samples too (several GB with ``--drop-imports``): over the limit, the service would drop the
     libraries read and its child process every DROP_EVERY documents, and the lists after each
     drop would lack what a server that keeps them knows."""

@@ -67,7 +67,7 @@ def extract(downloads: Path, out: Path) -> tuple[int, int]:
 
 def install_dependencies(folder: Path) -> bool:
     """The dependencies of the package in ``folder`` (``name-version``) in ``folder/.venv``."""
-    name, version = _ARCHIVE.match(folder.name + ".zip").group(1, 2)
+    name, _, version = folder.name.rpartition("-")  # as extract names it: a version holds no "-"
     pip = [str(folder / ".venv" / "bin" / "pip"), "--quiet", "--disable-pip-version-check"]
     steps = [[sys.executable, "-m", "venv", str(folder / ".venv")],
              pip + ["install", "--prefer-binary", f"{name}=={version}"], pip + ["uninstall", "-y", name]]
