@@ -7,6 +7,7 @@ import math
 import shutil
 from pathlib import Path
 
+import pytest
 from treecomplete.ranking import features
 
 from treecomplete.sources import buffer
@@ -204,6 +205,23 @@ def test_each_workspace_folder_is_a_project_of_its_own(tmp_path):
     index.remove_root(tmp_path / "blog")  # one root left beside the loose folder: still scoped
     assert index.wait(30)
     assert index.snapshot(PYTHON, str((tmp_path / "shop" / "main.py").resolve())).counts("loose_name", None) == (0, 0)
+
+
+@pytest.mark.parametrize("folders", [("shop", "built"), ("shop", "blog", "built")])
+def test_a_workspace_folder_with_no_file_read_gets_no_other_folders_words(tmp_path, folders):
+    # built/ holds its code under build/, which the index never reads: the other folders' names
+    # (and imports of their files) are not this folder's, with one other folder or several
+    _tree(tmp_path, {"shop/cart.py": "def checkout_basket():\n    pass\n", "blog/post.py": "def checkout_draft():\n    pass\n",
+                     "built/build/lib.py": "def checkout_built():\n    pass\n"})
+    index = ProjectIndex()
+    for folder in folders:
+        index.add_root(tmp_path / folder)
+    assert index.wait(30)
+    built = index.snapshot(PYTHON, str((tmp_path / "built" / "build" / "lib.py").resolve()))
+    assert built.counts("checkout_basket", None) == (0, 0) and not built.definers
+    shop = index.snapshot(PYTHON, str((tmp_path / "shop" / "cart.py").resolve()))
+    assert shop.counts("checkout_basket", None) == (1, 0)
+    assert index.snapshot(PYTHON).counts("checkout_basket", None) == (1, 0)  # every root's, asked without a file
 
 
 def test_the_fallback_offers_project_words_but_not_the_open_files_future(tmp_path):

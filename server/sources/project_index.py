@@ -54,6 +54,7 @@ class ProjectIndex:
         self._snapshots: dict[str, Snapshot] = {}  # language name -> the latest, all roots' files
         # (language name, root) -> the latest of that root's files, where there is more than one root
         self._scoped: dict[tuple[str, Path], Snapshot] = {}
+        self._holding: dict[str, frozenset[Path | None]] = {}  # language name -> the roots its files were read in
         self._files: dict[str, dict[str, FileWords]] = {}  # the thread's own, per language
         self._roots: dict[Path, bool] = {}  # walked or queued -> recursive
         self._root_memo: Recent[Path, Path | None] = Recent(ROOT_MEMO)  # a file -> _root_of's answer, while the roots stay
@@ -71,12 +72,16 @@ class ProjectIndex:
 
     def snapshot(self, language: LanguageSpec, path: str | None = None) -> Snapshot:
         """The language's words: those of the root holding the file ``path`` where it is given
-        and in one, else those of every root."""
-        if path is not None and self._scoped:
+        and in one (none where no file of that root was read: another root's names, imported
+        from there, would cross projects), else those of every root."""
+        if path is not None and self._holding:
             root = self._root_of(Path(path))
-            scoped = self._scoped.get((language.name, root)) if root is not None else None
-            if scoped is not None:
-                return scoped
+            if root is not None:
+                scoped = self._scoped.get((language.name, root))
+                if scoped is not None:
+                    return scoped
+                if root not in self._holding.get(language.name, (root,)):
+                    return EMPTY
         return self._snapshots.get(language.name, EMPTY)
 
     def _root_of(self, path: Path) -> Path | None:
@@ -230,6 +235,7 @@ class ProjectIndex:
         self._snapshots[name] = Snapshot.of(files)
         self._scoped = {key: s for key, s in self._scoped.items() if key[0] != name} | {
             (name, root): snapshot for root, snapshot in scoped.items()}
+        self._holding = self._holding | {name: frozenset(groups)}
 
     def _indexed(self) -> int:
         """Files read so far, all languages (the thread's own count; file_count is the snapshots')."""
