@@ -387,6 +387,35 @@ def test_a_javascript_default_export_is_offered_under_the_name_it_has_in_its_fil
     assert offers("req", JAVASCRIPT, snapshot, mine) == []  # not from itself
 
 
+def test_a_file_that_defines_a_name_is_offered_before_an_index_that_exports_it_again(tmp_path):
+    # runtime.js after index.js: read first, the index would be offered first
+    index = _project(tmp_path, {"src/index.js": "export { next, reset } from './runtime.js';\n"
+                                                "import Status from './status.js';\nimport { tag } from './tag.js';\n"
+                                                "export { Status, tag };\nexport const own = 1;\n",
+                                "src/runtime.js": "export function next() {}\nexport function reset() {}\n",
+                                "src/status.js": "const Status = {};\nexport default Status;\n",
+                                "src/tag.js": "export const tag = 1;\n",
+                                "src/blocks/html.js": "const x = 1;\n",
+                                # what it takes from its imports: destructured, and a member under a key
+                                "all.js": "import client from './src/client.js';\nconst { Axios } = client;\n"
+                                          "const ids = require('./src/ids');\n"
+                                          "module.exports = { Axios, compare: ids.compare };\n",
+                                "src/client.js": "export default {};\n", "src/ids.js": "exports.compare = () => 0;\n",
+                                "src/core/Axios.js": "export default Axios;\n"})
+    here = str((tmp_path / "src" / "blocks" / "html.js").resolve())
+    snapshot = index.snapshot(JAVASCRIPT, here)
+    assert [(o.module, o.imported) for o in offers("next", JAVASCRIPT, snapshot, here)] == \
+        [("../runtime", "next"), ("../index", "next")]
+    assert [(o.module, o.imported) for o in offers("Axios", JAVASCRIPT, snapshot, here)] == \
+        [("../core/Axios", ""), ("../../all", "Axios")]
+    assert [o.module for o in offers("compare", JAVASCRIPT, snapshot, here)] == ["../ids", "../../all"]
+    # the index imports it from a file's default export: as the index imports it, then from the index
+    assert [(o.module, o.imported) for o in offers("Status", JAVASCRIPT, snapshot, here)] == \
+        [("../status.js", ""), ("../index", "Status")]
+    assert [o.module for o in offers("tag", JAVASCRIPT, snapshot, here)] == ["../tag.js", "../index"]
+    assert [o.module for o in offers("own", JAVASCRIPT, snapshot, here)] == ["../index"]  # defined there
+
+
 def test_a_keyword_that_is_a_name_too_is_offered_with_its_import_where_the_project_imports_it(tmp_path):
     files = {"runtime.js": "export function get(s) {}\nexport function set(s, v) {}\n",
              "a.js": "import { get, set } from './runtime.js';\n", "b.js": "import { get } from './runtime.js';\n"}

@@ -8,7 +8,8 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
   (``_nearest_first``); a relative import resolved from the importing file and written again
   from this one;
 - a project file that defines the name at its top level (JavaScript: exports it by name, or
-  exports under that name as its default: ``module.exports = req``);
+  exports under that name as its default: ``module.exports = req``; a file exporting it from
+  another, an index, after those);
 - an installed package of that name, or one that exports it (sources/installed.py);
 - the standard library's and Node's modules: what real code imports from each, then the
   members it reads after the module's name, then the rest they declare (sources/library_names.py).
@@ -115,10 +116,11 @@ def _package(folder: str) -> bool:
 def offers(name: str, language: LanguageSpec, project, path: str | None) -> list[Offer]:
     """The imports that may bind ``name`` in the file ``path``, most likely first (at most
     OFFERS): the project's imports of it, a project module of that name, a project file defining
-    it (JavaScript: exporting it by name, or as its default export of that name), an installed
-    package of that name, what real code imports from the standard library, what an installed
-    package exports, the members real code reads after a standard module's name; where none of
-    these knows the name, what a standard module declares (``cast``: typing, ctypes)."""
+    it (JavaScript: exporting it by name, or as its default export of that name, then a file
+    exporting it from another: Snapshot.relays), an installed package of that name, what real
+    code imports from the standard library, what an installed package exports, the members real
+    code reads after a standard module's name; where none of these knows the name, what a
+    standard module declares (``cast``: typing, ctypes)."""
     out: list[Offer] = []
     seen: set[str] = set()  # the modules offered: ``@`` and a path for a project file, however written
     python = language.name == "python"
@@ -143,9 +145,12 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     definers = [d for d in project.definers.get(name, ()) if d != path] if project is not None else []
     if not python:  # a file exporting the name by name before a guess at a module's default export
         defaulters = [d for d in project.defaulters.get(name, ()) if d != path] if project is not None else []
-        # by name, then as the file's default export of that name (`module.exports = req`); the
-        # extension as this file writes its relative imports
-        for defining, imported in [(d, name) for d in definers] + [(d, "") for d in defaulters]:
+        relays = project.relays.get(name, ()) if project is not None else ()
+        # by name, then as the file's default export of that name (`module.exports = req`), then
+        # a file exporting it from another (an index: the file defining it is imported within a
+        # package); the extension as this file writes its relative imports
+        for defining, imported in [(d, name) for d in definers if d not in relays] + [(d, "") for d in defaulters] \
+                + [(d, name) for d in definers if d in relays]:
             add("@" + _as_imported(defining, own), imported)
     modules = (project.modules.get(name, ()) if python else project.folded.get(fold(name), ())) if project is not None else ()
     for found in modules if path is not None else ():

@@ -85,6 +85,9 @@ class FileWords:
     # JavaScript's names an import can take by name (``export``, ``exports.x =``, ``module.exports = { x }``)
     exported: frozenset[str] = frozenset()
     default: str = ""  # the name a JavaScript file's default export has there (``module.exports = req``)
+    # those of ``exported`` that it exports from another module (``export { x } from './x'``, a
+    # name its imports bind, destructured from one or read off one): an index's, not where defined
+    relayed: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -111,6 +114,7 @@ class Snapshot:
     binding_files: dict[tuple[str, str, str], tuple[str, ...]] = field(default_factory=dict)
     # name -> the files defining it at the top level (Python) or exporting it by name (JavaScript)
     definers: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    relays: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> those of its definers relaying it (FileWords.relayed)
     defaulters: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> the files default-exporting it so
     folded: dict[str, tuple[str, ...]] = field(default_factory=dict)  # module name, folded (fold) -> its paths
     # a Python project file's key -> the absolute module the imports of it write most often
@@ -147,9 +151,12 @@ class Snapshot:
         importers, bound_df, absolute, binding_files = bindings_by_name(files, modules)
         definers: dict[str, list[str]] = {}
         defaulters: dict[str, list[str]] = {}
+        relays: dict[str, list[str]] = {}
         for path, fw in files.items():
             for name in fw.exported or (fw.defined if path.endswith((".py", ".pyi")) else ()):
                 definers.setdefault(name, []).append(path)
+            for name in fw.relayed:
+                relays.setdefault(name, []).append(path)
             if fw.default:
                 defaulters.setdefault(fw.default, []).append(path)
         buckets = {WORDS: _buckets(df, df), MEMBERS: _buckets(member_df, member_df), DEFINED: _buckets(defined_df, df),
@@ -158,6 +165,7 @@ class Snapshot:
                    {name: tuple(paths) for name, paths in modules.items()}, taken_from_df,
                    {module: tuple(names) for module, names in taken_of.items()}, importers, binding_files,
                    {name: tuple(paths) for name, paths in definers.items()},
+                   {name: tuple(paths) for name, paths in relays.items()},
                    {name: tuple(paths) for name, paths in defaulters.items()}, _folded(modules), absolute)
 
     def words(self, prefix: str, exclude: str | None, limit: int, kind: str = WORDS) -> list[tuple[str, int, int]]:
@@ -283,7 +291,7 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
 
     bound = frozenset(import_bindings(tree, language, path)) if path is not None else frozenset()
     query = exported_query(language)
-    exported, default = set(), ""
+    exported, default, relayed = set(), "", set()
     if query is not None:
         captures = tree_sitter.QueryCursor(query).captures(tree.root_node)
         exported = {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and not _default_export(n)}
@@ -292,8 +300,10 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
         for node in captures.get("object", ()):
             object_keys(object_named(tree.root_node, node), keys, {})
         exported |= keys.keys()
+        relayed = {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and _from_elsewhere(n)}
+        relayed |= exported & _taken_from_imports(tree, language, {b[0] for b in bound})
     return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules),
-                     bound, interned(exported), sys.intern(default))
+                     bound, interned(exported), sys.intern(default), interned(relayed))
 
 
 def interned_words(words: FileWords) -> FileWords:
@@ -318,6 +328,38 @@ def default_name(captures: dict[str, list[tree_sitter.Node]]) -> str:
     names = {n.text.decode("utf-8", "replace") for n in captures.get("default", ()) if n.text}
     names |= {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and _default_export(n)}
     return names.pop() if len(names) == 1 else ""
+
+
+def _taken_from_imports(tree: tree_sitter.Tree, language: LanguageSpec, imported: set[str]) -> set[str]:
+    """The names that the file binds from what its imports bind (``imported``): the imports'
+    own, those destructured from one (``const { Axios } = axios``) and the keys that hold one's
+    member (``{ compareIdentifiers: identifiers.compareIdentifiers }``, ``exports.x = m.x``)."""
+    out = set(imported)
+    if not imported:
+        return out
+    for _, match in tree_sitter.QueryCursor(_relay_query(language)).matches(tree.root_node):
+        source = match.get("from", ())
+        if source and source[0].text.decode("utf-8", "replace") in imported:
+            out |= {n.text.decode("utf-8", "replace") for n in match.get("taken", ()) if n.text}
+    return out
+
+
+@functools.cache
+def _relay_query(language: LanguageSpec) -> tree_sitter.Query:
+    return tree_sitter.Query(language.language, """
+(variable_declarator name: (object_pattern [(shorthand_property_identifier_pattern) @taken
+  (pair_pattern value: (identifier) @taken)]) value: (identifier) @from)
+(pair key: (property_identifier) @taken value: (member_expression object: (identifier) @from))
+(assignment_expression left: (member_expression property: (property_identifier) @taken)
+  right: (member_expression object: (identifier) @from))
+""")
+
+
+def _from_elsewhere(name: tree_sitter.Node) -> bool:
+    """Whether ``name`` is exported from another module by an export clause (``export { x }
+    from './x'``, ``export { default as y } from './y'``)."""
+    statement = name.parent.parent.parent if name.parent is not None and name.parent.parent is not None else None
+    return statement is not None and statement.type == "export_statement" and statement.child_by_field_name("source") is not None
 
 
 def _default_export(name: tree_sitter.Node) -> bool:
