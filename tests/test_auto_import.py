@@ -463,6 +463,34 @@ def test_what_an_installed_package_exports_is_offered_once_read(tmp_path):
     assert exports.starting(str(tmp_path / "src"), True, "ma", 5) == ["Markup"]
 
 
+def test_a_packages_exports_are_read_from_its_exports_entry_and_the_files_it_exports_everything_of(tmp_path):
+    from treecomplete.sources.installed import _javascript_exports
+
+    modules = tmp_path / "node_modules"
+    files = {
+        # no `main`: the entry for `.` under `require` (a types file is not a script)
+        "walker/package.json": '{"exports": {".": {"require": {"types": "./t.d.ts", "default": "./dist/index.js"}}}}',
+        "walker/dist/index.js": "export * from './walk.js';\nexport { print } from './print.js';\n",
+        "walker/dist/walk.js": "export function walk() {}\nexport * from './deep/index.js';\nexport * from '../../other/x.js';\n",
+        "walker/dist/deep/index.js": "export const Visitor = 1;\n",
+        "other/x.js": "export const outside = 1;\n",  # another package's file: never read
+        # TypeScript compiled to CommonJS
+        "builder/package.json": '{"main": "./build/index.js"}',
+        "builder/build/index.js": 'Object.defineProperty(exports, "__esModule", { value: true });\n'
+                                  'Object.defineProperty(exports, "Kind", { enumerable: true, get: function () { return k.Kind; } });\n'
+                                  '__exportStar(require("./type"), exports);\n',
+        "builder/build/type.js": "exports.TypeBuilder = exports.Type = void 0;\n",
+    }
+    for name, text in files.items():
+        (modules / name).parent.mkdir(parents=True, exist_ok=True)
+        (modules / name).write_text(text)
+    assert [n for n, _ in _javascript_exports(modules / "walker")] == ["Visitor", "print", "walk"]
+    assert [n for n, _ in _javascript_exports(modules / "builder")] == ["Kind", "Type", "TypeBuilder"]
+    (modules / "builder" / "build" / "index.js").write_text("module.exports = Builder;\n")
+    assert _javascript_exports(modules / "builder") == [("Builder", "")]  # the default, under its name there
+    assert _javascript_exports(modules / "missing") == []
+
+
 def test_a_scoped_package_is_offered_under_the_name_after_its_scope(tmp_path):
     from treecomplete.sources.installed import installed
 

@@ -5,8 +5,10 @@ Python: the top-level modules of a ``.venv`` or ``venv`` folder above the file (
 server's own environment); a package exports what its ``__init__`` (``.pyi`` first) lists in
 ``__all__``, else what it defines or takes from its own submodules (``from .core import
 Command``). JavaScript: the packages of the ``node_modules`` folders above the file; a package
-exports what its main file exports by name (``exports.x``, ``module.exports = { x }``, ``export``)
-and its default export, under the name it has there (``module.exports = convert``).
+exports what its main file (package.json's ``exports`` for ``.``, ``main``, ``module``) exports
+by name (``exports.x``, ``module.exports = { x }``, ``export``), with what it exports of its
+own other files (``export * from './x'``), and its default export, under the name it has there
+(``module.exports = convert``).
 
 The names are listed once per environment (the ``.venv``, or the chain of ``node_modules``
 folders), however many folders' files share it. The exports are read on a daemon thread, parsed
@@ -194,7 +196,7 @@ def _python_exports(path: Path) -> list[tuple[str, str]]:
     files = [path / "__init__.pyi", path / "__init__.py"] if path.is_dir() else [path.with_suffix(".pyi"), path]
     data = next((d for d in map(_read, files) if d is not None), None)
     if data is None:
-        return set()
+        return []
     listed = _ALL.search(data)
     if listed:
         return [(name, name) for name in sorted({m.decode() for m in _STRING.findall(listed.group(1))})]
@@ -207,24 +209,105 @@ def _python_exports(path: Path) -> list[tuple[str, str]]:
 
 
 def _javascript_exports(path: Path) -> list[tuple[str, str]]:
-    """A package's names exported from its main file (package.json ``main``, else index.js), as
-    (name, name imported): by name, and its default export under the name it has there
-    (``module.exports = convert``: imported as the default, "")."""
+    """A package's names exported from its main file (``_main_file``), as (name, name imported):
+    by name (``Object.defineProperty(exports, "x", …)`` too, as TypeScript compiles a
+    re-export), what it exports from its own other files (``export * from './x'``,
+    ``__exportStar(require("./x"), exports)``: RELAYS files at most), and its default export
+    under the name it has there (``module.exports = convert``: imported as the default, "")."""
+    main = _main_file(path)
+    data = _read(main) if main is not None else None
+    if main is None or data is None:
+        return []
+    tree = JAVASCRIPT.parser().parse(data)
+    captures = tree_sitter.QueryCursor(exported_query(JAVASCRIPT)).captures(tree.root_node)
+    named = _named(tree, captures)
+    package, main = path.resolve(), main.resolve()
+    pending, seen = _stars(tree, main.parent), {main}
+    while pending and len(seen) <= RELAYS:
+        target = pending.pop(0)
+        if target in seen or not target.is_relative_to(package) or (more := _read(target)) is None:
+            continue
+        seen.add(target)
+        relayed = JAVASCRIPT.parser().parse(more)
+        named |= _named(relayed, tree_sitter.QueryCursor(exported_query(JAVASCRIPT)).captures(relayed.root_node))
+        pending += _stars(relayed, target.parent)
+    out = [(name, name) for name in sorted(named)]
+    default = default_name(captures)
+    return out + [(default, "")] if default and not default.startswith("_") else out
+
+
+RELAYS = 64  # a package's files read for what its main file exports from them
+
+
+def _main_file(path: Path) -> Path | None:
+    """The JavaScript file that ``require`` or ``import`` of the package reads: package.json's
+    ``exports`` for ``.`` (``require``, ``node``, ``import`` or ``default``), else ``main``,
+    else ``module``, else index.js."""
     try:
         manifest = json.loads((path / "package.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         manifest = {}
-    main = manifest.get("main") if isinstance(manifest, dict) and isinstance(manifest.get("main"), str) else "index.js"
-    target = path / main
-    data = _read(target) or _read(target.with_suffix(".js")) or _read(target / "index.js")
-    if data is None:
-        return set()
-    tree = JAVASCRIPT.parser().parse(data)
-    captures = tree_sitter.QueryCursor(exported_query(JAVASCRIPT)).captures(tree.root_node)
-    named = {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and not n.text.startswith(b"_")}
-    out = [(name, name) for name in sorted(named)]
-    default = default_name(captures)
-    return out + [(default, "")] if default and not default.startswith("_") else out
+    manifest = manifest if isinstance(manifest, dict) else {}
+    for entry in (_exported_entry(manifest.get("exports")), manifest.get("main"), manifest.get("module"), "index.js"):
+        if isinstance(entry, str) and (found := _script(path / entry)) is not None:
+            return found
+    return None
+
+
+def _exported_entry(exports, depth: int = 0) -> str | None:
+    """The file an ``exports`` field gives for ``.`` under the conditions a script is read with."""
+    if isinstance(exports, str) or depth > 4:
+        return exports if isinstance(exports, str) else None
+    if isinstance(exports, list):
+        return next((e for e in (_exported_entry(x, depth + 1) for x in exports) if e), None)
+    if not isinstance(exports, dict):
+        return None
+    if "." in exports:
+        return _exported_entry(exports["."], depth + 1)
+    for condition in ("require", "node", "import", "default"):
+        if condition in exports and (found := _exported_entry(exports[condition], depth + 1)):
+            return found
+    return None
+
+
+def _script(base: Path) -> Path | None:
+    """The JavaScript file ``base`` names, as Node completes it."""
+    for candidate in (base, Path(str(base) + ".js"), base / "index.js"):
+        if candidate.suffix in (".js", ".cjs", ".mjs") and candidate.is_file():
+            return candidate
+    return None
+
+
+def _named(tree: tree_sitter.Tree, captures: dict[str, list[tree_sitter.Node]]) -> set[str]:
+    """The names a file exports by name (exported_query's ``captures`` of its ``tree``, and
+    ``Object.defineProperty(exports, "x", …)``), but private ones (``_x``)."""
+    nodes = captures.get("name", []) + tree_sitter.QueryCursor(_DEFINED).captures(tree.root_node).get("name", [])
+    names = {n.text.decode("utf-8", "replace") for n in nodes if n.text}
+    return {name for name in names if not name.startswith("_")}
+
+
+def _stars(tree: tree_sitter.Tree, folder: Path) -> list[Path]:
+    """The package's own files that a file exports everything of (``export * from './x'``,
+    ``__exportStar(require("./x"), exports)``)."""
+    found = []
+    for node in tree_sitter.QueryCursor(_STARS).captures(tree.root_node).get("spec", ()):
+        spec = node.text.decode("utf-8", "replace") if node.text else ""
+        if spec.startswith("./") or spec.startswith("../"):
+            if (target := _script(folder / spec)) is not None:
+                found.append(target.resolve())
+    return found
+
+
+_DEFINED = tree_sitter.Query(JAVASCRIPT.language, """
+(call_expression function: (member_expression object: (identifier) @_o property: (property_identifier) @_d)
+  arguments: (arguments . (identifier) @_e . (string (string_fragment) @name)) (#eq? @_o "Object")
+  (#eq? @_d "defineProperty") (#eq? @_e "exports"))
+""")
+_STARS = tree_sitter.Query(JAVASCRIPT.language, """
+(export_statement "*" source: (string (string_fragment) @spec))
+(call_expression function: (identifier) @_f arguments: (arguments (call_expression function: (identifier) @_r
+  arguments: (arguments (string (string_fragment) @spec)))) (#match? @_f "__exportStar$") (#eq? @_r "require"))
+""")
 
 
 EXPORTS = Exports()
