@@ -491,6 +491,19 @@ def test_a_packages_exports_are_read_from_its_exports_entry_and_the_files_it_exp
     assert _javascript_exports(modules / "missing") == []
 
 
+def test_a_python_package_exports_what_it_imports_everything_of_from_its_own_modules(tmp_path):
+    from treecomplete.sources.installed import _python_exports
+
+    files = {"itertoolz/__init__.py": "from .more import *\nfrom .recipes import *\nfrom os import *\n__version__ = '1'\n",
+             "itertoolz/more.py": "__all__ = ['chunked', 'windowed']\ndef chunked(): pass\ndef _hidden(): pass\n",
+             "itertoolz/recipes/__init__.py": "def take(n): pass\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    # os's names are another package's; a module's __all__ is what it exports
+    assert [n for n, _ in _python_exports(tmp_path / "itertoolz")] == ["chunked", "take", "windowed"]
+
+
 def test_a_scoped_package_is_offered_under_the_name_after_its_scope(tmp_path):
     from treecomplete.sources.installed import installed
 

@@ -4,7 +4,7 @@ the names each exports at its top level.
 Python: the top-level modules of a ``.venv`` or ``venv`` folder above the file (not the
 server's own environment); a package exports what its ``__init__`` (``.pyi`` first) lists in
 ``__all__``, else what it defines or takes from its own submodules (``from .core import
-Command``). JavaScript: the packages of the ``node_modules`` folders above the file; a package
+Command``, ``from .more import *``). JavaScript: the packages of the ``node_modules`` folders above the file; a package
 exports what its main file (package.json's ``exports`` for ``.``, ``main``, ``module``) exports
 by name (``exports.x``, ``module.exports = { x }``, ``export``), with what it exports of its
 own other files (``export * from './x'``), and its default export, under the name it has there
@@ -190,9 +190,10 @@ def _read(path: Path) -> bytes | None:
         return None
 
 
-def _python_exports(path: Path) -> list[tuple[str, str]]:
+def _python_exports(path: Path, depth: int = 0) -> list[tuple[str, str]]:
     """A Python package's or module's top-level names: its ``__all__``, else what it defines and
-    takes from its own submodules."""
+    takes from its own submodules, all of those of a submodule it imports ``*`` from too
+    (``from .more import *``)."""
     files = [path / "__init__.pyi", path / "__init__.py"] if path.is_dir() else [path.with_suffix(".pyi"), path]
     data = next((d for d in map(_read, files) if d is not None), None)
     if data is None:
@@ -205,7 +206,16 @@ def _python_exports(path: Path) -> list[tuple[str, str]]:
     package = _module(path, True)
     names |= {name for name, target in bindings(tree, PYTHON, [(0, len(data))]).items()
               if target.names and (target.module.startswith(".") or target.module.split(".")[0] == package)}
+    for dots, module in _STAR_IMPORT.findall(data) if depth < 2 else ():
+        base = path if path.is_dir() else path.parent
+        for _ in range(len(dots) - 1):
+            base = base.parent
+        target = base.joinpath(*module.decode().split("."))
+        names |= {name for name, _ in _python_exports(target if target.is_dir() else target.with_suffix(".py"), depth + 1)}
     return [(name, name) for name in sorted(names) if not name.startswith("_")]
+
+
+_STAR_IMPORT = re.compile(rb"^from\s+(\.+)([A-Za-z_][\w.]*)\s+import\s+\*", re.M)
 
 
 def _javascript_exports(path: Path) -> list[tuple[str, str]]:
