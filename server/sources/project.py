@@ -71,6 +71,9 @@ def path_of(uri: str) -> str | None:
     return str(Path(path).resolve()) if path else None
 
 
+NONE: frozenset = frozenset()  # every file's empty set of a kind: one object, not one per file
+
+
 @dataclass(frozen=True)
 class FileWords:
     words: frozenset[str]  # identifiers in code
@@ -287,9 +290,9 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
                for m, n in taken_from(tree, language)}
 
     def interned(found: set[str]) -> frozenset[str]:
-        return frozenset(map(sys.intern, found))
+        return frozenset(map(sys.intern, found)) if found else NONE
 
-    bound = frozenset(import_bindings(tree, language, path)) if path is not None else frozenset()
+    bound = frozenset(import_bindings(tree, language, path)) if path is not None else NONE
     query = exported_query(language)
     exported, default, relayed = set(), "", set()
     if query is not None:
@@ -302,15 +305,15 @@ def file_words(data: bytes, language: LanguageSpec, pause: Callable[[], object] 
         exported |= keys.keys()
         relayed = {n.text.decode("utf-8", "replace") for n in captures.get("name", ()) if n.text and _from_elsewhere(n)}
         relayed |= exported & _taken_from_imports(tree, language, {b[0] for b in bound})
-    return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs), interned(taken), frozenset(modules),
-                     bound, interned(exported), sys.intern(default), interned(relayed))
+    return FileWords(interned(words), interned(members), interned(defined), frozenset(pairs) or NONE, interned(taken),
+                     frozenset(modules) or NONE, bound or NONE, interned(exported), sys.intern(default), interned(relayed))
 
 
 def interned_words(words: FileWords) -> FileWords:
     """``words`` with each string the one interned string of its text (a file's words read in
     another process come as copies of their own)."""
     def each(found: frozenset) -> frozenset:
-        return frozenset(tuple(map(_interned, w)) if isinstance(w, tuple) else sys.intern(w) for w in found)
+        return frozenset(tuple(map(_interned, w)) if isinstance(w, tuple) else sys.intern(w) for w in found) if found else NONE
 
     return FileWords(*(_interned(v) if isinstance(v, str) else each(v)
                        for v in (getattr(words, f.name) for f in fields(words))))
