@@ -4,11 +4,11 @@ the names each exports at its top level.
 Python: the top-level modules of a ``.venv`` or ``venv`` folder above the file (not the
 server's own environment); a package exports what its ``__init__`` (``.pyi`` first) lists in
 ``__all__``, else what it defines or takes from its own submodules (``from .core import
-Command``, ``from .more import *``). JavaScript: the packages of the ``node_modules`` folders above the file; a package
-exports what its main file (package.json's ``exports`` for ``.``, ``main``, ``module``) exports
-by name (``exports.x``, ``module.exports = { x }``, ``export``), with what it exports of its
-own other files (``export * from './x'``), and its default export, under the name it has there
-(``module.exports = convert``).
+Command``, ``from .more import *``). JavaScript: the packages of the ``node_modules`` folders
+above the file; a package exports what its main file (package.json's ``exports`` for ``.``,
+``main``, ``module``) exports by name (``exports.x``, ``module.exports = { x }``, ``export``),
+with what it exports of its own other files (``export * from './x'``), and its default export,
+under the name it has there (``module.exports = convert``).
 
 The names are listed once per environment (the ``.venv``, or the chain of ``node_modules``
 folders), however many folders' files share it. The exports are read on a daemon thread, parsed
@@ -225,24 +225,22 @@ def _javascript_exports(path: Path) -> list[tuple[str, str]]:
     ``__exportStar(require("./x"), exports)``: RELAYS files at most), and its default export
     under the name it has there (``module.exports = convert``: imported as the default, "")."""
     main = _main_file(path)
-    data = _read(main) if main is not None else None
-    if main is None or data is None:
+    if main is None:
         return []
-    tree = JAVASCRIPT.parser().parse(data)
-    captures = tree_sitter.QueryCursor(exported_query(JAVASCRIPT)).captures(tree.root_node)
-    named = _named(tree, captures)
     package, main = path.resolve(), main.resolve()
-    pending, seen = _stars(tree, main.parent), {main}
+    named: set[str] = set()
+    default, pending, seen = "", [main], set()
     while pending and len(seen) <= RELAYS:
         target = pending.pop(0)
-        if target in seen or not target.is_relative_to(package) or (more := _read(target)) is None:
+        if target in seen or target != main and not target.is_relative_to(package) or (data := _read(target)) is None:
             continue
         seen.add(target)
-        relayed = JAVASCRIPT.parser().parse(more)
-        named |= _named(relayed, tree_sitter.QueryCursor(exported_query(JAVASCRIPT)).captures(relayed.root_node))
-        pending += _stars(relayed, target.parent)
+        tree = JAVASCRIPT.parser().parse(data)
+        captures = tree_sitter.QueryCursor(exported_query(JAVASCRIPT)).captures(tree.root_node)
+        named |= _named(tree, captures)
+        default = default_name(captures) if target == main else default
+        pending += _stars(tree, target.parent)
     out = [(name, name) for name in sorted(named)]
-    default = default_name(captures)
     return out + [(default, "")] if default and not default.startswith("_") else out
 
 
@@ -265,7 +263,9 @@ def _main_file(path: Path) -> Path | None:
 
 
 def _exported_entry(exports, depth: int = 0) -> str | None:
-    """The file an ``exports`` field gives for ``.`` under the conditions a script is read with."""
+    """The file an ``exports`` field gives for ``.`` under the conditions a script is read with,
+    the first of an array's that gives one (node_resolution's ``_export_entry`` reads a
+    package's declarations first, and no array)."""
     if isinstance(exports, str) or depth > 4:
         return exports if isinstance(exports, str) else None
     if isinstance(exports, list):
@@ -298,9 +298,10 @@ def _named(tree: tree_sitter.Tree, captures: dict[str, list[tree_sitter.Node]]) 
 
 def _stars(tree: tree_sitter.Tree, folder: Path) -> list[Path]:
     """The package's own files that a file exports everything of (``export * from './x'``,
-    ``__exportStar(require("./x"), exports)``)."""
+    ``__exportStar(require("./x"), exports)``), in the order the file names them."""
     found = []
-    for node in tree_sitter.QueryCursor(_STARS).captures(tree.root_node).get("spec", ()):
+    nodes = tree_sitter.QueryCursor(_STARS).captures(tree.root_node).get("spec", [])
+    for node in sorted(nodes, key=lambda n: n.start_byte):  # as written: the captures come in no fixed order
         spec = node.text.decode("utf-8", "replace") if node.text else ""
         if spec.startswith("./") or spec.startswith("../"):
             if (target := _script(folder / spec)) is not None:
