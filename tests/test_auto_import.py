@@ -387,6 +387,32 @@ def test_a_javascript_default_export_is_offered_under_the_name_it_has_in_its_fil
     assert offers("req", JAVASCRIPT, snapshot, mine) == []  # not from itself
 
 
+def test_a_file_is_never_offered_as_an_import_of_itself(tmp_path):
+    # two files import lib/platform/index.js' default export as `platform`, written with and
+    # without its `/index.js`: in that file the name has no import (`./index.js` is itself)
+    index = _project(tmp_path, {"lib/platform/index.js": "import platform from './node/index.js';\n"
+                                                         "export default { ...platform };\n",
+                                "lib/platform/node/index.js": "export default {};\n",
+                                "lib/a.js": "import platform from './platform/index.js';\n",
+                                "lib/b.js": "import platform from './platform';\n"})
+    mine = str((tmp_path / "lib" / "platform" / "index.js").resolve())
+    assert offers("platform", JAVASCRIPT, index.snapshot(JAVASCRIPT, mine), mine) == []
+    here = str((tmp_path / "lib" / "c.js").resolve())
+    found = [(o.module, o.imported) for o in offers("platform", JAVASCRIPT, index.snapshot(JAVASCRIPT, here), here)]
+    assert found[0] in (("./platform", ""), ("./platform/index.js", "")) and found[1:] == [("./platform/node/index.js", "")]
+    # Python: a package's __init__.py imports no name from the package it makes, but its submodules
+    index = _project(tmp_path, {"pkg/__init__.py": "from .core import Thing\n", "pkg/core.py": "class Thing:\n    pass\n",
+                                "pkg/a.py": "from pkg import Thing\n", "pkg/b.py": "from . import Thing, core\n",
+                                "pkg/sub/__init__.py": "", "pkg/sub/m.py": "from pkg.sub import helper\n"})
+    init = str((tmp_path / "pkg" / "__init__.py").resolve())
+    snapshot = index.snapshot(PYTHON, init)
+    assert [(o.module, o.imported) for o in offers("Thing", PYTHON, snapshot, init)] == [(".core", "Thing")]
+    assert [(o.module, o.imported) for o in offers("core", PYTHON, snapshot, init)][0] == (".", "core")
+    sub = str((tmp_path / "pkg" / "sub" / "__init__.py").resolve())
+    assert offers("helper", PYTHON, index.snapshot(PYTHON, sub), sub) == []
+    assert [(o.module, o.imported) for o in offers("Thing", PYTHON, index.snapshot(PYTHON, sub), sub)][0] == ("pkg", "Thing")
+
+
 def test_a_file_that_defines_a_name_is_offered_before_an_index_that_exports_it_again(tmp_path):
     # runtime.js after index.js: read first, the index would be offered first
     index = _project(tmp_path, {"src/index.js": "export { next, reset } from './runtime.js';\n"

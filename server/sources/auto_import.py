@@ -137,10 +137,12 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     own = project.files.get(path) if project is not None and path is not None else None
     here, folder = _place(path) if path is not None else (None, None)
     style = _relative_style(own)
+    if here is not None and not python:  # never the file itself, however its importers write it
+        seen.add(_file_named(here, folder))
     importers = project.importers.get(name, ()) if project is not None else ()
     for module, imported, files, relative in _nearest_first(importers, name, project, path):
         files -= own is not None and any(b[0] == name and b[1] == module for b in own.bound)
-        if files > 0 and module != here:
+        if files > 0 and not (python and _itself(module, imported, here, project)):
             add(module, imported, 2 * relative > files, files=files)
     definers = [d for d in project.definers.get(name, ()) if d != path] if project is not None else []
     if not python:  # a file exporting the name by name before a guess at a module's default export
@@ -176,6 +178,19 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     for module, imported, _ in library.declared.get(name, []) if not out else ():  # what else a standard module declares
         add(module, imported, origin="library")
     return out
+
+
+def _itself(module: str, imported: str, here: str | None, project) -> bool:
+    """Python: whether ``from module import imported`` would import from the file ``here`` (a
+    module key) itself: its own module, or the package its ``__init__.py`` makes, but for a
+    submodule of it (``from . import nodes`` in pkg/__init__.py)."""
+    if here is None or module == here:
+        return module == here
+    own = Path(here[1:])
+    if own.name != "__init__" or module != "@" + str(own.parent):
+        return False
+    below = os.path.join(module[1:], imported)
+    return below + ".py" not in project.files and os.path.join(below, "__init__.py") not in project.files
 
 
 def _nearest_first(importers: tuple[tuple[str, str, int, int], ...], name: str, project, path: str | None
