@@ -120,7 +120,7 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     exporting it from another: Snapshot.relays), an installed package of that name, what real
     code imports from the standard library, what an installed package exports, the members real
     code reads after a standard module's name; where none of these knows the name, what a
-    standard module declares (``cast``: typing, ctypes)."""
+    standard module declares (``cast``: typing, ctypes). Never the file's own module."""
     out: list[Offer] = []
     seen: set[str] = set()  # the modules offered: ``@`` and a path for a project file, however written
     python = language.name == "python"
@@ -184,8 +184,10 @@ def _itself(module: str, imported: str, here: str | None, project) -> bool:
     """Python: whether ``from module import imported`` would import from the file ``here`` (a
     module key) itself: its own module, or the package its ``__init__.py`` makes, but for a
     submodule of it (``from . import nodes`` in pkg/__init__.py)."""
-    if here is None or module == here:
-        return module == here
+    if here is None:
+        return False
+    if module == here:
+        return True
     own = Path(here[1:])
     if own.name != "__init__" or module != "@" + str(own.parent):
         return False
