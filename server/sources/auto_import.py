@@ -184,15 +184,17 @@ def _itself(module: str, imported: str, here: str | None, project) -> bool:
     """Python: whether ``from module import imported`` would import from the file ``here`` (a
     module key) itself: its own module, or the package its ``__init__.py`` makes, but for a
     submodule of it (``from . import nodes`` in pkg/__init__.py)."""
-    if here is None:
-        return False
-    if module == here:
-        return True
-    own = Path(here[1:])
-    if own.name != "__init__" or module != "@" + str(own.parent):
+    if here is None or module not in (here, _made_by(here)):
         return False
     below = os.path.join(module[1:], imported)
-    return below + ".py" not in project.files and os.path.join(below, "__init__.py") not in project.files
+    return module == here or below + ".py" not in project.files and os.path.join(below, "__init__.py") not in project.files
+
+
+@functools.lru_cache(maxsize=256)
+def _made_by(here: str) -> str | None:
+    """The key of the package that the ``__init__`` module key ``here`` makes, else None."""
+    own = Path(here[1:])
+    return "@" + str(own.parent) if own.name == "__init__" else None
 
 
 def _nearest_first(importers: tuple[tuple[str, str, int, int], ...], name: str, project, path: str | None

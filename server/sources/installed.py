@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import json
 import logging
 import re
 import threading
@@ -31,8 +30,10 @@ import tree_sitter
 from ..languages import JAVASCRIPT, PYTHON
 from ..receivers import bindings
 from ..words import exported_names
+from .libraries.node_resolution import package_manifest
 from .libraries.python_environment import project_venv, site_packages
 from .project import default_name, exported_query, fold
+from .project_imports import python_module_path
 
 log = logging.getLogger(__name__)
 
@@ -206,16 +207,13 @@ def _python_exports(path: Path, depth: int = 0) -> list[tuple[str, str]]:
     package = _module(path, True)
     names |= {name for name, target in bindings(tree, PYTHON, [(0, len(data))]).items()
               if target.names and (target.module.startswith(".") or target.module.split(".")[0] == package)}
-    for dots, module in _STAR_IMPORT.findall(data) if depth < 2 else ():
-        base = path if path.is_dir() else path.parent
-        for _ in range(len(dots) - 1):
-            base = base.parent
-        target = base.joinpath(*module.decode().split("."))
+    for module in _STAR_IMPORT.findall(data) if depth < 2 else ():
+        target = Path(python_module_path(path / "__init__.py" if path.is_dir() else path, module.decode())[1:])
         names |= {name for name, _ in _python_exports(target if target.is_dir() else target.with_suffix(".py"), depth + 1)}
     return [(name, name) for name in sorted(names) if not name.startswith("_")]
 
 
-_STAR_IMPORT = re.compile(rb"^from\s+(\.+)([A-Za-z_][\w.]*)\s+import\s+\*", re.M)
+_STAR_IMPORT = re.compile(rb"^from\s+(\.+[A-Za-z_][\w.]*)\s+import\s+\*", re.M)
 
 
 def _javascript_exports(path: Path) -> list[tuple[str, str]]:
@@ -251,11 +249,7 @@ def _main_file(path: Path) -> Path | None:
     """The JavaScript file that ``require`` or ``import`` of the package reads: package.json's
     ``exports`` for ``.`` (``require``, ``node``, ``import`` or ``default``), else ``main``,
     else ``module``, else index.js."""
-    try:
-        manifest = json.loads((path / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        manifest = {}
-    manifest = manifest if isinstance(manifest, dict) else {}
+    manifest = package_manifest(path / "package.json")
     for entry in (_exported_entry(manifest.get("exports")), manifest.get("main"), manifest.get("module"), "index.js"):
         if isinstance(entry, str) and (found := _script(path / entry)) is not None:
             return found

@@ -105,12 +105,14 @@ def import_bindings(tree: tree_sitter.Tree, language: LanguageSpec, path: Path) 
             continue
         relative = module.startswith(".")
         if relative:
-            module = _python_path(path, module) if python else "@" + os.path.normpath(os.path.join(path.parent, module))
+            module = python_module_path(path, module) if python else "@" + os.path.normpath(os.path.join(path.parent, module))
         out.add((name, module, target.names[0] if target.names else "", relative))
     return out
 
 
-def _python_path(path: Path, module: str) -> str:
+def python_module_path(path: Path, module: str) -> str:
+    """The key (``@`` and a path, without a suffix) of the module that the relative import
+    ``module`` (``.core``, ``..``) names from the file ``path``."""
     dots = len(module) - len(module.lstrip("."))
     base = path.parent
     for _ in range(dots - 1):

@@ -44,7 +44,7 @@ def _up(folder: Path) -> Iterator[Path]:
         here = here.parent
 
 
-def _manifest(path: Path) -> dict:
+def package_manifest(path: Path) -> dict:
     """A package.json's fields; empty where it is missing or not an object (logged where it
     does not read)."""
     try:
@@ -62,7 +62,7 @@ def _subpath(folder: Path, spec: str) -> Path | None:
     ``folder`` (an exact key, or one pattern with ``*``)."""
     for here in _up(folder):
         if (here / "package.json").is_file():
-            imports = _manifest(here / "package.json").get("imports")
+            imports = package_manifest(here / "package.json").get("imports")
             if not isinstance(imports, dict):
                 return None
             target, middle = imports.get(spec), None
@@ -98,7 +98,7 @@ JAVASCRIPT_NAMES = {".ts": (".js",), ".tsx": (".js", ".jsx"), ".mts": (".mjs",),
 
 def _entry(root: Path) -> Path | None:
     """A package's entry: package.json's ``types``/``typings``, ``exports``' ``.``, ``main``."""
-    manifest = _manifest(root / "package.json")
+    manifest = package_manifest(root / "package.json")
     candidates = [manifest.get("types"), manifest.get("typings"), _export_entry(manifest.get("exports")), manifest.get("main"), "index"]
     for candidate in candidates:
         if isinstance(candidate, str) and (found := file_of(root / candidate)) is not None:
