@@ -286,6 +286,34 @@ def test_a_name_that_an_installed_package_has_or_exports_is_a_ranking_signal(tmp
     assert "hidden" not in found
 
 
+def _node_modules(root, names):
+    for name in names:
+        (root / "node_modules" / name).mkdir(parents=True)
+        (root / "node_modules" / name / "package.json").write_text('{"main": "main.js"}')
+        (root / "node_modules" / name / "main.js").write_text(f"exports.{name.replace('@scope/', '')}Thing = 1;\n")
+
+
+def test_only_the_packages_a_package_json_depends_on_are_offered(tmp_path):
+    from treecomplete.sources import installed
+
+    _node_modules(tmp_path, ("aaa", "bbb", "@scope/wanted"))  # aaa and bbb: what the dependencies depend on
+    (tmp_path / "package.json").write_text('{"dependencies": {"@scope/wanted": "^1.0.0"}, "devDependencies": {"bbb": "1"}}')
+    found = installed.EXPORTS.wait(str(tmp_path / "src"), False)
+    assert found == {"wantedThing": [("@scope/wanted", "wantedThing")], "bbbThing": [("bbb", "bbbThing")]}
+    assert installed.installed(str(tmp_path / "src"), False) == {"wanted": "@scope/wanted", "bbb": "bbb"}
+
+
+def test_a_workspaces_root_offers_every_package_its_dependencies_read_first(tmp_path, monkeypatch):
+    from treecomplete.sources import installed
+
+    monkeypatch.setattr(installed, "MAX_PACKAGES", 2)  # a tree of 700 packages, read 400
+    _node_modules(tmp_path, ("aaa", "bbb", "ccc", "@scope/wanted"))
+    (tmp_path / "package.json").write_text('{"workspaces": ["packages/*"], "devDependencies": {"@scope/wanted": "1"}}')
+    found = installed.EXPORTS.wait(str(tmp_path / "packages" / "app"), False)
+    assert found["wantedThing"] == [("@scope/wanted", "wantedThing")]  # scoped, so listed last, but depended on
+    assert "aaaThing" in found and "bbbThing" not in found and "cccThing" not in found  # then the first others
+
+
 def test_unimported_library_names_are_offered_with_their_import():
     service = CompletionService(project=ProjectIndex())
     items = _complete(service, "file:///t/new.py", "x = 1\nOrderedD")

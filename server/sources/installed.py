@@ -5,10 +5,12 @@ Python: the top-level modules of a ``.venv`` or ``venv`` folder above the file (
 server's own environment); a package exports what its ``__init__`` (``.pyi`` first) lists in
 ``__all__``, else what it defines or takes from its own submodules (``from .core import
 Command``, ``from .more import *``). JavaScript: the packages of the ``node_modules`` folders
-above the file; a package exports what its main file (package.json's ``exports`` for ``.``,
-``main``, ``module``) exports by name (``exports.x``, ``module.exports = { x }``, ``export``),
-with what it exports of its own other files (``export * from './x'``), and its default export,
-under the name it has there (``module.exports = convert``).
+above the file that the package.json beside one depends on, as TypeScript's own auto-import
+reads package.json (every package where none declares any, or in a workspaces root); a package
+exports what its main file (package.json's ``exports`` for ``.``, ``main``, ``module``) exports
+by name (``exports.x``, ``module.exports = { x }``, ``export``), with what it exports of its own
+other files (``export * from './x'``), and its default export, under the name it has there
+(``module.exports = convert``).
 
 The names are listed once per environment (the ``.venv``, or the chain of ``node_modules``
 folders), however many folders' files share it. The exports are read on a daemon thread, parsed
@@ -100,7 +102,36 @@ def _packages(environment: tuple[str, ...], python: bool) -> list[tuple[str, Pat
         for package in [e for e in entries if not e.name.startswith("@")] + scoped:
             if not package.name.startswith((".", "@")):
                 found.append((re.sub(r"[-.](\w)", lambda m: m.group(1).upper(), package.name), package))
-    return found
+    declared, strict = _declared(environment)
+    return [entry for entry in found if _module(entry[1], False) in declared] if strict else found
+
+
+def _read_first(packages: list[tuple[str, Path]], python: bool, environment: tuple[str, ...]) -> list[tuple[str, Path]]:
+    """At most MAX_PACKAGES of ``packages``, in their order: where there are more, those the
+    package.json beside a ``node_modules`` folder depends on first (a project's 700 packages
+    list its own ``@docusaurus/utils`` after every unscoped one), then the first of the others."""
+    if len(packages) <= MAX_PACKAGES:
+        return packages
+    declared = frozenset() if python else _declared(environment)[0]
+    first = sorted(range(len(packages)), key=lambda i: _module(packages[i][1], python) not in declared)[:MAX_PACKAGES]
+    return [packages[i] for i in sorted(first)]
+
+
+_DEPENDENCIES = ("dependencies", "peerDependencies", "optionalDependencies", "devDependencies")
+
+
+@functools.lru_cache(maxsize=64)
+def _declared(environment: tuple[str, ...]) -> tuple[frozenset[str], bool]:
+    """The packages that the package.json beside each ``node_modules`` folder depends on, and
+    whether only those are offered: where one declares any and none is a workspaces root (whose
+    packages' own package.json files name what they import)."""
+    manifests = [package_manifest(Path(modules).parent / "package.json") for modules in environment]
+    names = frozenset(name for manifest in manifests for field in _DEPENDENCIES for name in _names(manifest.get(field)))
+    return names, bool(names) and not any("workspaces" in manifest for manifest in manifests)
+
+
+def _names(field) -> list[str]:
+    return [name for name in field if isinstance(name, str)] if isinstance(field, dict) else []
 
 
 def _module(path: Path, python: bool) -> str:
@@ -125,11 +156,14 @@ class Exports:
         self._lock = threading.Lock()
 
     def clear(self) -> None:
-        """Memory: forget what was read (read again when next asked)."""
+        """Memory: forget what was read (read again when next asked), the packages installed
+        and what each package.json depends on too (they may have changed since)."""
         with self._lock:
             self._read.clear()
             self._sorted.clear()
             self._queued.clear()
+        for cached in (_installed, _folded, _declared):
+            cached.cache_clear()
 
     def of(self, folder: str, python: bool) -> dict[str, list[tuple[str, str]]]:
         """The exports read for ``folder``'s environment; none yet where they are being read (a
@@ -161,7 +195,7 @@ class Exports:
         environment, python = key
         out: dict[str, list[tuple[str, str]]] = {}
         try:
-            for _, path in _packages(environment, python)[:MAX_PACKAGES]:
+            for _, path in _read_first(_packages(environment, python), python, environment):
                 module = _module(path, python)
                 for name, imported in (_python_exports(path) if python else _javascript_exports(path)):
                     out.setdefault(name, []).append((module, imported))
