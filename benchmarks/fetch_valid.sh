@@ -55,17 +55,14 @@ for archive in "$tmp"/*.tgz; do
   if [ "$lang" = typescript ]; then
     find "$out/$name" -type f ! -name '*.ts' ! -name package.json -delete
     find "$out/$name" \( -name '*.d.ts' -o -path '*/dist/*' -o -path '*/test/*' -o -path '*/__tests__/*' -o -size +200k \) -type f -delete
-  else
-    find "$out/$name" -type f ! -name '*.js' ! -name package.json -delete
-    # bundles (dist/, files over 200 KB as for the held-out ones) are generated: not what a user writes
-    find "$out/$name" \( -name '*.min.js' -o -path '*/test/*' -o -path '*/dist/*' -o -size +200k \) -type f -delete
-  fi
-  if [ "$lang" = typescript ]; then
     # from a package.json naming the runtime dependencies alone: npm resolves the dev ones too,
     # and those of a monorepo's packages may not be published
     runtime_dependencies "$out/$name/package" || echo "$name: dependencies not installed" >&2
     continue
   fi
+  find "$out/$name" -type f ! -name '*.js' ! -name package.json -delete
+  # bundles (dist/, files over 200 KB as for the held-out ones) are generated: not what a user writes
+  find "$out/$name" \( -name '*.min.js' -o -path '*/test/*' -o -path '*/dist/*' -o -size +200k \) -type f -delete
   (cd "$out/$name/package" && ! node -e 'process.exit(Object.keys(require("./package.json").dependencies || {}).length ? 0 : 1)' \
     || npm install --silent --omit=dev --ignore-scripts --no-audit --no-fund --no-package-lock --legacy-peer-deps >/dev/null) \
     || echo "$name: dependencies not installed" >&2

@@ -85,7 +85,9 @@ def _folded(environment: tuple[str, ...]) -> dict[str, str]:
 
 
 def _packages(environment: tuple[str, ...], python: bool) -> list[tuple[str, Path]]:
-    """(the name an import binds, the package's folder or module file), first found first."""
+    """(the name an import binds, the package's folder or module file), first found first;
+    JavaScript's only those a package.json beside a ``node_modules`` folder depends on, where
+    ``_declared`` says so."""
     found: list[tuple[str, Path]] = []
     if python:
         for site in (s for env in environment for s in site_packages(Path(env))):
