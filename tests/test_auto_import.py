@@ -303,12 +303,18 @@ def test_only_the_packages_a_package_json_depends_on_are_offered(tmp_path):
     assert installed.installed(str(tmp_path / "src"), False) == {"wanted": "@scope/wanted", "bbb": "bbb"}
 
 
-def test_a_workspaces_root_offers_every_package_its_dependencies_read_first(tmp_path, monkeypatch):
+@pytest.mark.parametrize("manifest, marker", [
+    ('{"workspaces": ["packages/*"], "devDependencies": {"@scope/wanted": "1"}}', None),
+    ('{"devDependencies": {"@scope/wanted": "1"}}', "lerna.json"),  # a root that a file beside package.json marks
+])
+def test_a_monorepo_root_offers_every_package_its_dependencies_read_first(tmp_path, monkeypatch, manifest, marker):
     from treecomplete.sources import installed
 
     monkeypatch.setattr(installed, "MAX_PACKAGES", 2)  # a tree of 700 packages, read 400
     _node_modules(tmp_path, ("aaa", "bbb", "ccc", "@scope/wanted"))
-    (tmp_path / "package.json").write_text('{"workspaces": ["packages/*"], "devDependencies": {"@scope/wanted": "1"}}')
+    (tmp_path / "package.json").write_text(manifest)
+    if marker:
+        (tmp_path / marker).write_text('{"packages": ["packages/*"]}')
     found = installed.EXPORTS.wait(str(tmp_path / "packages" / "app"), False)
     assert found["wantedThing"] == [("@scope/wanted", "wantedThing")]  # scoped, so listed last, but depended on
     assert "aaaThing" in found and "bbbThing" not in found and "cccThing" not in found  # then the first others

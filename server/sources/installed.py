@@ -6,7 +6,7 @@ server's own environment); a package exports what its ``__init__`` (``.pyi`` fir
 ``__all__``, else what it defines or takes from its own submodules (``from .core import
 Command``, ``from .more import *``). JavaScript: the packages of the ``node_modules`` folders
 above the file that the package.json beside one depends on, as TypeScript's own auto-import
-reads package.json (every package where none declares any, or in a workspaces root); a package
+reads package.json (every package where none declares any, or in a monorepo's root); a package
 exports what its main file (package.json's ``exports`` for ``.``, ``main``, ``module``) exports
 by name (``exports.x``, ``module.exports = { x }``, ``export``), with what it exports of its own
 other files (``export * from './x'``), and its default export, under the name it has there
@@ -120,16 +120,19 @@ def _read_first(packages: list[tuple[str, Path]], python: bool, environment: tup
 
 
 _DEPENDENCIES = ("dependencies", "peerDependencies", "optionalDependencies", "devDependencies")
+_WORKSPACES = ("lerna.json", "pnpm-workspace.yaml")  # a monorepo's root, besides package.json's "workspaces"
 
 
 @functools.lru_cache(maxsize=64)
 def _declared(environment: tuple[str, ...]) -> tuple[frozenset[str], bool]:
     """The packages that the package.json beside each ``node_modules`` folder depends on, and
-    whether only those are offered: where one declares any and none is a workspaces root (whose
+    whether only those are offered: where one declares any and none is a monorepo's root (whose
     packages' own package.json files name what they import)."""
-    manifests = [package_manifest(Path(modules).parent / "package.json") for modules in environment]
+    folders = [Path(modules).parent for modules in environment]
+    manifests = [package_manifest(folder / "package.json") for folder in folders]
     names = frozenset(name for manifest in manifests for field in _DEPENDENCIES for name in _names(manifest.get(field)))
-    return names, bool(names) and not any("workspaces" in manifest for manifest in manifests)
+    root = any("workspaces" in manifest for manifest in manifests) or any((f / w).is_file() for f in folders for w in _WORKSPACES)
+    return names, bool(names) and not root
 
 
 def _names(field) -> list[str]:
