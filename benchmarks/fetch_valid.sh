@@ -4,10 +4,10 @@
 # fetch_heldout_grammars.sh lay out the held-out ones: where a rule's, a threshold's or a bound's
 # effect is counted (never on the held-out packages).
 #   bash benchmarks/fetch_valid.sh [javascript|typescript|go] [OUT]
-# JavaScript: each package with its runtime dependencies in node_modules. TypeScript: the
-# packages' own .ts sources (no declarations, dist/ or tests), with their runtime dependencies
-# in node_modules as well (as fetch_heldout.sh installs the held-out ones'). Go: the Debian
-# packages' .go files (no tests), the generated aws-sdk-go-v2 left out (16,000 files).
+# JavaScript and TypeScript: each package with its runtime dependencies in node_modules (as
+# fetch_heldout.sh installs the held-out ones'); TypeScript's own .ts sources only (no
+# declarations, dist/ or tests). Go: the Debian packages' .go files (no tests), the generated
+# aws-sdk-go-v2 left out (16,000 files).
 # (Python: python -m benchmarks.valid_python.)
 set -euo pipefail
 lang=${1:-javascript}
@@ -39,11 +39,14 @@ if [ "$lang" = go ]; then
   echo "go (valid): ${#specs[@]} packages, $(find "$out" -name '*.go' | wc -l) files in $out"
   exit 0
 fi
-runtime_dependencies() { # DIR: its package.json's dependencies installed into DIR/node_modules
+# DIR: its package.json's dependencies installed into DIR/node_modules, from a package.json
+# naming them alone (npm resolves the dev ones too, and a monorepo's may be unpublished)
+runtime_dependencies() {
   local deps="$tmp/deps"
   rm -rf "$deps" && mkdir -p "$deps"
   node -e 'const p = require(process.argv[1]); if (!Object.keys(p.dependencies || {}).length) process.exit(3);
-    require("fs").writeFileSync(process.argv[2], JSON.stringify({name: "deps", version: "0.0.0", dependencies: p.dependencies}))' \
+    require("fs").writeFileSync(process.argv[2], JSON.stringify({name: "deps", version: "0.0.0",
+      dependencies: p.dependencies, optionalDependencies: p.optionalDependencies}))' \
     "$1/package.json" "$deps/package.json" || return $(( $? == 3 ? 0 : 1 ))
   (cd "$deps" && npm install --silent --ignore-scripts --no-audit --no-fund --no-package-lock --legacy-peer-deps >/dev/null) \
     && mv "$deps/node_modules" "$1/"
@@ -55,17 +58,12 @@ for archive in "$tmp"/*.tgz; do
   if [ "$lang" = typescript ]; then
     find "$out/$name" -type f ! -name '*.ts' ! -name package.json -delete
     find "$out/$name" \( -name '*.d.ts' -o -path '*/dist/*' -o -path '*/test/*' -o -path '*/__tests__/*' -o -size +200k \) -type f -delete
-    # from a package.json naming the runtime dependencies alone: npm resolves the dev ones too,
-    # and those of a monorepo's packages may not be published
-    runtime_dependencies "$out/$name/package" || echo "$name: dependencies not installed" >&2
-    continue
+  else
+    find "$out/$name" -type f ! -name '*.js' ! -name package.json -delete
+    # bundles (dist/, files over 200 KB as for the held-out ones) are generated: not what a user writes
+    find "$out/$name" \( -name '*.min.js' -o -path '*/test/*' -o -path '*/dist/*' -o -size +200k \) -type f -delete
   fi
-  find "$out/$name" -type f ! -name '*.js' ! -name package.json -delete
-  # bundles (dist/, files over 200 KB as for the held-out ones) are generated: not what a user writes
-  find "$out/$name" \( -name '*.min.js' -o -path '*/test/*' -o -path '*/dist/*' -o -size +200k \) -type f -delete
-  (cd "$out/$name/package" && ! node -e 'process.exit(Object.keys(require("./package.json").dependencies || {}).length ? 0 : 1)' \
-    || npm install --silent --omit=dev --ignore-scripts --no-audit --no-fund --no-package-lock --legacy-peer-deps >/dev/null) \
-    || echo "$name: dependencies not installed" >&2
+  runtime_dependencies "$out/$name/package" || echo "$name: dependencies not installed" >&2
 done
 ext=js; [ "$lang" = typescript ] && ext=ts
 echo "$lang (valid): ${#specs[@]} packages, $(find "$out" -path '*/node_modules' -prune -o -name "*.$ext" -print | wc -l) files in $out"
