@@ -104,18 +104,21 @@ def completion_list(doc: Document, completion: Completion | None, limit: int,
             else:
                 text, text_format = snippets.plain(body), types.InsertTextFormat.PlainText
             mode = types.InsertTextMode.AsIs if client.as_is else None
-        shown, imports = None, None
+        shown, imports, detail = None, None, None
         if candidate.auto_import is not None:
             editor = editor or import_edits.Editor(context)
             added = editor.edit(candidate.auto_import)
             imports = [types.TextEdit(range=types.Range(start=types.Position(*doc.position_at(added.start)),
                                                         end=types.Position(*doc.position_at(added.end))), new_text=added.text)]
+            if not client.label_details:  # else `split` from re, shlex and os.path look alike in the list
+                detail = f"auto-import from {candidate.auto_import.module}"
         if client.label_details and (candidate.signature or candidate.origin):
             shown = types.CompletionItemLabelDetails(detail=candidate.signature or None, description=candidate.origin or None)
         items.append(types.CompletionItem(
             label=label,
             label_details=shown,
             kind=ITEM_KINDS[candidate.kind],
+            detail=detail,
             sort_text=f"{rank:04d}",
             filter_text=candidate.text,
             insert_text_format=text_format,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from treecomplete.context import context_at
-from treecomplete.items import completion_list
+from treecomplete.items import ClientSupport, completion_list
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT
 from treecomplete.service import CompletionService
 from treecomplete.sources import auto_import, import_edits
@@ -216,7 +216,11 @@ def test_an_item_carries_its_import_where_the_file_does_not_bind_the_name(tmp_pa
     edits = items["Counter"].additional_text_edits
     assert [(e.range.start.line, e.new_text) for e in edits] == [(1, "from .nodes import Counter\n")]
     again = [item for item in _complete_all(service, uri, "import os\n\n\nclass V(Count") if item.label == "Counter"]
-    assert [item.label_details for item in again][:1] == [None]  # the client did not ask for label details
+    assert [item.label_details for item in again][:1] == [None]  # the client did not ask for label details,
+    assert [item.detail for item in again] == ["auto-import from .nodes", "auto-import from collections"]  # so the list says
+    shown = completion_list(service.documents[uri], service.complete(uri, 3, 13, 50), 50, ClientSupport(label_details=True)).items
+    assert [(item.label_details.description, item.detail) for item in shown if item.label == "Counter"] \
+        == [(".nodes", None), ("collections", None)]
     assert [item.additional_text_edits[0].new_text for item in again] == ["from .nodes import Counter\n",
                                                                            "from collections import Counter\n"]
     assert "auto-import from .nodes" in items["Counter"].data["detail"]
