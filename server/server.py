@@ -32,6 +32,7 @@ from .languages import BY_EXTENSION
 from .options import SECTION, Options, parse_options
 from .protocol import TreecompleteProtocol
 from .service import CompletionService, UnknownDocument
+from .sources import installed
 from .sources.libraries.known import Libraries
 from .sources.project_index import ProjectIndex
 from .stdio import MessageReader
@@ -154,6 +155,7 @@ class TreecompleteServer(LanguageServer):
         self.service.memory_limit = options.memory_limit
         self.service.libraries = self.libraries if options.libraries else None
         self.libraries.python_path = options.python_path
+        installed.set_python_path(options.python_path)
         self.service.auto_import.enabled = options.auto_import
         if self.service.neural is not None:
             self.service.neural.multi_token = options.multi_token

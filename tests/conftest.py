@@ -36,6 +36,14 @@ def no_memory_limit(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(service, "MEMORY_LIMIT", 1 << 30)
 
 
+@pytest.fixture(autouse=True)
+def no_active_environment(monkeypatch: pytest.MonkeyPatch):
+    """No ``VIRTUAL_ENV`` or ``CONDA_PREFIX`` from the shell that runs the tests (an activated
+    venv): the Python environment a test's files import from is the one the test makes."""
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    monkeypatch.delenv("CONDA_PREFIX", raising=False)
+
+
 @pytest.fixture(scope="session")
 def toy_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tiny pointer-mixture LSTM trained in seconds on the toy corpus (tests/toy.py)."""

@@ -527,6 +527,34 @@ def test_what_an_installed_package_exports_is_offered_once_read(tmp_path):
     assert exports.starting(str(tmp_path / "src"), True, "ma", 5) == ["Markup"]
 
 
+def test_a_python_files_packages_come_from_its_environment_as_the_libraries_find_it(tmp_path, monkeypatch):
+    from treecomplete.sources import installed
+
+    def env(prefix: Path, module: str) -> Path:
+        (prefix / "lib" / "python3.11" / "site-packages" / module).mkdir(parents=True)
+        (prefix / "lib" / "python3.11" / "site-packages" / module / "__init__.py").write_text("def run():\n    pass\n")
+        (prefix / "pyvenv.cfg").write_text("home = /usr\n")
+        return prefix
+
+    folder = str(tmp_path / "project" / "src")
+    outside = env(tmp_path / "poetry" / "project-py3.11", "outsidex")  # a virtualenv outside the project
+    conda = env(tmp_path / "conda", "condax")
+    assert installed.installed(folder, True) == {}  # none named: not the server's own packages
+    monkeypatch.setenv("CONDA_PREFIX", str(conda))
+    installed.environment_of.cache_clear()
+    assert installed.installed(folder, True) == {"condax": "condax"}
+    installed.set_python_path(str(outside / "bin" / "python"))  # the pythonPath setting comes first
+    try:
+        assert installed.installed(folder, True) == {"outsidex": "outsidex"}
+        assert offers("outsidex", PYTHON, None, folder + "/a.py") == [Offer("outsidex", "outsidex", "", "library")]
+        env(tmp_path / "project" / ".venv", "venvx")
+        installed.environment_of.cache_clear()
+        assert installed.installed(folder, True) == {"outsidex": "outsidex"}
+    finally:
+        installed.set_python_path("")
+    assert installed.installed(folder, True) == {"venvx": "venvx"}  # else a .venv above the file
+
+
 def test_a_packages_exports_are_read_from_its_exports_entry_and_the_files_it_exports_everything_of(tmp_path):
     from treecomplete.sources.installed import _javascript_exports
 

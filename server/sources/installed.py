@@ -1,8 +1,9 @@
 """The packages installed for a file, for auto-import (sources/auto_import.py): their names, and
 the names each exports at its top level.
 
-Python: the top-level modules of a ``.venv`` or ``venv`` folder above the file (not the
-server's own environment); a package exports what its ``__init__`` (``.pyi`` first) lists in
+Python: the top-level modules of the environment the file's imports come from, found as the
+libraries find it (the ``pythonPath`` setting, a ``.venv`` or ``venv`` folder above the file,
+``VIRTUAL_ENV`` / ``CONDA_PREFIX``), never the server's own; a package exports what its ``__init__`` (``.pyi`` first) lists in
 ``__all__``, else what it defines or takes from its own submodules (``from .core import
 Command``, ``from .more import *``). JavaScript: the packages of the ``node_modules`` folders
 above the file that the package.json beside one depends on, as TypeScript's own auto-import
@@ -33,7 +34,7 @@ from ..languages import JAVASCRIPT, PYTHON
 from ..receivers import bindings
 from ..words import exported_names
 from .libraries.node_resolution import package_manifest
-from .libraries.python_environment import project_venv, site_packages
+from .libraries.python_environment import user_environment
 from .project import default_name, exported_query, fold
 from .project_imports import python_module_path
 
@@ -46,13 +47,25 @@ _ALL = re.compile(rb"__all__\s*(?:=|\+=)\s*[\[(]([^\])]*)[\])]")
 _STRING = re.compile(rb"""['"]([A-Za-z_][A-Za-z0-9_]*)['"]""")
 
 
+_python_path = ""  # the pythonPath setting (set_python_path)
+
+
+def set_python_path(path: str) -> None:
+    """The ``pythonPath`` setting: the interpreter whose packages a Python file imports, before
+    a ``.venv`` above the file."""
+    global _python_path
+    if path != _python_path:
+        _python_path = path
+        environment_of.cache_clear()
+
+
 @functools.lru_cache(maxsize=1024)
 def environment_of(folder: str, python: bool) -> tuple[str, ...]:
-    """Where the packages of a file in ``folder`` are installed: its ``.venv`` (Python), the
-    ``node_modules`` folders above it, nearest first (JavaScript); () where there are none."""
+    """Where the packages of a file in ``folder`` are installed: its environment's site-packages
+    folders (Python), the ``node_modules`` folders above it, nearest first (JavaScript); ()
+    where there are none."""
     if python:
-        env = project_venv(Path(folder), None)
-        return (str(env),) if env is not None else ()
+        return tuple(map(str, user_environment(Path(folder), None, _python_path) or ()))
     return tuple(str(above / "node_modules") for above in (Path(folder), *Path(folder).parents)
                  if (above / "node_modules").is_dir())
 
@@ -90,7 +103,7 @@ def _packages(environment: tuple[str, ...], python: bool) -> list[tuple[str, Pat
     ``_declared`` says so."""
     found: list[tuple[str, Path]] = []
     if python:
-        for site in (s for env in environment for s in site_packages(Path(env))):
+        for site in map(Path, environment):
             for entry in sorted(site.iterdir()):
                 stem = entry.name.removesuffix(".py")
                 if stem.isidentifier() and not stem.startswith("_") and stem not in TOOLING \

@@ -118,6 +118,37 @@ async def test_a_package_of_the_workspace_venv(lsp: LanguageClient, workspace: P
     assert polygon.kind == types.CompletionItemKind.Class
 
 
+@pytest_lsp.fixture(config=CONFIG)
+async def elsewhere(lsp_client: LanguageClient, tmp_path: Path):
+    """A server whose pythonPath names an environment outside the workspace (poetry's, conda's),
+    the workspace having no .venv of its own."""
+    site = make_venv(tmp_path / "cache", "project-py3.11")
+    (tmp_path / "w").mkdir()
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=vscode_capabilities(), root_uri=(tmp_path / "w").as_uri(),
+                               initialization_options={"treecomplete": {
+                                   "model": "fallback", "projectIndex": False,
+                                   "pythonPath": str(site.parent.parent.parent / "bin" / "python")}})
+    )
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+async def test_the_python_path_settings_packages_are_read_and_offered_with_their_import(elsewhere: LanguageClient, tmp_path: Path):
+    found = await members_at_end(elsewhere, tmp_path / "w" / "m.py", "import fakepkg\n\nshape = fakepkg.", "python")
+    assert {"make_polygon", "Polygon", "area_of"} <= set(found[:6])
+    uri = (tmp_path / "w" / "n.py").as_uri()
+    open_doc(elsewhere, uri, "import os\n\nshape = make_po", "python")
+    for _ in range(100):  # the package's exports are read on a thread: a request never waits
+        items = [item for item in (await complete(elsewhere, uri, 2, 15)).items if item.label == "make_polygon"]
+        if items:
+            break
+        await asyncio.sleep(0.05)
+    assert items, "make_polygon not offered"
+    assert [e.new_text for e in items[0].additional_text_edits] == ["from fakepkg import make_polygon\n"]
+    assert items[0].label_details.description == "fakepkg"
+
+
 async def test_a_package_of_node_modules(lsp: LanguageClient, workspace: Path):
     found = await members_at_end(lsp, workspace / "g.js", "import * as typed from 'typed';\n\ntyped.", "javascript")
     assert {"parseThing", "ThingMaker"} <= set(found[:4])

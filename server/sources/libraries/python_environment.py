@@ -2,7 +2,8 @@
 setting; else a ``.venv`` or ``venv`` folder in a folder above the document, within its
 workspace folder; else ``VIRTUAL_ENV`` / ``CONDA_PREFIX``; else this server's own interpreter;
 and the project's own modules (its package, a script's siblings, the workspace's root and
-``src/``). Looks at the disk: the loader's thread only.
+``src/``). Looks at the disk: on the loader's thread, and once per folder for auto-import
+(sources/installed.py ``environment_of``, cached).
 """
 
 from __future__ import annotations
@@ -84,6 +85,16 @@ def project_venv(folder: Path, workspace: Path | None) -> Path | None:
 
 def environment(folder: Path | None, workspace: Path | None, python_path: str = "") -> tuple[Path, ...]:
     """The site-packages folders that the imports of a document in ``folder`` come from."""
+    found = user_environment(folder, workspace, python_path)
+    if found is not None:
+        return found
+    paths = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    return tuple(sorted(Path(p) for p in paths if Path(p).is_dir()))
+
+
+def user_environment(folder: Path | None, workspace: Path | None, python_path: str = "") -> tuple[Path, ...] | None:
+    """environment()'s site-packages folders where the setting, a folder or the variables name
+    one; None where only the server's own interpreter is left."""
     if python_path:  # the interpreter: its environment is the folder above its bin/ (Scripts\ on Windows)
         interpreter = Path(python_path).expanduser()
         found = site_packages(interpreter.parent.parent)
@@ -96,5 +107,4 @@ def environment(folder: Path | None, workspace: Path | None, python_path: str = 
     for variable in ("VIRTUAL_ENV", "CONDA_PREFIX"):
         if value := os.environ.get(variable):
             return tuple(site_packages(Path(value)))
-    paths = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
-    return tuple(sorted(Path(p) for p in paths if Path(p).is_dir()))
+    return None
