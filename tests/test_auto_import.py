@@ -5,6 +5,7 @@ the file's own style."""
 from __future__ import annotations
 
 import math
+import sys
 import time
 from pathlib import Path
 
@@ -540,6 +541,9 @@ def test_a_python_files_packages_come_from_its_environment_as_the_libraries_find
     outside = env(tmp_path / "poetry" / "project-py3.11", "outsidex")  # a virtualenv outside the project
     conda = env(tmp_path / "conda", "condax")
     assert installed.installed(folder, True) == {}  # none named: not the server's own packages
+    monkeypatch.setenv("VIRTUAL_ENV", sys.prefix)  # nor where a shell names them (its venv active)
+    installed.environment_of.cache_clear()
+    assert installed.installed(folder, True) == {}
     monkeypatch.setenv("CONDA_PREFIX", str(conda))
     installed.environment_of.cache_clear()
     assert installed.installed(folder, True) == {"condax": "condax"}

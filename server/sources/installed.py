@@ -3,7 +3,9 @@ the names each exports at its top level.
 
 Python: the top-level modules of the environment the file's imports come from, found as the
 libraries find it (the ``pythonPath`` setting, a ``.venv`` or ``venv`` folder above the file,
-``VIRTUAL_ENV`` / ``CONDA_PREFIX``), never the server's own; a package exports what its ``__init__`` (``.pyi`` first) lists in
+``VIRTUAL_ENV`` / ``CONDA_PREFIX``), never the server's own (a shell where treecomplete's
+own environment is active names it in ``VIRTUAL_ENV``: torch's names are no imports to offer
+in every project); a package exports what its ``__init__`` (``.pyi`` first) lists in
 ``__all__``, else what it defines or takes from its own submodules (``from .core import
 Command``, ``from .more import *``). JavaScript: the packages of the ``node_modules`` folders
 above the file that the package.json beside one depends on, as TypeScript's own auto-import
@@ -24,6 +26,7 @@ import bisect
 import functools
 import logging
 import re
+import sys
 import threading
 import time
 from pathlib import Path
@@ -65,7 +68,7 @@ def environment_of(folder: str, python: bool) -> tuple[str, ...]:
     folders (Python), the ``node_modules`` folders above it, nearest first (JavaScript); ()
     where there are none."""
     if python:
-        return tuple(map(str, user_environment(Path(folder), None, _python_path) or ()))
+        return tuple(map(str, user_environment(Path(folder), None, _python_path, skip=Path(sys.prefix)) or ()))
     return tuple(str(above / "node_modules") for above in (Path(folder), *Path(folder).parents)
                  if (above / "node_modules").is_dir())
 

@@ -92,9 +92,11 @@ def environment(folder: Path | None, workspace: Path | None, python_path: str = 
     return tuple(sorted(Path(p) for p in paths if Path(p).is_dir()))
 
 
-def user_environment(folder: Path | None, workspace: Path | None, python_path: str = "") -> tuple[Path, ...] | None:
+def user_environment(folder: Path | None, workspace: Path | None, python_path: str = "",
+                     skip: Path | None = None) -> tuple[Path, ...] | None:
     """environment()'s site-packages folders where the setting, a folder or the variables name
-    one; None where only the server's own interpreter is left."""
+    one; None where only the server's own interpreter is left. A variable that names ``skip``
+    (a prefix) counts as unset."""
     if python_path:  # the interpreter: its environment is the folder above its bin/ (Scripts\ on Windows)
         interpreter = Path(python_path).expanduser()
         found = site_packages(interpreter.parent.parent)
@@ -105,6 +107,6 @@ def user_environment(folder: Path | None, workspace: Path | None, python_path: s
     if venv is not None:
         return tuple(site_packages(venv))
     for variable in ("VIRTUAL_ENV", "CONDA_PREFIX"):
-        if value := os.environ.get(variable):
+        if (value := os.environ.get(variable)) and not (skip is not None and Path(value).resolve() == skip.resolve()):
             return tuple(site_packages(Path(value)))
     return None
