@@ -102,7 +102,7 @@ def test_broken_files_are_skipped(site: Path):
     assert libraries.members("huge") is None
 
 
-def test_the_environment_is_found_as_editors_find_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_the_environment_is_found_as_editors_find_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture):
     workspace = tmp_path / "workspace"
     folder = workspace / "src" / "app"
     folder.mkdir(parents=True)
@@ -120,7 +120,10 @@ def test_the_environment_is_found_as_editors_find_it(tmp_path: Path, monkeypatch
     monkeypatch.delenv("VIRTUAL_ENV")
     own = environment(lone, lone)
     assert own and all(p.is_dir() for p in own)  # else the server's own interpreter
-    assert environment(lone, lone, str(tmp_path / "missing" / "bin" / "python")) == own  # a wrong setting: logged, the rest tried
+    with caplog.at_level("WARNING"):
+        for _ in range(3):  # a wrong setting: logged once, the rest tried
+            assert environment(lone, lone, str(tmp_path / "missing" / "bin" / "python")) == own
+    assert sum("no site-packages found" in r.message for r in caplog.records) == 1
     assert os.environ.get("VIRTUAL_ENV") is None
 
 

@@ -14,6 +14,7 @@ import sysconfig
 from pathlib import Path
 
 log = logging.getLogger(__name__)
+_WARNED: set[str] = set()  # the pythonPath settings found wrong
 
 
 def project_module(folder: Path, module: str) -> tuple[Path, str] | None:
@@ -102,7 +103,9 @@ def user_environment(folder: Path | None, workspace: Path | None, python_path: s
         found = site_packages(interpreter.parent.parent)
         if found:
             return tuple(found)
-        log.warning("pythonPath %s: no site-packages found beside it", python_path)
+        if python_path not in _WARNED:  # asked for each folder: said once
+            _WARNED.add(python_path)
+            log.warning("pythonPath %s: no site-packages found beside it", python_path)
     venv = project_venv(folder, workspace) if folder is not None else None
     if venv is not None:
         return tuple(site_packages(venv))
