@@ -190,6 +190,12 @@ def test_javascript_imports_are_written_in_the_files_style():
     assert _edit(JAVASCRIPT, "import { sep } from 'path';\njo", join) == "import { sep, join } from 'path';\njo"
     assert _edit(JAVASCRIPT, "'use strict';\nmodule.exports = 1;\njo", Offer("context", "./context")) \
         == "'use strict';\nconst context = require('./context');\nmodule.exports = 1;\njo"
+    # Node's own modules with the node: scheme where the file writes them so (not a package's)
+    read = Offer("readFile", "fs/promises", "readFile")
+    assert _edit(JAVASCRIPT, "import fs from 'node:fs';\n\nrea", read) == "import fs from 'node:fs';\nimport { readFile } from 'node:fs/promises';\n\nrea"
+    assert _edit(JAVASCRIPT, "import { stat } from 'node:fs/promises';\nrea", read) == "import { stat, readFile } from 'node:fs/promises';\nrea"
+    assert _edit(JAVASCRIPT, "const fs = require('node:fs');\nfo", Offer("fo", "fo")) == "const fs = require('node:fs');\nconst fo = require('fo');\nfo"
+    assert _edit(JAVASCRIPT, "import fs from 'fs';\n\nrea", read) == "import fs from 'fs';\nimport { readFile } from 'fs/promises';\n\nrea"
 
 
 def _complete(service: CompletionService, uri: str, text: str):
@@ -345,6 +351,15 @@ def test_what_a_standard_module_declares_is_offered_where_nothing_else_knows_the
     modules = {name: [o.module for o in offers(name, PYTHON, None, here)] for name in ("cast", "field", "TYPE_CHECKING", "operator")}
     assert modules["cast"][0] == "typing" and modules["field"] == ["dataclasses"] and modules["TYPE_CHECKING"] == ["typing"]
     assert modules["operator"] == ["operator"]  # known from real code's imports: not ast's class as well
+
+
+def test_a_node_submodules_names_are_offered_from_it_and_a_globals_name_only_as_real_code_imports_it(tmp_path):
+    here = str((tmp_path / "new.js").resolve())
+    modules = {name: [o.module for o in offers(name, JAVASCRIPT, None, here)] for name in ("readFile", "mkdir", "setTimeout", "Buffer")}
+    assert modules["readFile"] == ["fs/promises", "fs"]  # real code imports it from fs/promises, reads fs.readFile
+    assert modules["mkdir"][0] == "fs/promises"
+    assert modules["setTimeout"] == []  # the global, though code reads timers/promises' setTimeout
+    assert modules["Buffer"] == ["buffer"]  # the global, which real code imports from buffer too
 
 
 def test_a_python_builtin_comes_without_an_import():

@@ -6,7 +6,8 @@ after the last of them, else after the module's docstring and leading comments.
 JavaScript and TypeScript: the name joins an existing ``import { ... } from 'm'`` or ``const {
 ... } = require('m')``; otherwise a new ``import`` or ``require`` line, as the file already
 writes them (ES modules where it writes neither, but for a CommonJS file, which assigns
-``module.exports``), with the file's quotes and semicolons, after its last import.
+``module.exports``), with the file's quotes and semicolons, after its last import; Node's own
+modules with the ``node:`` scheme where the file writes them so.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import tree_sitter
 
 from ..context import CompletionContext
 from .auto_import import Offer
+from .library_names import library_names
 
 PY_IMPORTS = ("import_statement", "import_from_statement", "future_import_statement")
 
@@ -95,6 +97,12 @@ class Editor:
         return "'"
 
     @functools.cached_property
+    def node_scheme(self) -> bool:
+        """Whether the file writes Node's own modules with the ``node:`` scheme (``'node:fs'``)."""
+        return any(string.text and string.text[1:6] == b"node:"
+                   for node in self.imports + self.required for string in _descendants(node, "string"))
+
+    @functools.cached_property
     def semicolons(self) -> bool:
         """Whether a file without imports ends its statements with semicolons (or is empty)."""
         return self.data.count(b";\n") * 2 >= self.data.count(b"\n") // 4 or not self.data.strip()
@@ -131,25 +139,28 @@ class Editor:
 
     def _javascript(self, offer: Offer) -> Edit:
         quote, esm = self.quote, self.imports
+        module = offer.module
+        if module in library_names(self.context.language.name).modules and self.node_scheme:
+            module = f"node:{module}"
         if esm or not self.required and not (self.context.language.name == "javascript" and b"module.exports" in self.data):
             for node in esm:
                 source = node.child_by_field_name("source")
-                if source is not None and source.text and source.text[1:-1] == offer.module.encode() and offer.imported:
+                if source is not None and source.text and source.text[1:-1] == module.encode() and offer.imported:
                     specifiers = list(_descendants(node, "named_imports"))
                     if specifiers and specifiers[0].named_children:
                         end = specifiers[0].named_children[-1].end_byte
                         return Edit(end, end, f", {_named(offer, ' as ')}")
             clause = f"{{ {_named(offer, ' as ')} }}" if offer.imported else offer.name
-            line, imports = f"import {clause} from {quote}{offer.module}{quote}", esm
+            line, imports = f"import {clause} from {quote}{module}{quote}", esm
         else:
             for node in self.required:
-                if f"require({quote}{offer.module}{quote})".encode() in (node.text or b"") and offer.imported:
+                if f"require({quote}{module}{quote})".encode() in (node.text or b"") and offer.imported:
                     patterns = list(_descendants(node, "object_pattern"))
                     if patterns and patterns[0].named_children:
                         end = patterns[0].named_children[-1].end_byte
                         return Edit(end, end, f", {_named(offer, ': ')}")
             binding = f"{{ {_named(offer, ': ')} }}" if offer.imported else offer.name
-            line, imports = f"const {binding} = require({quote}{offer.module}{quote})", self.required
+            line, imports = f"const {binding} = require({quote}{module}{quote})", self.required
         if (imports[-1].text or b"").rstrip().endswith(b";") if imports else self.semicolons:
             line += ";"
         return self._new_line(imports, line, None)

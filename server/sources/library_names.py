@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 
 LIBRARIES = Path(__file__).parent / "libraries"
 
+_NODE_MODULE = re.compile(r"[A-Za-z_$][\w$]*(?:/[A-Za-z_$][\w$]*)?")  # fs, fs/promises; not a member (crypto.subtle)
 _PY_MODULE = re.compile(r"(?!test\b|idlelib\b|lib2to3\b)[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*")
 
 
@@ -35,6 +36,7 @@ class LibraryNames:
         self.used: dict[str, list[tuple[str, str, int]]] = {}
         self.declared: dict[str, list[tuple[str, str, int]]] = {}  # (module, name, files importing the module)
         self.builtins: frozenset[str] = frozenset()  # Python's builtins (typeshed's): never imported
+        self.modules: frozenset[str] = frozenset()  # Node's own modules (fs, fs/promises): JavaScript's table
         try:
             self._read(language)
         except (OSError, ValueError) as error:  # a damaged table costs these names, nothing else
@@ -67,20 +69,23 @@ class LibraryNames:
                     self._declare(module, names, named)
             return
         usage = json.loads((LIBRARIES / "javascript_usage.json").read_text())["modules"]
-        modules = json.loads((LIBRARIES / "javascript.json").read_text())["modules"]
+        table = json.loads((LIBRARIES / "javascript.json").read_text())
+        modules, globals_ = table["modules"], frozenset(table.get("globals", ()))
+        self.modules = frozenset(module for module in modules if _NODE_MODULE.fullmatch(module))
         imports = json.loads((LIBRARIES / "javascript_imports.json").read_text())["modules"]
         for module, members in modules.items():
-            if "." in module or "/" in module or not re.fullmatch(r"[A-Za-z_$][\w$]*", module):
+            if not _NODE_MODULE.fullmatch(module):
                 continue
             imported = imports.get(module, {})
-            for name in {module, re.sub(r"_(\w)", lambda m: m.group(1).upper(), module)}:  # child_process as childProcess
-                self._add(name, module, "", imported.get("", 0) + 1)
+            for name in {module, re.sub(r"_(\w)", lambda m: m.group(1).upper(), module)} if "/" not in module else ():
+                self._add(name, module, "", imported.get("", 0) + 1)  # child_process as childProcess
             for member, files in imported.items():
                 if member:
                     self._add(member, module, member, files)
             used = usage.get(module, {})
             for member in members if module not in ("process", "console") else ():  # globals' members: not imported
-                if member in used and member not in imported:
+                # a global's name (setTimeout, read as timers/promises' member too) only as real code imports it
+                if member in used and member not in imported and member not in globals_:
                     self.used.setdefault(member, []).append((module, member, used[member]))
 
     def _declare(self, module: str, names, files: int) -> None:
