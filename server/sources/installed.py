@@ -125,12 +125,12 @@ def _packages(environment: tuple[str, ...], python: bool) -> list[tuple[str, Pat
 
 
 def _read_first(packages: list[tuple[str, Path]], python: bool, environment: tuple[str, ...]) -> list[tuple[str, Path]]:
-    """At most MAX_PACKAGES of ``packages``, in their order: where there are more, those the
-    package.json beside a ``node_modules`` folder depends on first (a project's 700 packages
+    """At most MAX_PACKAGES of ``packages``, in their order: where there are more, JavaScript's
+    that the package.json beside a ``node_modules`` folder depends on first (a project's 700 packages
     list its own ``@docusaurus/utils`` after every unscoped one), then the first of the others."""
-    if len(packages) <= MAX_PACKAGES:
-        return packages
-    declared = frozenset() if python else _declared(environment)[0]
+    if python or len(packages) <= MAX_PACKAGES:
+        return packages[:MAX_PACKAGES]
+    declared = _declared(environment)[0]
     first = sorted(range(len(packages)), key=lambda i: _module(packages[i][1], python) not in declared)[:MAX_PACKAGES]
     return [packages[i] for i in sorted(first)]
 

@@ -74,7 +74,7 @@ class LibraryNames:
         self.modules = frozenset(module for module in modules if _NODE_MODULE.fullmatch(module))
         imports = json.loads((LIBRARIES / "javascript_imports.json").read_text())["modules"]
         for module, members in modules.items():
-            if not _NODE_MODULE.fullmatch(module):
+            if module not in self.modules:
                 continue
             imported = imports.get(module, {})
             for name in {module, re.sub(r"_(\w)", lambda m: m.group(1).upper(), module)} if "/" not in module else ():

@@ -8,13 +8,13 @@ and the project's own modules (its package, a script's siblings, the workspace's
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import sysconfig
 from pathlib import Path
 
 log = logging.getLogger(__name__)
-_WARNED: set[str] = set()  # the pythonPath settings found wrong
 
 
 def project_module(folder: Path, module: str) -> tuple[Path, str] | None:
@@ -93,19 +93,23 @@ def environment(folder: Path | None, workspace: Path | None, python_path: str = 
     return tuple(sorted(Path(p) for p in paths if Path(p).is_dir()))
 
 
+@functools.lru_cache(maxsize=8)
+def _interpreter_site(python_path: str) -> tuple[Path, ...]:
+    """The site-packages of the pythonPath interpreter's environment, the folder above its bin/
+    (Scripts\\ on Windows): looked for once per setting (each folder asks), a wrong one logged once."""
+    found = tuple(site_packages(Path(python_path).expanduser().parent.parent))
+    if not found:
+        log.warning("pythonPath %s: no site-packages found beside it", python_path)
+    return found
+
+
 def user_environment(folder: Path | None, workspace: Path | None, python_path: str = "",
                      skip: Path | None = None) -> tuple[Path, ...] | None:
     """environment()'s site-packages folders where the setting, a folder or the variables name
     one; None where only the server's own interpreter is left. A variable that names ``skip``
     (a prefix) counts as unset."""
-    if python_path:  # the interpreter: its environment is the folder above its bin/ (Scripts\ on Windows)
-        interpreter = Path(python_path).expanduser()
-        found = site_packages(interpreter.parent.parent)
-        if found:
-            return tuple(found)
-        if python_path not in _WARNED:  # asked for each folder: said once
-            _WARNED.add(python_path)
-            log.warning("pythonPath %s: no site-packages found beside it", python_path)
+    if python_path and (found := _interpreter_site(python_path)):
+        return found
     venv = project_venv(folder, workspace) if folder is not None else None
     if venv is not None:
         return tuple(site_packages(venv))
