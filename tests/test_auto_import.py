@@ -331,6 +331,31 @@ def test_a_monorepo_root_offers_every_package_its_dependencies_read_first(tmp_pa
     assert "aaaThing" in found and "bbbThing" not in found and "cccThing" not in found  # then the first others
 
 
+@pytest.mark.parametrize("marker", ["REQUESTED", "conda"])
+def test_a_python_environments_packages_the_user_asked_for_are_read_first(tmp_path, monkeypatch, marker):
+    from treecomplete.sources import installed
+
+    monkeypatch.setattr(installed, "MAX_PACKAGES", 2)  # a conda environment of 600 modules, read 400
+    site = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages"
+    for module in ("aaa", "bbb", "zzz"):  # zzz: what the user installed, after the cut by name
+        (site / module).mkdir(parents=True)
+        (site / module / "__init__.py").write_text(f"class {module.title()}Thing:\n    pass\n")
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
+    info = site / "Zzz_Tools-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: Zzz_Tools\nVersion: 1.0\n")
+    (info / "RECORD").write_text("zzz/__init__.py,,\nZzz_Tools-1.0.dist-info/METADATA,,\n../../../bin/zzz,,\n")
+    if marker == "REQUESTED":  # pip and uv: named on their command line
+        (info / "REQUESTED").write_text("")
+    else:  # conda: in its history's specs
+        (tmp_path / ".venv" / "conda-meta").mkdir()
+        (tmp_path / ".venv" / "conda-meta" / "history").write_text(
+            "==> 2026-11-01 <==\n# cmd: conda install zzz-tools\n+conda-forge::zzz-tools-1.0-py_0\n"
+            "# update specs: ['python=3.11', \"conda-forge::zzz.tools[version='>=1']\"]\n")
+    found = installed.EXPORTS.wait(str(tmp_path / "src"), True)
+    assert set(found) == {"AaaThing", "ZzzThing"}  # then the first of the others
+
+
 def test_unimported_library_names_are_offered_with_their_import():
     service = CompletionService(project=ProjectIndex())
     items = _complete(service, "file:///t/new.py", "x = 1\nOrderedD")

@@ -29,7 +29,8 @@ import re
 import sys
 import threading
 import time
-from pathlib import Path
+from importlib import metadata
+from pathlib import Path, PurePath
 
 import tree_sitter
 
@@ -125,14 +126,60 @@ def _packages(environment: tuple[str, ...], python: bool) -> list[tuple[str, Pat
 
 
 def _read_first(packages: list[tuple[str, Path]], python: bool, environment: tuple[str, ...]) -> list[tuple[str, Path]]:
-    """At most MAX_PACKAGES of ``packages``, in their order: where there are more, JavaScript's
-    that the package.json beside a ``node_modules`` folder depends on first (a project's 700 packages
-    list its own ``@docusaurus/utils`` after every unscoped one), then the first of the others."""
-    if python or len(packages) <= MAX_PACKAGES:
-        return packages[:MAX_PACKAGES]
-    declared = _declared(environment)[0]
-    first = sorted(range(len(packages)), key=lambda i: _module(packages[i][1], python) not in declared)[:MAX_PACKAGES]
+    """At most MAX_PACKAGES of ``packages``, in their order: where there are more, those the
+    user asked for first (JavaScript's that the package.json beside a ``node_modules`` folder
+    depends on: a project's 700 packages list its own ``@docusaurus/utils`` after every unscoped
+    one; Python's that ``_requested`` names: a conda environment's 600 modules list numpy after
+    the 400th), then the first of the others."""
+    if len(packages) <= MAX_PACKAGES:
+        return packages
+    wanted = _requested(environment) if python else _declared(environment)[0]
+    first = sorted(range(len(packages)), key=lambda i: _module(packages[i][1], python) not in wanted)[:MAX_PACKAGES]
     return [packages[i] for i in sorted(first)]
+
+
+_SPECS = re.compile(r"^# update specs: (.*)$", re.M)
+_SPEC_NAME = re.compile(r"""['"](?:[^'"]*::)?([A-Za-z0-9][A-Za-z0-9_.\-]*)""")
+
+
+@functools.lru_cache(maxsize=64)
+def _requested(environment: tuple[str, ...]) -> frozenset[str]:
+    """The top-level modules of the distributions installed in ``environment`` that a user
+    asked for by name, not as another's dependency: pip and uv leave a ``REQUESTED`` file in
+    their ``.dist-info``; conda lists them in its ``conda-meta/history`` (``# update specs:``).
+    A distribution's modules: its ``top_level.txt``, else the first folder of its files."""
+    asked = {_canonical(name) for name in _conda_specs(environment)}
+    modules: set[str] = set()
+    for dist in metadata.distributions(path=list(environment)):
+        try:
+            if dist.read_text("REQUESTED") is None and _canonical(dist.metadata["Name"] or "") not in asked:
+                continue
+            top = dist.read_text("top_level.txt")
+            names = top.split() if top else [PurePath(file).parts[0] for file in dist.files or () if PurePath(file).parts]
+        except (OSError, ValueError):  # a broken .dist-info costs its modules the priority
+            continue
+        modules |= {name.removesuffix(".py") for name in names if name.removesuffix(".py").isidentifier()}
+    return frozenset(modules)
+
+
+def _conda_specs(environment: tuple[str, ...]) -> list[str]:
+    """The package names of conda's ``# update specs:`` lines (``conda-forge::numpy>=1.2``:
+    numpy) in the history of the conda environment whose site-packages ``environment`` holds."""
+    names: list[str] = []
+    for site in map(Path, environment):
+        for prefix in site.parents[:3]:  # lib/python3.X/site-packages, Lib/site-packages
+            try:
+                history = (prefix / "conda-meta" / "history").read_text(errors="replace")
+            except OSError:
+                continue
+            names += [name for specs in _SPECS.findall(history) for name in _SPEC_NAME.findall(specs)]
+            break
+    return names
+
+
+def _canonical(name: str) -> str:
+    """A distribution's name as its index compares names (PEP 503): ``Ruamel.YAML`` is ruamel-yaml."""
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 _DEPENDENCIES = ("dependencies", "peerDependencies", "optionalDependencies", "devDependencies")
@@ -183,7 +230,7 @@ class Exports:
             self._read.clear()
             self._sorted.clear()
             self._queued.clear()
-        for cached in (_installed, _folded, _declared):
+        for cached in (_installed, _folded, _declared, _requested):
             cached.cache_clear()
 
     def of(self, folder: str, python: bool) -> dict[str, list[tuple[str, str]]]:
