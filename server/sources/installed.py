@@ -129,8 +129,8 @@ def _read_first(packages: list[tuple[str, Path]], python: bool, environment: tup
     """At most MAX_PACKAGES of ``packages``, in their order: where there are more, those the
     user asked for first (JavaScript's that the package.json beside a ``node_modules`` folder
     depends on: a project's 700 packages list its own ``@docusaurus/utils`` after every unscoped
-    one; Python's that ``_requested`` names: a conda environment's 600 modules list numpy after
-    the 400th), then the first of the others."""
+    one; Python's that ``_requested`` names: a conda environment of more than 400 modules lists
+    scipy, torch and yaml late), then the first of the others."""
     if len(packages) <= MAX_PACKAGES:
         return packages
     wanted = _requested(environment) if python else _declared(environment)[0]
