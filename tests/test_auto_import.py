@@ -356,6 +356,43 @@ def test_a_python_environments_packages_the_user_asked_for_are_read_first(tmp_pa
     assert set(found) == {"AaaThing", "ZzzThing"}  # then the first of the others
 
 
+def test_a_package_installed_or_removed_while_the_server_runs_is_read_again(tmp_path, monkeypatch):
+    import os
+    import shutil
+
+    from treecomplete.sources import installed
+
+    monkeypatch.setattr(installed, "CHECK", 0.0)  # look at the folders at every request
+    site = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages"
+    (tmp_path / ".venv" / "pyvenv.cfg").parent.mkdir(parents=True)
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
+
+    def package(folder: Path, module: str, text: str, later: int) -> None:
+        (folder / module).mkdir(parents=True)
+        (folder / module / text.split(":")[0]).write_text(text.split(":", 1)[1])
+        os.utime(folder, (time.time() + later,) * 2)  # as an install does, in a later tick than the read
+
+    folder = str(tmp_path / "src")
+    package(site, "aaa", "__init__.py:def aaa_run():\n    pass\n", 0)
+    assert "aaa_run" in installed.EXPORTS.wait(folder, True)
+    package(site, "bbb", "__init__.py:def bbb_run():\n    pass\n", 10)  # pip install bbb
+    assert set(installed.installed(folder, True)) == {"aaa", "bbb"}
+    assert set(installed.EXPORTS.wait(folder, True)) == {"aaa_run", "bbb_run"}
+    shutil.rmtree(site / "aaa")  # pip uninstall aaa
+    os.utime(site, (time.time() + 20,) * 2)
+    assert set(installed.EXPORTS.wait(folder, True)) == {"bbb_run"} and set(installed.installed(folder, True)) == {"bbb"}
+
+    project = tmp_path / "web"  # npm install: a folder in node_modules (or in a scope's), package.json's dependencies
+    _node_modules(project, ("aaa", "@scope/bbb"))
+    assert set(installed.EXPORTS.wait(str(project), False)) == {"aaaThing", "bbbThing"}
+    _node_modules(project, ("@scope/ccc",))  # node_modules' own entries are unchanged
+    os.utime(project / "node_modules" / "@scope", (time.time() + 10,) * 2)
+    assert set(installed.EXPORTS.wait(str(project), False)) == {"aaaThing", "bbbThing", "cccThing"}
+    (project / "package.json").write_text('{"dependencies": {"aaa": "1", "@scope/ccc": "1"}}')
+    assert set(installed.EXPORTS.wait(str(project), False)) == {"aaaThing", "cccThing"}
+    assert installed.installed(str(project), False) == {"aaa": "aaa", "ccc": "@scope/ccc"}
+
+
 def test_unimported_library_names_are_offered_with_their_import():
     service = CompletionService(project=ProjectIndex())
     items = _complete(service, "file:///t/new.py", "x = 1\nOrderedD")
@@ -600,7 +637,7 @@ def test_a_python_files_packages_come_from_its_environment_as_the_libraries_find
 
 
 def test_a_packages_exports_are_read_from_its_exports_entry_and_the_files_it_exports_everything_of(tmp_path):
-    from treecomplete.sources.installed import _javascript_exports
+    from treecomplete.sources.package_exports import javascript_exports
 
     modules = tmp_path / "node_modules"
     files = {
@@ -620,15 +657,15 @@ def test_a_packages_exports_are_read_from_its_exports_entry_and_the_files_it_exp
     for name, text in files.items():
         (modules / name).parent.mkdir(parents=True, exist_ok=True)
         (modules / name).write_text(text)
-    assert [n for n, _ in _javascript_exports(modules / "walker")] == ["Visitor", "print", "walk"]
-    assert [n for n, _ in _javascript_exports(modules / "builder")] == ["Kind", "Type", "TypeBuilder"]
+    assert [n for n, _ in javascript_exports(modules / "walker")] == ["Visitor", "print", "walk"]
+    assert [n for n, _ in javascript_exports(modules / "builder")] == ["Kind", "Type", "TypeBuilder"]
     (modules / "builder" / "build" / "index.js").write_text("module.exports = Builder;\n")
-    assert _javascript_exports(modules / "builder") == [("Builder", "")]  # the default, under its name there
-    assert _javascript_exports(modules / "missing") == []
+    assert javascript_exports(modules / "builder") == [("Builder", "")]  # the default, under its name there
+    assert javascript_exports(modules / "missing") == []
 
 
 def test_a_python_package_exports_what_it_imports_everything_of_from_its_own_modules(tmp_path):
-    from treecomplete.sources.installed import _python_exports
+    from treecomplete.sources.package_exports import python_exports
 
     files = {"itertoolz/__init__.py": "from .more import *\nfrom .recipes import *\nfrom os import *\n__version__ = '1'\n",
              "itertoolz/more.py": "__all__ = ['chunked', 'windowed']\ndef chunked(): pass\ndef _hidden(): pass\n",
@@ -637,7 +674,7 @@ def test_a_python_package_exports_what_it_imports_everything_of_from_its_own_mod
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     # os's names are another package's; a module's __all__ is what it exports
-    assert [n for n, _ in _python_exports(tmp_path / "itertoolz")] == ["chunked", "take", "windowed"]
+    assert [n for n, _ in python_exports(tmp_path / "itertoolz")] == ["chunked", "take", "windowed"]
 
 
 def test_a_scoped_package_is_offered_under_the_name_after_its_scope(tmp_path):

@@ -1,23 +1,18 @@
 """The packages installed for a file, for auto-import (sources/auto_import.py): their names, and
-the names each exports at its top level.
+the names each exports at its top level (sources/package_exports.py).
 
 Python: the top-level modules of the environment the file's imports come from, found as the
 libraries find it (the ``pythonPath`` setting, a ``.venv`` or ``venv`` folder above the file,
 ``VIRTUAL_ENV`` / ``CONDA_PREFIX``), never the server's own (a shell where treecomplete's
 own environment is active names it in ``VIRTUAL_ENV``: torch's names are no imports to offer
-in every project); a package exports what its ``__init__`` (``.pyi`` first) lists in
-``__all__``, else what it defines or takes from its own submodules (``from .core import
-Command``, ``from .more import *``). JavaScript: the packages of the ``node_modules`` folders
-above the file that the package.json beside one depends on, as TypeScript's own auto-import
-reads package.json (every package where none declares any, or in a monorepo's root); a package
-exports what its main file (package.json's ``exports`` for ``.``, ``main``, ``module``) exports
-by name (``exports.x``, ``module.exports = { x }``, ``export``), with what it exports of its own
-other files (``export * from './x'``), and its default export, under the name it has there
-(``module.exports = convert``).
+in every project). JavaScript: the packages of the ``node_modules`` folders above the file
+that the package.json beside one depends on, as TypeScript's own auto-import reads
+package.json (every package where none declares any, or in a monorepo's root).
 
 The names are listed once per environment (the ``.venv``, or the chain of ``node_modules``
-folders), however many folders' files share it. The exports are read on a daemon thread, parsed
-with tree-sitter, never run; until they are read, a request finds none (it never waits).
+folders), however many folders' files share it, and listed again when a package is installed or
+removed there (``_fresh``). The exports are read on a daemon thread, parsed with tree-sitter,
+never run; until they are read, a request finds none (it never waits).
 """
 
 from __future__ import annotations
@@ -32,23 +27,16 @@ import time
 from importlib import metadata
 from pathlib import Path, PurePath
 
-import tree_sitter
-
-from ..languages import JAVASCRIPT, PYTHON
-from ..receivers import bindings
-from ..words import exported_names
 from .libraries.node_resolution import package_manifest
 from .libraries.python_environment import user_environment
-from .project import default_name, exported_query, fold
-from .project_imports import python_module_path
+from .package_exports import javascript_exports, python_exports
+from .project import fold
 
 log = logging.getLogger(__name__)
 
-MAX_FILE = 512 * 1024  # a larger package file is not read
 MAX_PACKAGES = 400  # packages read per folder
+CHECK = 5.0  # seconds between two looks at whether an environment's packages changed
 TOOLING = frozenset({"pip", "setuptools", "pkg_resources", "wheel", "distutils"})  # what installs, not what code imports
-_ALL = re.compile(rb"__all__\s*(?:=|\+=)\s*[\[(]([^\])]*)[\])]")
-_STRING = re.compile(rb"""['"]([A-Za-z_][A-Za-z0-9_]*)['"]""")
 
 
 _python_path = ""  # the pythonPath setting (set_python_path)
@@ -77,7 +65,7 @@ def environment_of(folder: str, python: bool) -> tuple[str, ...]:
 def installed(folder: str, python: bool) -> dict[str, str]:
     """The packages installed for a file in ``folder``, by the name an import binds (a Python
     module's name; ``on-finished`` as onFinished): name -> the module an import names."""
-    return _installed(environment_of(folder, python), python)
+    return _installed(_fresh(environment_of(folder, python), python), python)
 
 
 @functools.lru_cache(maxsize=64)
@@ -93,7 +81,49 @@ def _installed(environment: tuple[str, ...], python: bool) -> dict[str, str]:
 
 def folded(folder: str) -> dict[str, str]:
     """installed()'s JavaScript packages by their folded name (``typeis`` for type-is)."""
-    return _folded(environment_of(folder, False))
+    return _folded(_fresh(environment_of(folder, False), False))
+
+
+_checked: dict[tuple[tuple[str, ...], bool], tuple[float, tuple[int, ...]]] = {}  # when looked at, what was seen
+
+
+def _fresh(environment: tuple[str, ...], python: bool) -> tuple[str, ...]:
+    """``environment``, once what was read of it is forgotten if a package was installed or
+    removed there since (``pip install`` or ``npm install`` while the server runs): its folders
+    are looked at, at most once every CHECK seconds."""
+    key = (environment, python)
+    now = time.monotonic()
+    seen = _checked.get(key)
+    if environment and (seen is None or now - seen[0] >= CHECK):
+        stamp = _stamp(environment, python)
+        _checked[key] = (now, stamp)
+        if seen is not None and seen[1] != stamp:
+            log.info("packages installed or removed in %s: read again", ", ".join(environment))
+            for cached in (_installed, _folded, _declared, _requested):
+                cached.cache_clear()
+            EXPORTS.forget(key)
+    return environment
+
+
+def _stamp(environment: tuple[str, ...], python: bool) -> tuple[int, ...]:
+    """What a package installed or removed changes: the modification times of the environment's
+    folders (their entries change), and JavaScript's scope folders (``@types``) and the
+    package.json beside each ``node_modules`` (its dependencies)."""
+    paths = list(map(Path, environment))
+    if not python:
+        for modules in map(Path, environment):
+            paths.append(modules.parent / "package.json")
+            try:
+                paths += sorted(entry for entry in modules.iterdir() if entry.name.startswith("@"))
+            except OSError:
+                pass
+    stamp = []
+    for path in paths:
+        try:
+            stamp.append(path.stat().st_mtime_ns)
+        except OSError:
+            stamp.append(-1)
+    return tuple(stamp)
 
 
 @functools.lru_cache(maxsize=64)
@@ -221,22 +251,33 @@ class Exports:
         self._read: dict[Key, dict[str, list[tuple[str, str]]]] = {}
         self._sorted: dict[Key, list[tuple[str, str]]] = {}  # (lower-case name, name), sorted
         self._queued: set[Key] = set()
+        self._epochs: dict[Key, int] = {}  # forgotten how often: a read begun before is not stored
         self._lock = threading.Lock()
 
     def clear(self) -> None:
         """Memory: forget what was read (read again when next asked), the packages installed
         and what each package.json depends on too (they may have changed since)."""
         with self._lock:
+            for key in self._queued | set(self._read):
+                self._epochs[key] = self._epochs.get(key, 0) + 1
             self._read.clear()
             self._sorted.clear()
             self._queued.clear()
         for cached in (_installed, _folded, _declared, _requested):
             cached.cache_clear()
 
+    def forget(self, key: Key) -> None:
+        """Forget what was read of one environment (read again when next asked)."""
+        with self._lock:
+            self._epochs[key] = self._epochs.get(key, 0) + 1
+            self._read.pop(key, None)
+            self._sorted.pop(key, None)
+            self._queued.discard(key)
+
     def of(self, folder: str, python: bool) -> dict[str, list[tuple[str, str]]]:
         """The exports read for ``folder``'s environment; none yet where they are being read (a
         thread starts)."""
-        key = (environment_of(folder, python), python)
+        key = (_fresh(environment_of(folder, python), python), python)
         if not key[0]:
             return {}
         found = self._read.get(key)
@@ -245,7 +286,8 @@ class Exports:
         with self._lock:
             if key not in self._queued:
                 self._queued.add(key)
-                threading.Thread(target=self._fill, args=(key,), name="treecomplete-exports", daemon=True).start()
+                threading.Thread(target=self._fill, args=(key, self._epochs.get(key, 0)), name="treecomplete-exports",
+                                 daemon=True).start()
         return {}
 
     def wait(self, folder: str, python: bool, timeout: float = 60.0) -> dict[str, list[tuple[str, str]]]:
@@ -259,18 +301,20 @@ class Exports:
             time.sleep(0.01)
         return self._read.get(key, found)
 
-    def _fill(self, key: Key) -> None:
+    def _fill(self, key: Key, epoch: int) -> None:
         environment, python = key
         out: dict[str, list[tuple[str, str]]] = {}
         try:
             for _, path in _read_first(_packages(environment, python), python, environment):
                 module = _module(path, python)
-                for name, imported in (_python_exports(path) if python else _javascript_exports(path)):
+                for name, imported in (python_exports(path) if python else javascript_exports(path)):
                     out.setdefault(name, []).append((module, imported))
         except Exception as error:  # a package that cannot be read costs its names, nothing else  # noqa: BLE001
             log.warning("installed packages of %s not all read: %s", ", ".join(environment), error)
-        self._sorted[key] = sorted((name.lower(), name) for name in out)
-        self._read[key] = out
+        with self._lock:
+            if self._epochs.get(key, 0) == epoch:  # else forgotten meanwhile: of() queues it again
+                self._sorted[key] = sorted((name.lower(), name) for name in out)
+                self._read[key] = out
 
     def starting(self, folder: str, python: bool, prefix: str, limit: int) -> list[str]:
         """Up to ``limit`` exported names starting with ``prefix`` (any case), in order."""
@@ -284,137 +328,6 @@ class Exports:
                 break
             found.append(name)
         return found
-
-
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes() if path.is_file() and path.stat().st_size <= MAX_FILE else None
-    except OSError:
-        return None
-
-
-def _python_exports(path: Path, depth: int = 0) -> list[tuple[str, str]]:
-    """A Python package's or module's top-level names: its ``__all__``, else what it defines and
-    takes from its own submodules, all of those of a submodule it imports ``*`` from too
-    (``from .more import *``)."""
-    files = [path / "__init__.pyi", path / "__init__.py"] if path.is_dir() else [path.with_suffix(".pyi"), path]
-    data = next((d for d in map(_read, files) if d is not None), None)
-    if data is None:
-        return []
-    listed = _ALL.search(data)
-    if listed:
-        return [(name, name) for name in sorted({m.decode() for m in _STRING.findall(listed.group(1))})]
-    tree = PYTHON.parser().parse(data)
-    names = {n.decode("utf-8", "replace") for n in exported_names(tree, PYTHON, top=True)}
-    package = _module(path, True)
-    names |= {name for name, target in bindings(tree, PYTHON, [(0, len(data))]).items()
-              if target.names and (target.module.startswith(".") or target.module.split(".")[0] == package)}
-    for module in _STAR_IMPORT.findall(data) if depth < 2 else ():
-        target = Path(python_module_path(path / "__init__.py" if path.is_dir() else path, module.decode())[1:])
-        names |= {name for name, _ in _python_exports(target if target.is_dir() else target.with_suffix(".py"), depth + 1)}
-    return [(name, name) for name in sorted(names) if not name.startswith("_")]
-
-
-_STAR_IMPORT = re.compile(rb"^from\s+(\.+[A-Za-z_][\w.]*)\s+import\s+\*", re.M)
-
-
-def _javascript_exports(path: Path) -> list[tuple[str, str]]:
-    """A package's names exported from its main file (``_main_file``), as (name, name imported):
-    by name (``Object.defineProperty(exports, "x", …)`` too, as TypeScript compiles a
-    re-export), what it exports from its own other files (``export * from './x'``,
-    ``__exportStar(require("./x"), exports)``: RELAYS files at most), and its default export
-    under the name it has there (``module.exports = convert``: imported as the default, "")."""
-    main = _main_file(path)
-    if main is None:
-        return []
-    package, main = path.resolve(), main.resolve()
-    named: set[str] = set()
-    default, pending, seen = "", [main], set()
-    while pending and len(seen) <= RELAYS:
-        target = pending.pop(0)
-        if target in seen or target != main and not target.is_relative_to(package) or (data := _read(target)) is None:
-            continue
-        seen.add(target)
-        tree = JAVASCRIPT.parser().parse(data)
-        captures = tree_sitter.QueryCursor(exported_query(JAVASCRIPT)).captures(tree.root_node)
-        named |= _named(tree, captures)
-        default = default_name(captures) if target == main else default
-        pending += _stars(tree, target.parent)
-    out = [(name, name) for name in sorted(named)]
-    return out + [(default, "")] if default and not default.startswith("_") else out
-
-
-RELAYS = 64  # a package's files read for what its main file exports from them
-
-
-def _main_file(path: Path) -> Path | None:
-    """The JavaScript file that ``require`` or ``import`` of the package reads: package.json's
-    ``exports`` for ``.`` (``require``, ``node``, ``import`` or ``default``), else ``main``,
-    else ``module``, else index.js."""
-    manifest = package_manifest(path / "package.json")
-    for entry in (_exported_entry(manifest.get("exports")), manifest.get("main"), manifest.get("module"), "index.js"):
-        if isinstance(entry, str) and (found := _script(path / entry)) is not None:
-            return found
-    return None
-
-
-def _exported_entry(exports, depth: int = 0) -> str | None:
-    """The file an ``exports`` field gives for ``.`` under the conditions a script is read with,
-    the first of an array's that gives one (node_resolution's ``_export_entry`` reads a
-    package's declarations first, and no array)."""
-    if isinstance(exports, str) or depth > 4:
-        return exports if isinstance(exports, str) else None
-    if isinstance(exports, list):
-        return next((e for e in (_exported_entry(x, depth + 1) for x in exports) if e), None)
-    if not isinstance(exports, dict):
-        return None
-    if "." in exports:
-        return _exported_entry(exports["."], depth + 1)
-    for condition in ("require", "node", "import", "default"):
-        if condition in exports and (found := _exported_entry(exports[condition], depth + 1)):
-            return found
-    return None
-
-
-def _script(base: Path) -> Path | None:
-    """The JavaScript file ``base`` names, as Node completes it."""
-    for candidate in (base, Path(str(base) + ".js"), base / "index.js"):
-        if candidate.suffix in (".js", ".cjs", ".mjs") and candidate.is_file():
-            return candidate
-    return None
-
-
-def _named(tree: tree_sitter.Tree, captures: dict[str, list[tree_sitter.Node]]) -> set[str]:
-    """The names a file exports by name (exported_query's ``captures`` of its ``tree``, and
-    ``Object.defineProperty(exports, "x", …)``), but private ones (``_x``)."""
-    nodes = captures.get("name", []) + tree_sitter.QueryCursor(_DEFINED).captures(tree.root_node).get("name", [])
-    names = {n.text.decode("utf-8", "replace") for n in nodes if n.text}
-    return {name for name in names if not name.startswith("_")}
-
-
-def _stars(tree: tree_sitter.Tree, folder: Path) -> list[Path]:
-    """The package's own files that a file exports everything of (``export * from './x'``,
-    ``__exportStar(require("./x"), exports)``), in the order the file names them."""
-    found = []
-    nodes = tree_sitter.QueryCursor(_STARS).captures(tree.root_node).get("spec", [])
-    for node in sorted(nodes, key=lambda n: n.start_byte):  # as written: the captures come in no fixed order
-        spec = node.text.decode("utf-8", "replace") if node.text else ""
-        if spec.startswith("./") or spec.startswith("../"):
-            if (target := _script(folder / spec)) is not None:
-                found.append(target.resolve())
-    return found
-
-
-_DEFINED = tree_sitter.Query(JAVASCRIPT.language, """
-(call_expression function: (member_expression object: (identifier) @_o property: (property_identifier) @_d)
-  arguments: (arguments . (identifier) @_e . (string (string_fragment) @name)) (#eq? @_o "Object")
-  (#eq? @_d "defineProperty") (#eq? @_e "exports"))
-""")
-_STARS = tree_sitter.Query(JAVASCRIPT.language, """
-(export_statement "*" source: (string (string_fragment) @spec))
-(call_expression function: (identifier) @_f arguments: (arguments (call_expression function: (identifier) @_r
-  arguments: (arguments (string (string_fragment) @spec)))) (#match? @_f "__exportStar$") (#eq? @_r "require"))
-""")
 
 
 EXPORTS = Exports()
