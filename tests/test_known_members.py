@@ -323,6 +323,32 @@ def test_a_fake_environment_and_node_modules(tmp_path: Path):
     assert {"parseThing", "DEFAULT_THING", "ThingMaker"} <= {c.text for c in js[:5]}
 
 
+def test_a_package_installed_after_its_import_was_read_has_its_members_soon(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(loader_module, "MISSING", 0.0)  # else 5 s after the read that found nothing
+    site = make_venv(tmp_path)
+    modules = make_node_modules(tmp_path)
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+    asks = {"python": ((tmp_path / "app.py").as_uri(), "import latepkg\nlatepkg."),
+            "javascript": ((tmp_path / "app.js").as_uri(), "const late = require('@scope/late');\nlate.")}
+
+    def members(language: str) -> set[str]:
+        uri, text = asks[language]
+        found = {c.text for c in complete(service, libraries, uri, text, language)}
+        libraries.loader.wait(5)  # the check that the ask queued
+        return found
+
+    assert "late_function" not in members("python") and "lateFunction" not in members("javascript")
+    (site / "latepkg").mkdir()  # pip install latepkg
+    (site / "latepkg" / "__init__.py").write_text("def late_function():\n    pass\n")
+    (modules / "@scope" / "late").mkdir()  # npm install @scope/late: @scope was there, node_modules unchanged
+    (modules / "@scope" / "late" / "index.js").write_text("exports.lateFunction = function () {};\n")
+    for folder in (site, modules / "@scope"):
+        os.utime(folder, (time.time() + 5,) * 2)
+    assert "late_function" in members("python") and "lateFunction" in members("javascript")
+
+
 def test_a_package_exporting_a_function_lists_the_function_s_own_members_last(tmp_path: Path):
     package = tmp_path / "node_modules" / "destroyer"
     package.mkdir(parents=True)

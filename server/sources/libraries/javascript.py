@@ -29,7 +29,7 @@ from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader
 from .declared_types import PRIMITIVES
 from .module_exports import PROTOTYPE, assigned_members, javascript_module, object_keys, prototype_members
 from .members import Member, Members, class_members
-from .node_resolution import file_of, resolve
+from .node_resolution import file_of, resolve, would_hold
 from .project_values import declared_return, enum_members, top_values, unwrapped
 
 log = logging.getLogger(__name__)
@@ -87,8 +87,8 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     if folder is None:
         return None, []
     path = resolve(folder, spec)
-    if path is None:
-        return None, []
+    if path is None:  # not there (yet): the folders that an install or a new file changes
+        return None, [str(f) for f in would_hold(folder, spec)]
     if target.names and path.name.endswith(DECLARATIONS):
         files: list[str] = []  # `new Client()`, `c: Client`, `create()`, `Client.` of a package's declarations
         itself = target.names[-1:] == (STATICS,)

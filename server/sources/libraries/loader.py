@@ -6,7 +6,8 @@ off the CPU while the server works; everything else is read while the user pause
 Entries are kept by key, bounded in bytes (BUDGET: each entry's size is estimated as it is
 stored, and the least recently used go first); each remembers the files it was read from with
 their modification times, and is checked again (in the background) when used REFRESH seconds
-after its reading: a file changed on disk is read again. Reads queued
+after its reading (MISSING where nothing was found: its files are the folders it would be in):
+a file changed on disk is read again. Reads queued
 while the server is busy are bounded too: past PENDING, the oldest one nothing waits for goes
 (a document opened long ago; asked for again, it is queued again).
 """
@@ -28,6 +29,7 @@ BUDGET = 16 << 20  # bytes of entries kept, as estimated (Members.footprint): ~1
 UNSIZED = 256  # bytes counted for an entry that gives no estimate (nothing found, a failed read)
 PENDING = 256  # reads queued at most
 REFRESH = 30.0  # seconds before an entry's files are checked again when it is used
+MISSING = 5.0  # the same for an entry that found nothing (a package the user is installing)
 Read = Callable[[], "tuple[Any, list[str]]"]  # what was read (Members, an environment) and the files it came from
 
 
@@ -57,7 +59,7 @@ class Loader:
             entry = self._entries.get(key)
             if entry is not None:
                 self._entries.move_to_end(key)
-                if time.monotonic() - entry[2] > REFRESH:
+                if time.monotonic() - entry[2] > (REFRESH if entry[0] is not None else MISSING):
                     self._queue(key, read, check=True)
                 return entry[0]
             self._queue(key, read, check=False)

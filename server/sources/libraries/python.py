@@ -55,8 +55,10 @@ class PythonLibraries:
         self._read: dict[str, tuple[Members | None, dict[str, float]]] = {}  # dotted -> members, their files' mtimes
 
     def read(self, dotted: str) -> tuple[Members | None, list[str]]:
-        """members(), and the module files it read (to read again when one changes); the same
-        name asked for from another folder of the environment is not read twice."""
+        """members(), and the module files it read (to read again when one changes; the
+        environment's site-packages folders too where the module is not found: a package
+        installed changes them); the same name asked for from another folder of the environment
+        is not read twice."""
         cached = self._read.get(dotted)
         if cached is not None:
             if all(_mtime(path) == mtime for path, mtime in cached[1].items()):
@@ -67,6 +69,8 @@ class PythonLibraries:
         members = self.members(dotted)
         parts = dotted.split(".")
         files = [str(f) for f in (self._module(".".join(parts[:i])) for i in range(1, len(parts) + 1)) if f is not None]
+        if self._module(parts[0]) is None:  # not installed (yet): the folders where pip would put it
+            files += [str(p) for p in self.context.search_path if p.name in ("site-packages", "dist-packages")]
         self._read[dotted] = (members, {path: _mtime(path) for path in files})
         return members, files
 
