@@ -198,6 +198,18 @@ def test_javascript_imports_are_written_in_the_files_style():
     assert _edit(JAVASCRIPT, "import fs from 'fs';\n\nrea", read) == "import fs from 'fs';\nimport { readFile } from 'fs/promises';\n\nrea"
 
 
+def test_a_package_named_like_a_node_module_is_imported_by_its_own_name(tmp_path):
+    _node_modules(tmp_path, ("punycode",))  # npm's punycode, which replaces Node's deprecated one
+    (tmp_path / "package.json").write_text('{"dependencies": {"punycode": "^2.3.0"}}')
+    code = "import fs from 'node:fs';\nto"
+    uri = (tmp_path / "m.js").as_uri()
+    doc = CompletionService().open(uri, "javascript", 1, code)
+    found = import_edits.Editor(context_at(doc, len(code))).edit(Offer("toASCII", "punycode", "toASCII"))
+    assert found.text == "import { toASCII } from 'punycode';\n"
+    found = import_edits.Editor(context_at(doc, len(code))).edit(Offer("EventEmitter", "events", "EventEmitter"))
+    assert found.text == "import { EventEmitter } from 'node:events';\n"  # Node's own, no package of that name
+
+
 def _complete(service: CompletionService, uri: str, text: str):
     doc = service.open(uri, "python", 1, text)
     line, column = text.count("\n"), len(text) - text.rfind("\n") - 1

@@ -7,19 +7,23 @@ JavaScript and TypeScript: the name joins an existing ``import { ... } from 'm'`
 ... } = require('m')``; otherwise a new ``import`` or ``require`` line, as the file already
 writes them (ES modules where it writes neither, but for a CommonJS file, which assigns
 ``module.exports``), with the file's quotes and semicolons, after its last import; Node's own
-modules with the ``node:`` scheme where the file writes them so.
+modules with the ``node:`` scheme where the file writes them so (not a package of the same name
+installed for the file).
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from pathlib import Path
 
 import tree_sitter
 
 from ..context import CompletionContext
 from .auto_import import Offer
+from .installed import installed
 from .library_names import library_names
+from .project import path_of
 
 PY_IMPORTS = ("import_statement", "import_from_statement", "future_import_statement")
 
@@ -96,6 +100,12 @@ class Editor:
                     return string.text[:1].decode()
         return "'"
 
+    def _a_package(self, module: str) -> bool:
+        """Whether ``module``, named like one of Node's, is an installed package the file may
+        import (npm's punycode, which replaces Node's deprecated one): written as it is named."""
+        path = path_of(self.context.uri)
+        return path is not None and module in installed(str(Path(path).parent), False).values()
+
     @functools.cached_property
     def node_scheme(self) -> bool:
         """Whether the file writes Node's own modules with the ``node:`` scheme (``'node:fs'``)."""
@@ -140,7 +150,7 @@ class Editor:
     def _javascript(self, offer: Offer) -> Edit:
         quote, esm = self.quote, self.imports
         module = offer.module
-        if module in library_names(self.context.language.name).modules and self.node_scheme:
+        if module in library_names(self.context.language.name).modules and self.node_scheme and not self._a_package(module):
             module = f"node:{module}"
         if esm or not self.required and not (self.context.language.name == "javascript" and b"module.exports" in self.data):
             for node in esm:
