@@ -376,8 +376,6 @@ def test_a_package_installed_or_removed_while_the_server_runs_is_read_again(tmp_
 
     monkeypatch.setattr(installed, "CHECK", 0.0)  # look at the folders at every request
     site = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages"
-    (tmp_path / ".venv" / "pyvenv.cfg").parent.mkdir(parents=True)
-    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
 
     def package(folder: Path, module: str, text: str, later: int) -> None:
         (folder / module).mkdir(parents=True)
@@ -385,7 +383,9 @@ def test_a_package_installed_or_removed_while_the_server_runs_is_read_again(tmp_
         os.utime(folder, (time.time() + later,) * 2)  # as an install does, in a later tick than the read
 
     folder = str(tmp_path / "src")
-    package(site, "aaa", "__init__.py:def aaa_run():\n    pass\n", 0)
+    assert installed.installed(folder, True) == {} and installed.EXPORTS.wait(folder, True) == {}
+    package(site, "aaa", "__init__.py:def aaa_run():\n    pass\n", 0)  # python -m venv .venv && pip install aaa
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
     assert "aaa_run" in installed.EXPORTS.wait(folder, True)
     package(site, "bbb", "__init__.py:def bbb_run():\n    pass\n", 10)  # pip install bbb
     assert set(installed.installed(folder, True)) == {"aaa", "bbb"}
@@ -631,17 +631,17 @@ def test_a_python_files_packages_come_from_its_environment_as_the_libraries_find
     conda = env(tmp_path / "conda", "condax")
     assert installed.installed(folder, True) == {}  # none named: not the server's own packages
     monkeypatch.setenv("VIRTUAL_ENV", sys.prefix)  # nor where a shell names them (its venv active)
-    installed.environment_of.cache_clear()
+    installed.forget_environments()
     assert installed.installed(folder, True) == {}
     monkeypatch.setenv("CONDA_PREFIX", str(conda))
-    installed.environment_of.cache_clear()
+    installed.forget_environments()
     assert installed.installed(folder, True) == {"condax": "condax"}
     installed.set_python_path(str(outside / "bin" / "python"))  # the pythonPath setting comes first
     try:
         assert installed.installed(folder, True) == {"outsidex": "outsidex"}
         assert offers("outsidex", PYTHON, None, folder + "/a.py") == [Offer("outsidex", "outsidex", "", "library")]
         env(tmp_path / "project" / ".venv", "venvx")
-        installed.environment_of.cache_clear()
+        installed.forget_environments()
         assert installed.installed(folder, True) == {"outsidex": "outsidex"}
     finally:
         installed.set_python_path("")

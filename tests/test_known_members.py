@@ -349,6 +349,23 @@ def test_a_package_installed_after_its_import_was_read_has_its_members_soon(tmp_
     assert "late_function" in members("python") and "lateFunction" in members("javascript")
 
 
+def test_an_environment_made_after_the_files_were_read_is_found(tmp_path: Path, monkeypatch):
+    from treecomplete.sources import installed
+
+    monkeypatch.setattr(installed, "CHECK", 0.0)  # else looked for again 5 s later
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+    python = ((tmp_path / "src" / "app.py").as_uri(), "import fakepkg\nfakepkg.", "python")
+    javascript = ((tmp_path / "src" / "app.js").as_uri(), "const typed = require('typed');\ntyped.", "javascript")
+    assert "make_polygon" not in {c.text for c in complete(service, libraries, *python)}
+    assert "parseThing" not in {c.text for c in complete(service, libraries, *javascript)}
+    make_venv(tmp_path)  # python -m venv .venv && pip install ...
+    make_node_modules(tmp_path)  # npm install
+    assert "make_polygon" in {c.text for c in complete(service, libraries, *python)}
+    assert "parseThing" in {c.text for c in complete(service, libraries, *javascript)}
+
+
 def test_a_package_exporting_a_function_lists_the_function_s_own_members_last(tmp_path: Path):
     package = tmp_path / "node_modules" / "destroyer"
     package.mkdir(parents=True)

@@ -48,14 +48,33 @@ def set_python_path(path: str) -> None:
     global _python_path
     if path != _python_path:
         _python_path = path
-        environment_of.cache_clear()
+        forget_environments()
 
 
-@functools.lru_cache(maxsize=1024)
+_environments: dict[tuple[str, bool], tuple[float, tuple[str, ...]]] = {}  # (folder, Python or not) -> (when, found)
+
+
 def environment_of(folder: str, python: bool) -> tuple[str, ...]:
     """Where the packages of a file in ``folder`` are installed: its environment's site-packages
     folders (Python), the ``node_modules`` folders above it, nearest first (JavaScript); ()
-    where there are none."""
+    where there are none. Looked for again after CHECK seconds: a ``.venv`` or a
+    ``node_modules`` made while the server runs is found."""
+    key = (folder, python)
+    now = time.monotonic()
+    found = _environments.get(key)
+    if found is None or now - found[0] >= CHECK:
+        if len(_environments) >= 1024:
+            _environments.clear()
+        found = _environments[key] = (now, _environment(folder, python))
+    return found[1]
+
+
+def forget_environments() -> None:
+    """Look for every folder's environment again at its next use."""
+    _environments.clear()
+
+
+def _environment(folder: str, python: bool) -> tuple[str, ...]:
     if python:
         return tuple(map(str, user_environment(Path(folder), None, _python_path, skip=Path(sys.prefix)) or ()))
     return tuple(str(above / "node_modules") for above in (Path(folder), *Path(folder).parents)

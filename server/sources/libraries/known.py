@@ -22,6 +22,7 @@ from ...languages import LanguageSpec
 from .. import imports
 from . import javascript, package_types
 from ...recent import Recent
+from ..installed import environment_of
 from ..reader_process import ReaderProcess
 from .loader import Loader
 from .members import Members, class_members
@@ -186,11 +187,13 @@ class Libraries:
 
     def _read(self, language: str, folder: Path | None, target: receivers.Target, ask: bool = True) -> Members | None:
         """What ``target`` names, where it is read; ``ask``: a request needs it (it may wait for it)."""
-        if language == "python":  # per folder (its environment is found on the loader's thread); read once per environment
+        # per folder and the environment it has now (a .venv or node_modules made later: read anew)
+        found = environment_of(str(folder), language == "python") if folder is not None else ()
+        if language == "python":  # its environment is found on the loader's thread; read once per environment
             python_path = self.python_path
-            return self.loader.get(("python", folder, python_path, target),
+            return self.loader.get(("python", folder, found, python_path, target),
                                    lambda: self._read_python(folder, python_path, target), ask)
-        return self.loader.get(("javascript", folder, target), lambda: self._javascript(folder, target), ask)
+        return self.loader.get(("javascript", folder, found, target), lambda: self._javascript(folder, target), ask)
 
     def _javascript(self, folder: Path | None, target: receivers.Target) -> tuple[Members | None, list[str]]:
         self._forget_if_cleared()
@@ -217,7 +220,7 @@ class Libraries:
 
     def _environment(self, folder: Path | None, python_path: str) -> tuple[Path, ...]:
         """The environment of a document's folder (on the loader's thread: it looks at the disk)."""
-        key = (folder, python_path)
+        key = (folder, python_path, environment_of(str(folder), True) if folder is not None else ())
         if key not in self._environments:
             self._environments[key] = environment(folder, self._workspace(folder) if folder is not None else None, python_path)
         return self._environments[key]

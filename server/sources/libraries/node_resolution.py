@@ -37,14 +37,14 @@ def resolve(folder: Path, spec: str) -> Path | None:
 def would_hold(folder: Path, spec: str) -> list[Path]:
     """Where a module ``spec`` not found from ``folder`` would appear (what its install or its
     file's creation changes): the folder of a relative one; for a package, the ``node_modules``
-    folders that ``resolve`` looks in, a scoped one's scope folder too (the folder itself where
-    there are none yet)."""
+    folders that ``resolve`` looks in, a scoped one's scope folder too (where there are none
+    yet, the folders that one would be made in)."""
     if spec.startswith((".", "/")):
         return [(folder / spec).parent]
     scope = spec.split("/")[0] if spec.startswith("@") else None
     found = [here / "node_modules" for here in _up(folder) if (here / "node_modules").is_dir()]
     found += [modules / scope for modules in found if scope and (modules / scope).is_dir()]
-    return found or [folder]
+    return found or list(_up(folder))
 
 
 def _up(folder: Path) -> Iterator[Path]:
