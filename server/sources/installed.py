@@ -205,7 +205,7 @@ def _requested(environment: tuple[str, ...]) -> frozenset[str]:
                 continue
             top = dist.read_text("top_level.txt")
             names = top.split() if top else [PurePath(file).parts[0] for file in dist.files or () if PurePath(file).parts]
-        except (OSError, ValueError):  # a broken .dist-info costs its modules the priority
+        except Exception:  # a broken .dist-info (an unreadable RECORD) costs its modules the priority  # noqa: BLE001
             continue
         modules |= {name.removesuffix(".py") for name in names if name.removesuffix(".py").isidentifier()}
     return frozenset(modules)
