@@ -7,9 +7,9 @@ Entries are kept by key, bounded in bytes (BUDGET: each entry's size is estimate
 stored, and the least recently used go first); each remembers the files it was read from with
 their modification times, and is checked again (in the background) when used REFRESH seconds
 after its reading (MISSING where nothing was found: its files are the folders it would be in):
-a file changed on disk is read again. Reads queued
-while the server is busy are bounded too: past PENDING, the oldest one nothing waits for goes
-(a document opened long ago; asked for again, it is queued again).
+a file changed on disk is read again. Reads queued while the server is busy are bounded too:
+past PENDING, the oldest one nothing waits for goes (a document opened long ago; asked for
+again, it is queued again).
 """
 
 from __future__ import annotations
