@@ -8,6 +8,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from treecomplete.context import context_at
 from treecomplete.engines.base import Kind
 from treecomplete.sources.libraries import loader as loader_module
@@ -323,11 +325,12 @@ def test_a_fake_environment_and_node_modules(tmp_path: Path):
     assert {"parseThing", "DEFAULT_THING", "ThingMaker"} <= {c.text for c in js[:5]}
 
 
-def test_a_package_installed_after_its_import_was_read_has_its_members_soon(tmp_path: Path, monkeypatch):
+@pytest.mark.parametrize("separate", [False, True])  # Python's read in the server's process, or in its reader process
+def test_a_package_installed_after_its_import_was_read_has_its_members_soon(tmp_path: Path, monkeypatch, separate):
     monkeypatch.setattr(loader_module, "MISSING", 0.0)  # else 5 s after the read that found nothing
     site = make_venv(tmp_path)
     modules = make_node_modules(tmp_path)
-    libraries = Libraries()
+    libraries = Libraries(separate=separate)
     libraries.roots = [tmp_path]
     service = CompletionService(libraries=libraries)
     asks = {"python": ((tmp_path / "app.py").as_uri(), "import latepkg\nlatepkg."),
@@ -347,6 +350,8 @@ def test_a_package_installed_after_its_import_was_read_has_its_members_soon(tmp_
     for folder in (site, modules / "@scope"):
         os.utime(folder, (time.time() + 5,) * 2)
     assert "late_function" in members("python") and "lateFunction" in members("javascript")
+    if libraries.reader is not None:
+        libraries.reader.stop()
 
 
 def test_an_environment_made_after_the_files_were_read_is_found(tmp_path: Path, monkeypatch):
