@@ -3,10 +3,9 @@
 Where a name is completed (not after a dot, not at a declaration or an import) and the file
 binds no such name, an item for it carries the import to add (sources/import_edits.py writes
 it). Where the import comes from, most likely first, at most OFFERS modules a name:
-- the project's other files: how their imports bind the name (``from whoosh.query import
-  And``, ``const { join } = require('path')``), most files first, the nearest counting most
-  (``_nearest_first``); a relative import resolved from the importing file and written again
-  from this one;
+- the project's other files: how their imports bind the name (``from whoosh.query import And``,
+  ``const { join } = require('path')``), most files first, the nearest counting most
+  (``_nearest_first``); a relative import resolved and written again from this file;
 - a project file that defines the name at its top level (JavaScript: exports it by name, or
   exports under that name as its default: ``module.exports = req``; a file exporting it from
   another, an index, after those);
@@ -14,14 +13,14 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
 - the standard library's and Node's modules: what real code imports from each, then the
   members it reads after the module's name, then the rest they declare (sources/library_names.py).
 In the list a name's other modules follow its first, DEFER candidates later where the project's
-files make one far less likely (``_dominated``). Before that, the ranker reads where each name
-would come from (``AutoImport.signals``, ranking/features.py IMPORT_NAMES).
+files make one far less likely (``_dominated``); the ranker reads where each name would come
+from (``AutoImport.signals``, ranking/features.py IMPORT_NAMES).
 
 Nothing is read from disk at a request but whether a Python folder is a package, the
-installed packages' names and the package.json a subpath import (``#x``) is read from (each
-cached): the project index (sources/project.py) keeps each file's import bindings. Whether the
-buffer binds a name is read around its occurrences (sources/bound.py), and kept while the user
-types where the name is not written.
+installed packages' names, the package.json a subpath import (``#x``) is read from and the
+tsconfig whose path aliases (``@/lib/api``) a new import may be written with (each cached): the
+project index (sources/project.py) keeps each file's import bindings. Whether the buffer binds
+a name is read around its occurrences (sources/bound.py), kept while the user types elsewhere.
 """
 
 from __future__ import annotations
@@ -40,6 +39,7 @@ from .buffer import PROJECT
 from .imports import module_position
 from .installed import EXPORTS, folded, installed
 from .library_names import library_names
+from .libraries import path_aliases
 from .libraries.node_resolution import JAVASCRIPT_NAMES, resolve
 from .project import BOUND, fold, path_of
 from .project_imports import file_stem, is_file_key
@@ -64,17 +64,21 @@ class Offer:
 
 
 def written(module: str, relative: bool, language: LanguageSpec, path: str | None, absolute: str | None = None) -> str | None:
-    """How the file ``path`` writes the import of ``module`` (``@`` and a path: a project
-    file), relative where ``relative``; None where it cannot. ``absolute``: the absolute module
-    the project's files write for that file (Python), written so where it is not relative:
-    what the folders' ``__init__.py`` files say falls short where a folder has none, a
-    namespace package (``poetry.plugins`` under src/poetry/) or tests run from the project's
-    root (``tests.helpers``)."""
+    """How the file ``path`` writes the import of ``module`` (``@`` and a path: a project file):
+    relative where ``relative``, else (JavaScript) through a tsconfig path alias that names it,
+    as TypeScript does unless the relative path has fewer folders; None where it cannot.
+    ``absolute`` (Python): the absolute module the project's files write for that file, written
+    where it is not relative (the ``__init__.py`` files fall short in a namespace package, or for
+    tests run from the project's root: ``poetry.plugins`` under src/poetry/, ``tests.helpers``)."""
     if not is_file_key(module):
         return module
     if absolute and not relative and language.name == "python":
         return absolute
-    return _written(module, relative, language.name == "python", path)
+    spec = _written(module, relative, language.name == "python", path)
+    if spec is not None and not relative and language.name != "python":
+        alias = path_aliases.written(Path(path).parent, Path(module[1:]))
+        return alias if alias is not None and spec.removeprefix("./").count("/") >= alias.count("/") else spec
+    return spec
 
 
 @functools.lru_cache(maxsize=4096)
@@ -284,10 +288,9 @@ NAMES = frozenset({"python", "javascript", "typescript", "typescriptreact"})
 
 
 def _dominated(first: Offer, other: Offer) -> bool:
-    """Whether the project's files make ``other`` far less likely than ``first`` (the name's
-    first module): two files or more import the name from that one and a third as many or
-    fewer from this one (none, for a library's guess). Its item then comes DEFER candidates
-    later rather than right after, leaving the top of the list to other names."""
+    """Whether the project's files make ``other`` far less likely than ``first`` (the name's first
+    module): two files or more import the name from that one and a third as many or fewer from
+    this one (none, for a library's guess). Its item then comes DEFER candidates later."""
     return first.files >= 2 and other.files * 3 <= first.files
 
 

@@ -5,7 +5,7 @@ Snapshot holds what these give; sources/auto_import.py reads it.
 
 A project file's key is ``@`` and its absolute path, without its suffix where a Python module
 names it (``@/p/pkg/nodes``), as its importers write it in JavaScript (``@/p/src/util``,
-``@/p/src/util.js``: file_stem makes them one).
+``@/p/src/util.js``: file_stem makes them one; a tsconfig path alias, ``@/util``, resolved).
 """
 
 from __future__ import annotations
@@ -106,8 +106,20 @@ def import_bindings(tree: tree_sitter.Tree, language: LanguageSpec, path: Path) 
         relative = module.startswith(".")
         if relative:
             module = python_module_path(path, module) if python else "@" + os.path.normpath(os.path.join(path.parent, module))
+        elif not python and (aliased := _aliased(path.parent, module)) is not None:
+            module = aliased
+        elif not python and module.startswith("@/"):
+            continue  # an alias no config here maps (a bundler's): no npm package, and read as a file key it would mislead
         out.add((name, module, target.names[0] if target.names else "", relative))
     return out
+
+
+def _aliased(folder: Path, module: str) -> str | None:
+    """The key of the project file that the path alias ``module`` (tsconfig's ``paths``) names."""
+    from .libraries import node_resolution, path_aliases  # the libraries import this module's file_stem
+
+    found = path_aliases.mapped(folder, module, node_resolution.file_of)
+    return "@" + os.path.normpath(found) if found is not None else None
 
 
 def python_module_path(path: Path, module: str) -> str:

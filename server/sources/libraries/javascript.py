@@ -98,7 +98,8 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         out = _members(found[0], found[1], spec, "", True)
         out.complete = found[2]
         return out, files
-    if target.names and not spec.startswith(".") and target.names != ("default",):
+    own = spec.startswith(".") or "node_modules" not in path.parts  # the project's file (`@/lib/api`: an alias's too)
+    if target.names and not own and target.names != ("default",):
         return None, []  # a package's sources: its default export's instance only (`new Koa()`)
     read_from = [str(path)]
     if target.names[-1:] == (STATICS,):  # `import { Batch } from './batch.js'` … `Batch.`: the class itself
@@ -110,9 +111,9 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     members = _members(spec, names, spec, spec) if names else None
     if members is not None and "prototype" in names:  # the module exports a function or a class
         _function_own(members, spec)
-    if members is None and spec.startswith(".") and not path.name.endswith(".d.ts"):
+    if members is None and own and not path.name.endswith(".d.ts"):
         return _project_class(path, ("default",), pause, values_only=True), files  # `module.exports = [...]`
-    if members is not None and spec.startswith(".") and not path.name.endswith(".d.ts"):
+    if members is not None and own and not path.name.endswith(".d.ts"):
         # the project's own objects take members as it runs (koa's context.app); an ES module's namespace does not
         members.complete = static
     return members, files

@@ -1,6 +1,7 @@
 """Where ``require(spec)`` or ``import … from spec`` leads, as Node resolves it: relative paths,
 ``node_modules`` up the folders (``@types`` too), ``package.json``'s ``types``, ``exports``,
-``main`` and its ``imports`` (``#subpath``); a file's ``.d.ts`` declarations before its JavaScript."""
+``main`` and its ``imports`` (``#subpath``); a file's ``.d.ts`` declarations before its JavaScript.
+And as TypeScript resolves it first: a tsconfig's path aliases (path_aliases.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import json
 import logging
 from collections.abc import Iterator
 from pathlib import Path
+
+from . import path_aliases
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +25,8 @@ def resolve(folder: Path, spec: str) -> Path | None:
         return file_of(folder / spec)
     if spec.startswith("#"):  # a subpath import: package.json's `imports` maps it to a file of the package
         return _subpath(folder, spec)
+    if (aliased := path_aliases.mapped(folder, spec, file_of)) is not None:  # tsconfig's `paths`: `@/lib/api`
+        return file_of(aliased)
     parts = spec.split("/")
     package = "/".join(parts[:2] if spec.startswith("@") else parts[:1])
     rest = "/".join(parts[2:] if spec.startswith("@") else parts[1:])
