@@ -154,6 +154,26 @@ async def test_a_package_of_node_modules(lsp: LanguageClient, workspace: Path):
     assert {"parseThing", "ThingMaker"} <= set(found[:4])
 
 
+async def test_a_package_installed_while_the_server_runs_has_its_members(lsp: LanguageClient, workspace: Path):
+    assert "late_function" not in await members_at_end(lsp, workspace / "late.py", "import latepkg\n\nlatepkg.", "python")
+    site = next((workspace / ".venv" / "lib").glob("python*/site-packages"))
+    (site / "latepkg").mkdir()  # pip install latepkg
+    (site / "latepkg" / "__init__.py").write_text("def late_function():\n    pass\n")
+    await asyncio.sleep(5.1)  # a module not found is looked for again 5 s after (loader.MISSING)
+    uri = (workspace / "late.py").as_uri()
+    await complete(lsp, uri, 2, 8)  # asks for the look
+    await lsp.protocol.send_request_async("treecomplete/librariesRead", None)
+    assert "late_function" in labels(await complete(lsp, uri, 2, 8))
+
+
+async def test_an_import_through_a_tsconfig_path_alias_has_the_project_objects_members(lsp: LanguageClient, workspace: Path):
+    (workspace / "tsconfig.json").write_text('{\n  // Next.js\n  "compilerOptions": {"paths": {"@/*": ["./src/*"]},},\n}\n')
+    (workspace / "src" / "lib").mkdir(parents=True)
+    (workspace / "src" / "lib" / "api.ts").write_text("export const api = { fetchUser(id: string) {}, fetchPosts() {} }\n")
+    found = await members_at_end(lsp, workspace / "src" / "page.ts", "import { api } from '@/lib/api'\napi.", "typescript")
+    assert {"fetchUser", "fetchPosts"} <= set(found[:5])
+
+
 async def test_broken_environments_do_not_break_completion(lsp: LanguageClient, workspace: Path):
     site = next((workspace / ".venv" / "lib").glob("python*/site-packages"))
     (site / "brokenpkg").mkdir()
