@@ -3,8 +3,8 @@ nearest above a file (``"@/*": ["./src/*"]``, as Next.js and Vite projects write
 the ``baseUrl`` they are relative to (the config's folder where it names none) and what an
 ``extends`` of a file of the project adds. ``mapped`` reads an import through them, as
 TypeScript does before node_modules; ``written`` is the alias that names a file, for a new
-import. The configs are JSON with comments and trailing commas; each is read again when it
-changes on disk."""
+import. The configs are JSON with comments and trailing commas; the nearest is read again when
+it changes on disk."""
 
 from __future__ import annotations
 
@@ -83,8 +83,8 @@ def written(folder: Path, target: Path) -> str | None:
     best = None
     for pattern, targets, base in aliases(folder):
         head, star, tail = pattern.partition("*")
-        for mapped in targets:
-            before, mapped_star, after = mapped.partition("*")
+        for mapping in targets:
+            before, mapped_star, after = mapping.partition("*")
             if not star or not mapped_star or after:
                 continue
             try:
@@ -124,7 +124,9 @@ def _jsonc(path: Path) -> dict:
     """A JSON file that may hold comments and trailing commas, as TypeScript reads its configs."""
     try:
         text = path.read_text(encoding="utf-8")
-        found = json.loads(_JSONC.sub(lambda m: m.group(1) or m.group(2) or "", text))
+        for _ in range(2):  # a comment between a trailing comma and its bracket: the comma goes the second time
+            text = _JSONC.sub(lambda m: m.group(1) or m.group(2) or "", text)
+        found = json.loads(text)
     except (OSError, ValueError) as error:
         log.info("%s not read: %s", path, error)
         return {}
