@@ -76,3 +76,7 @@ def test_the_members_of_an_alias_import(tmp_path: Path):
     uri = (tmp_path / "src" / "app" / "page.ts").as_uri()
     found = complete(service, libraries, uri, "import { api } from '@/lib/api'\napi.", "typescript")
     assert {"fetchUser", "fetchPosts"} <= {c.text for c in found[:5]}
+    # a receiver named as a class imported through the alias: the class's members, as a guess
+    (tmp_path / "src" / "lib" / "option.ts").write_text("export class Option {\n  enable() {}\n  disable() {}\n}\n")
+    found = complete(service, libraries, uri, "import { Option } from '@/lib/option'\nconst option = make()\noption.", "typescript")
+    assert {"enable", "disable"} <= {c.text for c in found[:5]}
