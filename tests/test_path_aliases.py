@@ -44,16 +44,17 @@ def test_a_new_import_is_written_with_the_alias_unless_the_relative_path_is_shor
     _tree(tmp_path, {"tsconfig.json": NEXT_CONFIG,
                      "src/lib/utils.ts": "export function cnJoin(...a: string[]) { return a.join(' ') }\n",
                      "src/lib/format.ts": "export function formatDate(d: Date) { return '' }\n",
+                     "src/widgets/index.ts": "export function makeWidget() {}\n",
                      "src/components/a.ts": "import { cnJoin } from '@/lib/utils'\nexport const x = cnJoin('a')\n",
                      "src/components/b.ts": "import { cnJoin } from '../lib/utils'\nexport const y = cnJoin('b')\n"})
-    assert path_aliases.written(tmp_path / "src" / "app", tmp_path / "src" / "lib" / "utils.ts") == "@/lib/utils"
-    assert path_aliases.written(tmp_path / "src" / "app", tmp_path / "src" / "lib" / "index.ts") == "@/lib"
-    assert path_aliases.written(tmp_path, tmp_path / "scripts" / "x.ts") is None
+    assert path_aliases.written(tmp_path / "src" / "app", tmp_path / "src" / "lib" / "utils") == "@/lib/utils"
+    assert path_aliases.written(tmp_path, tmp_path / "scripts" / "x") is None
     index = _indexed(tmp_path)
     page = str((tmp_path / "src" / "app" / "page.ts").resolve())
     # two files import it, one through the alias: one offer, not a path through the file system's root
     assert [o.module for o in offers("cnJoin", TYPESCRIPT, index.snapshot(TYPESCRIPT, page), page)] == ["@/lib/utils"]
     assert [o.module for o in offers("formatDate", TYPESCRIPT, index.snapshot(TYPESCRIPT, page), page)] == ["@/lib/format"]
+    assert [o.module for o in offers("makeWidget", TYPESCRIPT, index.snapshot(TYPESCRIPT, page), page)] == ["@/widgets"]
     beside = str((tmp_path / "src" / "lib" / "new.ts").resolve())
     assert [o.module for o in offers("formatDate", TYPESCRIPT, index.snapshot(TYPESCRIPT, beside), beside)] == ["./format"]
 

@@ -76,7 +76,7 @@ def written(module: str, relative: bool, language: LanguageSpec, path: str | Non
         return absolute
     spec = _written(module, relative, language.name == "python", path)
     if spec is not None and not relative and language.name != "python":
-        alias = path_aliases.written(Path(path).parent, Path(module[1:]))
+        alias = path_aliases.written(Path(path).parent, Path(file_stem(module)[1:]))
         return alias if alias is not None and spec.removeprefix("./").count("/") >= alias.count("/") else spec
     return spec
 

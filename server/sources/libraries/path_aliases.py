@@ -15,8 +15,6 @@ import re
 import time
 from pathlib import Path
 
-from ..project_imports import file_stem
-
 log = logging.getLogger(__name__)
 
 CONFIGS = ("tsconfig.json", "jsconfig.json")
@@ -75,11 +73,11 @@ def mapped(folder: Path, spec: str, file_of) -> Path | None:
     return None
 
 
-def written(folder: Path, target: Path) -> str | None:
-    """The alias import that names the file ``target`` (without its extension or ``/index``, as
-    a relative import writes it) from a file in ``folder``: the shortest of those that do; None
-    where none does."""
-    stem = Path(file_stem(str(target.resolve())))
+def written(folder: Path, stem: Path) -> str | None:
+    """The alias import that names the project file ``stem`` (its path without its extension or
+    ``/index``, as a relative import writes it) from a file in ``folder``: the shortest of
+    those that do; None where none does."""
+    stem = stem.resolve()
     best = None
     for pattern, targets, base in aliases(folder):
         head, star, tail = pattern.partition("*")
