@@ -19,6 +19,7 @@ import tree_sitter
 
 from .. import receivers
 from ..languages import LanguageSpec
+from .libraries import node_resolution, path_aliases
 
 
 class Binds(Protocol):
@@ -116,8 +117,6 @@ def import_bindings(tree: tree_sitter.Tree, language: LanguageSpec, path: Path) 
 
 def _aliased(folder: Path, module: str) -> str | None:
     """The key of the project file that the path alias ``module`` (tsconfig's ``paths``) names."""
-    from .libraries import node_resolution, path_aliases  # the libraries import this module's file_stem
-
     found = path_aliases.mapped(folder, module, node_resolution.file_of)
     return "@" + os.path.normpath(found) if found is not None else None
 

@@ -78,7 +78,7 @@ class Libraries:
                 target = called
             elif called.names == ("()",) and not javascript.builtin(called.module):  # `new Foo()` of `require('./foo')`
                 target = receivers.Target(called.module, ("default",))  # the instance of the class it exports
-            elif target is None and _own(context.uri, called.module):
+            elif target is None and _own(context.uri, called.module, context.language.name):
                 returned = called  # `get_batch()` of a project file: what its JSDoc says it returns, below
             elif target is None and called.module and not javascript.builtin(called.module):
                 target = called  # `const c = createClient()` of a package: what its declarations say it returns
@@ -119,7 +119,7 @@ class Libraries:
         name = "".join(p[:1].upper() + p[1:] for p in word.split("_")) if "_" in word else word[:1].upper() + word[1:]
         target = bound.get(name)
         found = None
-        if target is not None and target.names and _own(context.uri, target.module):
+        if target is not None and target.names and _own(context.uri, target.module, context.language.name):
             found = self._target(context, target)
         elif target is None and (inner := receivers.class_in_file(context, name)) is not None:
             found = self._class(context, inner, bound, 0)
@@ -153,7 +153,7 @@ class Libraries:
             bound = self._bound(doc.uri, doc.tree, doc.language, doc.data, [(0, min(receivers.BINDINGS_READ, len(doc.data)))])
             if doc.language.name in receivers.TYPED:
                 folder = _folder(doc.uri)
-                for target in {t for t in bound.values() if t.names and _own(doc.uri, t.module)}:
+                for target in {t for t in bound.values() if t.names and _own(doc.uri, t.module, doc.language.name)}:
                     self._read(doc.language.name, folder, target, ask=False)
 
     def _bound(self, uri: str, tree, language: LanguageSpec, data: bytes, ranges: list[tuple[int, int]]) -> dict[str, receivers.Target]:
@@ -315,12 +315,12 @@ def _project_class_itself(context: CompletionContext, target: receivers.Target, 
             and target.names[0] != "default" and names is not None and len(names) == 1 and bound.get(names[0]) == target)
 
 
-def _own(uri: str, module: str) -> bool:
+def _own(uri: str, module: str, language: str) -> bool:
     """Whether an import of ``module`` in the file ``uri`` names a file of the project: a relative
-    one, or a tsconfig path alias that leads to a file (``@/lib/api``)."""
+    one, or (JavaScript, TypeScript) a tsconfig path alias that leads to a file (``@/lib/api``)."""
     if module.startswith("."):
         return True
-    folder = _folder(uri)
+    folder = _folder(uri) if language != "python" else None
     return folder is not None and path_aliases.mapped(folder, module, file_of) is not None
 
 

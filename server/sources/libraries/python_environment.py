@@ -2,8 +2,8 @@
 setting; else a ``.venv`` or ``venv`` folder in a folder above the document, within its
 workspace folder; else ``VIRTUAL_ENV`` / ``CONDA_PREFIX``; else this server's own interpreter;
 and the project's own modules (its package, a script's siblings, the workspace's root and
-``src/``). Looks at the disk: on the loader's thread, and once per folder for auto-import
-(sources/installed.py ``environment_of``, cached).
+``src/``). Looks at the disk: on the loader's thread, and for auto-import at most once every
+few seconds per folder (sources/installed.py ``environment_of``).
 """
 
 from __future__ import annotations
