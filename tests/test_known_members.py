@@ -354,6 +354,34 @@ def test_a_package_installed_after_its_import_was_read_has_its_members_soon(tmp_
         libraries.reader.stop()
 
 
+@pytest.mark.parametrize("separate", [False, True])
+def test_a_project_module_written_after_its_import_was_read_has_its_members_soon(tmp_path: Path, monkeypatch, separate):
+    monkeypatch.setattr(loader_module, "MISSING", 0.0)  # else 5 s after the read that found nothing
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    libraries = Libraries(separate=separate)
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+    asks = [((tmp_path / "app.py").as_uri(), "import helpers\nhelpers."),  # a script's sibling, not written yet
+            ((tmp_path / "pkg" / "main.py").as_uri(), "from . import tools\ntools."),  # a module of its package
+            ((tmp_path / "pkg" / "cli.py").as_uri(), "from .tools import Runner\nRunner.")]
+
+    def members() -> list[set[str]]:
+        found = [{c.text for c in complete(service, libraries, uri, text, "python")} for uri, text in asks]
+        libraries.loader.wait(5)  # the checks that the asks queued
+        return found
+
+    assert not any({"late_helper", "run_tool", "start"} & found for found in members())
+    (tmp_path / "helpers.py").write_text("def late_helper():\n    pass\n")
+    (tmp_path / "pkg" / "tools.py").write_text("def run_tool():\n    pass\n\nclass Runner:\n    def start(self):\n        pass\n")
+    for folder in (tmp_path, tmp_path / "pkg"):
+        os.utime(folder, (time.time() + 5,) * 2)
+    helpers, tools, runner = members()
+    assert "late_helper" in helpers and "run_tool" in tools and "start" in runner
+    if libraries.reader is not None:
+        libraries.reader.stop()
+
+
 def test_an_environment_made_after_the_files_were_read_is_found(tmp_path: Path, monkeypatch):
     from treecomplete.sources import installed
 

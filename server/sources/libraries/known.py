@@ -28,7 +28,7 @@ from .loader import Loader
 from .members import Members, class_members
 from .node_resolution import file_of
 from .python import PythonLibraries
-from .python_environment import environment, import_root, project_module
+from .python_environment import environment, import_folders, import_root, project_module
 
 log = logging.getLogger(__name__)
 
@@ -213,7 +213,10 @@ class Libraries:
             return None, []
         elif folder is not None and self._libraries(env).find(module.split(".")[0]) is None:
             root = import_root(folder, module.split(".")[0], self._workspace(folder))
-            env = env if root is None or root in env else (*env, root)
+            if root is None:  # not made yet: read again once a folder it would be made in changes
+                members, files = self._libraries(env).read(".".join((module,) + target.names))
+                return members, files + [str(f) for f in import_folders(folder, self._workspace(folder)) if f.is_dir()]
+            env = env if root in env else (*env, root)
         return self._libraries(env).read(".".join((module,) + target.names))
 
     def _workspace(self, folder: Path) -> Path | None:

@@ -58,21 +58,55 @@ class PythonLibraries:
         """members(), and the module files it read (to read again when one changes; the
         environment's site-packages folders too where the module is not found: a package
         installed changes them); the same name asked for from another folder of the environment
-        is not read twice."""
+        is not read twice. Where nothing is found, the files are the folders that the missing
+        module would be made in (``pkg/`` of ``pkg.utils``, each folder of the search path: a
+        package installed, a project module written later), and their change forgets that
+        name alone."""
         cached = self._read.get(dotted)
         if cached is not None:
             if all(_mtime(path) == mtime for path, mtime in cached[1].items()):
                 return cached[0], list(cached[1])
-            self._reset()  # a file changed: nothing read before can be trusted
+            if cached[0] is None:
+                self._forget_missing(dotted)  # only where it would be made changed
+            else:
+                self._reset()  # a file changed: nothing read before can be trusted
         if len(self._read) >= MAX_READ or self.parsed_bytes() >= PARSED:
             self._reset()
         members = self.members(dotted)
         parts = dotted.split(".")
         files = [str(f) for f in (self._module(".".join(parts[:i])) for i in range(1, len(parts) + 1)) if f is not None]
-        if self._module(parts[0]) is None:  # not installed (yet): the folders where pip would put it
-            files += [str(p) for p in self.context.search_path if p.name in ("site-packages", "dist-packages")]
+        if members is None:
+            files += [str(f) for f in self._would_hold(parts) if str(f) not in files]
         self._read[dotted] = (members, {path: _mtime(path) for path in files})
         return members, files
+
+    def _would_hold(self, parts: list[str]) -> list[Path]:
+        """The folders of the search path a module of the dotted ``parts`` would be made in: each
+        folder's own, and its packages on the way that exist (``pkg/`` for ``pkg.utils``)."""
+        found = []
+        for base in self.context.search_path:
+            for i in range(len(parts)):
+                folder = base.joinpath(*parts[:i])
+                if not folder.is_dir():
+                    break
+                found.append(folder)
+        return found
+
+    def _forget_missing(self, dotted: str) -> None:
+        """Forget that ``dotted`` and the modules on its way were not found (read again)."""
+        from typeshed_client.finder import ModulePath
+
+        self._read.pop(dotted, None)
+        parts = dotted.split(".")
+        for i in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:i])
+            if self._paths.get(prefix, "") is None:
+                del self._paths[prefix]
+            if prefix in self._parsed and self._parsed[prefix] is None:
+                del self._parsed[prefix]
+            module = self.resolver._module_cache.get(ModulePath(tuple(parts[:i])))
+            if module is not None and not module.exists:
+                del self.resolver._module_cache[ModulePath(tuple(parts[:i]))]
 
     def parsed_bytes(self) -> int:
         """The estimated bytes of the modules the resolver keeps parsed: PER_SOURCE_BYTE times

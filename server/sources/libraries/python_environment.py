@@ -53,15 +53,22 @@ def import_root(folder: Path, name: str, workspace: Path | None) -> Path | None:
     document in ``folder``, as Python and pytest find it: the document's folder (a script's
     sibling ``helpers.py``), then each folder above it up to the workspace's (``mypkg/`` at
     the root, imported from ``tests/``), each with its ``src/`` (the src layout)."""
-    here = folder
-    for _ in range(64 if workspace is not None else UP):
-        for base in (here, here / "src"):
-            if (base / name / "__init__.py").is_file() or (base / f"{name}.py").is_file() or (base / f"{name}.pyi").is_file():
-                return base
-        if here == workspace or here.parent == here or (workspace is not None and workspace not in here.parents):
-            return None
-        here = here.parent
+    for base in import_folders(folder, workspace):
+        if (base / name / "__init__.py").is_file() or (base / f"{name}.py").is_file() or (base / f"{name}.pyi").is_file():
+            return base
     return None
+
+
+def import_folders(folder: Path, workspace: Path | None) -> list[Path]:
+    """The folders that import_root looks in, in its order: where a module the project has not
+    made yet would be made (its creation changes the folder)."""
+    found, here = [], folder
+    for _ in range(64 if workspace is not None else UP):
+        found += [here, here / "src"]
+        if here == workspace or here.parent == here or (workspace is not None and workspace not in here.parents):
+            break
+        here = here.parent
+    return found
 
 
 def site_packages(env: Path) -> list[Path]:
