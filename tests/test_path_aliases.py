@@ -81,3 +81,16 @@ def test_the_members_of_an_alias_import(tmp_path: Path):
     (tmp_path / "src" / "lib" / "option.ts").write_text("export class Option {\n  enable() {}\n  disable() {}\n}\n")
     found = complete(service, libraries, uri, "import { Option } from '@/lib/option'\nconst option = make()\noption.", "typescript")
     assert {"enable", "disable"} <= {c.text for c in found[:5]}
+
+
+def test_the_names_an_alias_import_takes_are_those_of_the_file_it_maps_to(tmp_path: Path):
+    # two files named utils: `import { | } from '@/lib/utils'` takes the names of src/lib/utils.ts
+    _tree(tmp_path, {"tsconfig.json": NEXT_CONFIG,
+                     "src/lib/utils.ts": "export function cnJoin() {}\n",
+                     "src/components/utils.ts": "export function clampValue() {}\nexport function clearAll() {}\n"})
+    service = CompletionService(project=_indexed(tmp_path))
+    uri = (tmp_path / "src" / "app" / "page.ts").as_uri()
+    before, after = "import { c", " } from '@/lib/utils'\n"
+    service.open(uri, "typescript", 1, before + after)
+    texts = [c.text for c in service.complete(uri, 0, len(before), 50).candidates]
+    assert texts[0] == "cnJoin" and texts.index("cnJoin") < texts.index("clampValue")

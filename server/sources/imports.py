@@ -13,7 +13,8 @@ which modules the code before the cursor imports, and which files of the project
 
 Read from the syntax tree with the languages' imports queries (server/languages.py), and from
 the text where unfinished code parses as an error. The project's files come from its index
-(server/sources/project.py); nothing here reads the disk.
+(server/sources/project.py); nothing here reads the disk but a tsconfig's path aliases
+(sources/libraries/path_aliases.py, cached).
 """
 
 from __future__ import annotations
@@ -25,12 +26,13 @@ import heapq
 import posixpath
 import re
 from collections import Counter
-from pathlib import PurePath, PurePosixPath
+from pathlib import Path, PurePath, PurePosixPath
 
 import tree_sitter
 
 from ..context import CompletionContext, aliased_at
 from ..languages import LanguageSpec
+from .libraries import path_aliases
 from .project import Snapshot, module_name
 
 # Python's builtins, with self and cls: never the module an import names.
@@ -359,12 +361,22 @@ def _js_module_defines(context: CompletionContext, project: Snapshot, path: str 
         return set()
     spec = found.group(2).decode("utf-8", "replace")
     files = [f for f in project.modules.get(module_name(PurePosixPath(spec)), ()) if f != path]
+    base = None
     if spec.startswith(".") and path:
         base = posixpath.normpath(posixpath.join(PurePath(path).parent.as_posix(), spec))
+    elif path and len(files) > 1:  # a tsconfig path alias (`@/lib/api`), as the project's files have it
+        aliased = path_aliases.mapped(Path(path).parent, spec, lambda p: _project_file(project, str(p)))
+        base = posixpath.normpath(aliased.as_posix()) if aliased is not None else None
+    if base is not None:
         candidates = {base + suffix for suffix in _JS_SUFFIXES}
         exact = [f for f in files if PurePath(f).as_posix() in candidates]
         files = exact or files
     return {word for f in files for word in project.files[f].defined}
+
+
+def _project_file(project: Snapshot, base: str) -> str | None:
+    """The project file that ``base`` names as an import does (``base.ts``, ``base/index.js``)."""
+    return next((base + suffix for suffix in _JS_SUFFIXES if base + suffix in project.files), None)
 
 
 class Imported(dict):
