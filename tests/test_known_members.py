@@ -258,6 +258,10 @@ def test_the_projects_own_modules_as_python_finds_them(tmp_path: Path):
     screen = first("tests/test_a.py", "from kit.screen import Screen\nScreen.")
     assert screen["COLOUR_WHITE"].kind == Kind.CONSTANT and screen["draw"].kind == Kind.METHOD
     assert screen["draw"].signature == "(x)"
+    # a namespace package (no __init__.py, PEP 420) at the root, imported from tests/
+    (tmp_path / "tools" / "text").mkdir(parents=True)
+    (tmp_path / "tools" / "text" / "slug.py").write_text("class Slugger:\n    def slugify(self):\n        pass\n")
+    assert "slugify" in first("tests/test_b.py", "from tools.text.slug import Slugger\nSlugger.")
 
 
 def complete(service: CompletionService, libraries: Libraries, uri: str, text: str, language: str) -> list:
@@ -479,6 +483,18 @@ def test_where_the_project_s_own_modules_are_found(tmp_path: Path):
     assert project_module(inner, "pkg.util") == (tmp_path, "pkg.util")
     assert project_module(inner, "os") is None  # not the document's package
     assert project_module(tmp_path, ".core") is None or project_module(tmp_path, ".core")[1] == "core"
+
+
+def test_a_package_is_found_before_a_namespace_package_of_the_same_name(tmp_path: Path):
+    from treecomplete.sources.libraries.python_environment import import_root
+
+    (tmp_path / "app" / "tools").mkdir(parents=True)  # a namespace package beside the script
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "__init__.py").write_text("")  # a package in the folder above: Python imports this one
+    (tmp_path / "app" / "data").mkdir()
+    assert import_root(tmp_path / "app", "tools", tmp_path) == tmp_path
+    assert import_root(tmp_path / "app", "data", tmp_path) == tmp_path / "app"  # a folder alone is one
+    assert import_root(tmp_path / "app", "missing", tmp_path) is None
 
 
 def test_a_javascript_base_class_from_a_project_file(tmp_path: Path):

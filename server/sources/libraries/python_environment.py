@@ -52,11 +52,14 @@ def import_root(folder: Path, name: str, workspace: Path | None) -> Path | None:
     """Where the project's own top-level module or package ``name`` is imported from by a
     document in ``folder``, as Python and pytest find it: the document's folder (a script's
     sibling ``helpers.py``), then each folder above it up to the workspace's (``mypkg/`` at
-    the root, imported from ``tests/``), each with its ``src/`` (the src layout)."""
-    for base in import_folders(folder, workspace):
+    the root, imported from ``tests/``), each with its ``src/`` (the src layout). A package is
+    found before a namespace package (a folder without ``__init__.py``, PEP 420) anywhere, as
+    Python's import does."""
+    folders = import_folders(folder, workspace)
+    for base in folders:
         if (base / name / "__init__.py").is_file() or (base / f"{name}.py").is_file() or (base / f"{name}.pyi").is_file():
             return base
-    return None
+    return next((base for base in folders if (base / name).is_dir()), None)
 
 
 def import_folders(folder: Path, workspace: Path | None) -> list[Path]:
