@@ -512,6 +512,28 @@ def test_a_javascript_base_class_from_a_project_file(tmp_path: Path):
     assert {"area", "side"} <= {c.text for c in candidates[:3]}
 
 
+def test_a_workspace_package_linked_in_node_modules_is_read_as_the_project_s_own(tmp_path: Path):
+    # npm, yarn and pnpm workspaces link node_modules/@org/core to packages/core: its sources
+    # are the project's, read for the members of its classes and objects (a package's are not)
+    files = {"package.json": '{"name": "@org/core", "main": "src/index.js"}',
+             "src/index.js": "export class Ledger { post() {} }\nexport const api = { fetchAll() {} }\n"}
+    for folder in (tmp_path / "packages" / "core", tmp_path / "installed" / "node_modules" / "@org" / "core"):
+        for name, text in files.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(text)
+    (tmp_path / "node_modules" / "@org").mkdir(parents=True)
+    (tmp_path / "node_modules" / "@org" / "core").symlink_to(tmp_path / "packages" / "core")
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    asks = ("import { Ledger } from '@org/core'\nconst l = new Ledger()\nl.", "import { api } from '@org/core'\napi.")
+    linked = [{c.text for c in complete(service, libraries, (tmp_path / "packages" / "app" / "main.js").as_uri(), text, "javascript")}
+              for text in asks]
+    assert "post" in linked[0] and "fetchAll" in linked[1]
+    installed = [{c.text for c in complete(service, libraries, (tmp_path / "installed" / "main.js").as_uri(), text, "javascript")}
+                 for text in asks]
+    assert "post" not in installed[0] and "fetchAll" not in installed[1]  # a package's sources: its default export's only
+
+
 def test_typescript_members_of_the_type_written_for_the_receiver(tmp_path: Path):
     libraries = Libraries()
     service = CompletionService(libraries=libraries)

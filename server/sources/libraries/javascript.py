@@ -29,7 +29,7 @@ from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader
 from .declared_types import PRIMITIVES
 from .module_exports import PROTOTYPE, assigned_members, javascript_module, object_keys, prototype_members
 from .members import Member, Members, class_members
-from .node_resolution import file_of, resolve, would_hold
+from .node_resolution import file_of, linked, resolve, would_hold
 from .project_values import declared_return, enum_members, top_values, unwrapped
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         out = _members(found[0], found[1], spec, "", True)
         out.complete = found[2]
         return out, files
-    own = spec.startswith(".") or "node_modules" not in path.parts  # the project's file (`@/lib/api`: an alias's too)
+    own = spec.startswith(".") or "node_modules" not in path.parts or linked(path)  # the project's file (`@/lib/api`: an alias's too)
     if target.names and not own and target.names != ("default",):
         return None, []  # a package's sources: its default export's instance only (`new Koa()`)
     read_from = [str(path)]

@@ -134,3 +134,14 @@ def _export_entry(exports) -> str | None:
                 return _export_entry(entry[key])
         return entry if isinstance(entry, str) else None
     return None
+
+
+def linked(path: Path) -> bool:
+    """Whether ``path`` under node_modules is a file of the project's own: a workspace package
+    linked there (npm, yarn and pnpm workspaces link ``node_modules/@org/core`` to
+    ``packages/core``), not a package installed (pnpm's links stay under node_modules)."""
+    try:
+        return "node_modules" not in path.resolve().parts
+    except (OSError, RuntimeError):  # a loop of links
+        return False
+
