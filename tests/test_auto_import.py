@@ -737,3 +737,35 @@ def test_a_binding_read_in_one_function_is_read_again_in_another(tmp_path):
 def test_a_module_read_before_a_dot_however_often_is_not_taken_as_bound():
     data = ("x: t.Any = t.cast(int, 1)\n" * (MAX_OCCURRENCES + 50)).encode()
     assert not bound_in(data, PYTHON, "t", (len(data), len(data) + 1), PYTHON.parser().parse(data))
+
+
+def test_a_name_of_another_workspace_package_is_imported_by_the_package_s_name(tmp_path: Path):
+    # a monorepo (npm, yarn or pnpm workspaces): packages/* linked into node_modules by name
+    _tree(tmp_path, {"package.json": '{"name": "mono", "private": true, "workspaces": ["packages/*"]}',
+                     "packages/core/package.json": '{"name": "@org/core", "main": "src/index.js"}',
+                     "packages/core/src/index.js": "export function formatMoney(x) {}\nexport class Ledger {}\n",
+                     "packages/core/src/extra.js": "export function parseMoney(x) {}\n",
+                     "packages/core/src/local.js": "export const here = 1\n",
+                     "packages/ui/package.json": '{"name": "@org/ui", "exports": {".": "./index.js"}}',
+                     "packages/ui/index.js": "export function drawButton() {}\n",
+                     "packages/ui/theme.js": "export function themeColor() {}\n",
+                     "packages/app/package.json": '{"name": "@org/app"}',
+                     "packages/app/src/other.js": "import { Ledger } from '@org/core'\n",
+                     "packages/app/src/util.js": "export function appUtil() {}\n"})
+    (tmp_path / "node_modules" / "@org").mkdir(parents=True)
+    for name in ("core", "ui"):
+        (tmp_path / "node_modules" / "@org" / name).symlink_to(tmp_path / "packages" / name)
+    index = _indexed(tmp_path)
+    page = str((tmp_path / "packages" / "app" / "src" / "main.js").resolve())
+
+    def modules(name: str, path: str = page) -> list[str]:
+        return [o.module for o in offers(name, JAVASCRIPT, index.snapshot(JAVASCRIPT, path), path)]
+
+    assert modules("formatMoney") == ["@org/core"]  # its entry: by name, not '../../core/src/index'
+    assert modules("Ledger") == ["@org/core"]  # one offer: another file imports it so
+    assert modules("parseMoney") == ["@org/core/src/extra"]  # a file beside the entry, no `exports` to forbid it
+    assert modules("drawButton") == ["@org/ui"]
+    assert modules("themeColor") == ["../../ui/theme"]  # `exports` has no such subpath: as before
+    assert modules("appUtil") == ["./util"]  # the same package: relative
+    beside = str((tmp_path / "packages" / "core" / "src" / "new.js").resolve())
+    assert modules("here", beside) == ["./local"]

@@ -40,7 +40,7 @@ from .imports import module_position
 from .installed import EXPORTS, folded, installed
 from .library_names import library_names
 from .libraries import path_aliases
-from .libraries.node_resolution import JAVASCRIPT_NAMES, resolve
+from .libraries.node_resolution import JAVASCRIPT_NAMES, package_spec, resolve
 from .project import BOUND, fold, path_of
 from .project_imports import file_stem, is_file_key
 
@@ -65,8 +65,9 @@ class Offer:
 
 def written(module: str, relative: bool, language: LanguageSpec, path: str | None, absolute: str | None = None) -> str | None:
     """How the file ``path`` writes the import of ``module`` (``@`` and a path: a project file):
-    relative where ``relative``, else (JavaScript) through a tsconfig path alias that names it,
-    as TypeScript does unless the relative path has fewer folders; None where it cannot.
+    relative where ``relative``, else (JavaScript) by the package name of another workspace
+    package, or through a tsconfig path alias that names it, as TypeScript does unless the
+    relative path has fewer folders; None where it cannot.
     ``absolute`` (Python): the absolute module the project's files write for that file, written
     where it is not relative (the ``__init__.py`` files fall short in a namespace package, or for
     tests run from the project's root: ``poetry.plugins`` under src/poetry/, ``tests.helpers``)."""
@@ -76,7 +77,10 @@ def written(module: str, relative: bool, language: LanguageSpec, path: str | Non
         return absolute
     spec = _written(module, relative, language.name == "python", path)
     if spec is not None and not relative and language.name != "python":
-        alias = path_aliases.written(Path(path).parent, Path(file_stem(module)[1:]))
+        folder, stem = Path(path).parent, Path(file_stem(module)[1:])
+        if (package := package_spec(folder, stem)) is not None:  # another workspace package
+            return package
+        alias = path_aliases.written(folder, stem)
         return alias if alias is not None and spec.removeprefix("./").count("/") >= alias.count("/") else spec
     return spec
 
@@ -134,7 +138,7 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     def add(key: str, imported: str, relative: bool = False, origin: str = "project", files: int = 0) -> None:
         same = key if python or folder is None else _file_named(key, folder)
         module = written(key, relative, language, path, absolute.get(key)) if same not in seen and len(out) < OFFERS else None
-        if module:
+        if module and all(o.module != module for o in out):  # a workspace package's file: its name, imported already
             seen.add(same)
             out.append(Offer(name, module, imported, origin, files))
 

@@ -5,8 +5,10 @@ And as TypeScript resolves it first: a tsconfig's path aliases (path_aliases.py)
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -145,3 +147,62 @@ def linked(path: Path) -> bool:
     except (OSError, RuntimeError):  # a loop of links
         return False
 
+
+
+def package_spec(folder: Path, stem: Path) -> str | None:
+    """How a file in ``folder`` imports the project file ``stem`` (its path without extension)
+    of another workspace package linked into node_modules (``packages/core/src/index.ts``:
+    ``@org/core``), as a monorepo's packages import each other: the package's name where the
+    file is its entry (or its sources' ``index``, where the entry is built from them), else the
+    name and the file's path in it (where package.json has no ``exports`` to forbid it); None
+    for a file of the same package or of none, or a package that is not linked here."""
+    return _package_spec(folder, stem, int(time.monotonic() // LOOK_AGAIN))
+
+
+LOOK_AGAIN = 5.0  # seconds before package_spec looks at the disk again for the same question
+
+
+@functools.lru_cache(maxsize=1024)
+def _package_spec(folder: Path, stem: Path, _epoch: int) -> str | None:
+    found = _package_of(stem if stem.is_dir() else stem.parent, _epoch)  # a folder's index: the folder's
+    if found is None or (here := _package_of(folder, _epoch)) is not None and here[0] == found[0]:
+        return None
+    root, name, exported = found
+    entry = resolve(folder, name)
+    try:
+        real_root, real_entry = root.resolve(), entry.resolve() if entry is not None else None
+        if real_entry is None or real_root not in real_entry.parents:
+            return None  # not linked here, or another copy of a package of that name
+        inside = _bare(stem.resolve().relative_to(real_root).as_posix())
+        if inside == _bare(real_entry.relative_to(real_root).as_posix()) or inside in ("", "src"):
+            return name
+        sub = f"{name}/{inside}"
+        at = resolve(folder, sub) if not exported else None
+        return sub if at is not None and _bare(at.resolve().relative_to(real_root).as_posix()) == inside else None
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def _bare(relative: str) -> str:
+    """A file's path without its extension or ``/index`` (``src/index.d.ts``: ``src``)."""
+    for suffix in (".d.ts", ".d.mts", ".d.cts", ".js", ".cjs", ".mjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"):
+        if relative.endswith(suffix):
+            relative = relative[: -len(suffix)]
+            break
+    return "" if relative in ("index", ".") else relative.removesuffix("/index")
+
+
+@functools.lru_cache(maxsize=256)
+def _package_of(folder: Path, _epoch: int) -> tuple[Path, str, bool] | None:
+    """The nearest package.json above ``folder`` that names a package (not under node_modules):
+    its folder, the name, whether it has ``exports``."""
+    for here in _up(folder):
+        if here.name == "node_modules":
+            return None
+        try:
+            manifest = json.loads((here / "package.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(manifest, dict) and isinstance(manifest.get("name"), str):
+            return here, manifest["name"], "exports" in manifest
+    return None
