@@ -174,6 +174,18 @@ async def test_an_import_through_a_tsconfig_path_alias_has_the_project_objects_m
     assert {"fetchUser", "fetchPosts"} <= set(found[:5])
 
 
+async def test_a_linked_workspace_package_has_its_objects_members(lsp: LanguageClient, workspace: Path):
+    core = workspace / "packages" / "core"
+    (core / "src").mkdir(parents=True)
+    (core / "package.json").write_text('{"name": "@org/core", "main": "src/index.js"}')
+    (core / "src" / "index.js").write_text("export class Ledger { post(entry) {} }\nexport const api = { fetchAll() {} }\n")
+    (workspace / "node_modules" / "@org").mkdir(exist_ok=True)
+    (workspace / "node_modules" / "@org" / "core").symlink_to(core)  # npm install in a workspaces repository
+    found = await members_at_end(lsp, workspace / "packages" / "app" / "main.js",
+                                 "import { Ledger } from '@org/core'\nconst ledger = new Ledger()\nledger.", "javascript")
+    assert "post" in found[:3]
+
+
 async def test_broken_environments_do_not_break_completion(lsp: LanguageClient, workspace: Path):
     site = next((workspace / ".venv" / "lib").glob("python*/site-packages"))
     (site / "brokenpkg").mkdir()
