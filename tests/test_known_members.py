@@ -386,6 +386,33 @@ def test_a_project_module_written_after_its_import_was_read_has_its_members_soon
         libraries.reader.stop()
 
 
+def test_a_package_installed_editable_is_read_from_where_its_pth_file_points(tmp_path: Path, monkeypatch):
+    # a uv or hatch workspace: each member installed editable, its .pth naming its src/ folder
+    monkeypatch.setattr(loader_module, "MISSING", 0.0)
+    site = make_venv(tmp_path)
+    for name, cls in (("core", "Ledger"), ("billing", "Invoice")):
+        (tmp_path / "packages" / name / "src" / name).mkdir(parents=True)
+        (tmp_path / "packages" / name / "src" / name / "__init__.py").write_text(
+            f"class {cls}:\n    def post_{name}(self):\n        pass\n")
+    (site / "_core.pth").write_text(str(tmp_path / "packages" / "core" / "src") + "\n")  # an absolute line
+    (site / "distutils-precedence.pth").write_text("import os; os.environ.get('X')\n")  # a line run, not a folder
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+    uri = (tmp_path / "packages" / "app" / "src" / "app" / "main.py").as_uri()
+
+    def members(text: str) -> set[str]:
+        found = {c.text for c in complete(service, libraries, uri, text, "python")}
+        libraries.loader.wait(5)
+        return found
+
+    assert "post_core" in members("from core import Ledger\nLedger.")
+    assert "post_billing" not in members("from billing import Invoice\nInvoice.")
+    (site / "_billing.pth").write_text("../../../../packages/billing/src\n")  # installed later, a line relative to site-packages
+    os.utime(site, (time.time() + 5,) * 2)
+    assert "post_billing" in members("from billing import Invoice\nInvoice.")
+
+
 def test_an_environment_made_after_the_files_were_read_is_found(tmp_path: Path, monkeypatch):
     from treecomplete.sources import installed
 

@@ -28,7 +28,7 @@ from .loader import Loader
 from .members import Members, class_members
 from .node_resolution import file_of
 from .python import PythonLibraries
-from .python_environment import environment, import_folders, import_root, project_module
+from .python_environment import environment, import_folders, import_root, linked_folders, project_module
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +227,8 @@ class Libraries:
         key = (folder, python_path, environment_of(str(folder), True) if folder is not None else ())
         if key not in self._environments:
             self._environments[key] = environment(folder, self._workspace(folder) if folder is not None else None, python_path)
-        return self._environments[key]
+        found = self._environments[key]
+        return found + linked_folders(found)  # editable installs, as their .pth files have them now
 
     def clear(self) -> None:
         """Memory: forget what was read (the loader's entries, the environments' parsed modules,

@@ -103,6 +103,49 @@ def environment(folder: Path | None, workspace: Path | None, python_path: str = 
     return tuple(sorted(Path(p) for p in paths if Path(p).is_dir()))
 
 
+PTH_FILES = 64  # .pth files read per site-packages folder at most
+PTH_BYTES = 64 << 10  # and bytes of each
+
+
+def linked_folders(sites: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The folders that the ``.pth`` files of ``sites`` add to the import path, as Python's site
+    module does: an editable install (``pip install -e``, uv and hatch workspaces) of a project
+    outside the environment (``/repo/packages/core/src``). Read again when a site-packages
+    folder changes (an install writes its .pth there)."""
+    stamps = []
+    for site in sites:
+        try:
+            stamps.append(os.stat(site).st_mtime_ns)
+        except OSError:
+            stamps.append(0)
+    return _linked_folders(sites, tuple(stamps))
+
+
+@functools.lru_cache(maxsize=16)
+def _linked_folders(sites: tuple[Path, ...], _stamps: tuple[int, ...]) -> tuple[Path, ...]:
+    found: list[Path] = []
+    for site in sites:
+        try:
+            files = sorted(site.glob("*.pth"))[:PTH_FILES]
+        except OSError:
+            continue
+        for pth in files:
+            try:
+                if pth.stat().st_size > PTH_BYTES:
+                    continue
+                lines = pth.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                line = line.strip()
+                if not line or line.startswith(("#", "import ", "import\t")):
+                    continue
+                folder = Path(line) if os.path.isabs(line) else site / line
+                if folder not in found and folder not in sites and folder.is_dir():
+                    found.append(folder)
+    return tuple(found)
+
+
 @functools.lru_cache(maxsize=8)
 def _interpreter_site(python_path: str) -> tuple[Path, ...]:
     """The site-packages of the pythonPath interpreter's environment, the folder above its bin/
