@@ -148,7 +148,6 @@ def linked(path: Path) -> bool:
         return False
 
 
-
 def package_spec(folder: Path, stem: Path) -> str | None:
     """How a file in ``folder`` imports the project file ``stem`` (its path without extension)
     of another workspace package linked into node_modules (``packages/core/src/index.ts``:

@@ -55,13 +55,11 @@ class PythonLibraries:
         self._read: dict[str, tuple[Members | None, dict[str, float]]] = {}  # dotted -> members, their files' mtimes
 
     def read(self, dotted: str) -> tuple[Members | None, list[str]]:
-        """members(), and the module files it read (to read again when one changes; the
-        environment's site-packages folders too where the module is not found: a package
-        installed changes them); the same name asked for from another folder of the environment
-        is not read twice. Where nothing is found, the files are the folders that the missing
-        module would be made in (``pkg/`` of ``pkg.utils``, each folder of the search path: a
-        package installed, a project module written later), and their change forgets that
-        name alone."""
+        """members(), and the module files it read (to read again when one changes; where
+        nothing is found, the folders too that the missing module would be made in, ``pkg/`` of
+        ``pkg.utils`` and each folder of the search path: a package installed or a project
+        module written later changes them, and forgets that name alone); the same name asked
+        for from another folder of the environment is not read twice."""
         cached = self._read.get(dotted)
         if cached is not None:
             if all(_mtime(path) == mtime for path, mtime in cached[1].items()):
