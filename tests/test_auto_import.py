@@ -769,3 +769,22 @@ def test_a_name_of_another_workspace_package_is_imported_by_the_package_s_name(t
     assert modules("appUtil") == ["./util"]  # the same package: relative
     beside = str((tmp_path / "packages" / "core" / "src" / "new.js").resolve())
     assert modules("here", beside) == ["./local"]
+
+
+def test_no_relative_import_climbs_out_of_a_python_package(tmp_path: Path):
+    # a uv workspace: core's __init__.py imports Ledger relatively, which app's files cannot do
+    _tree(tmp_path, {"pyproject.toml": "[tool.uv.workspace]\nmembers = ['packages/*']\n",
+                     "packages/core/pyproject.toml": "[project]\nname = 'core'\n",
+                     "packages/core/src/core/__init__.py": "from .ledger import Ledger\n",
+                     "packages/core/src/core/ledger.py": "class Ledger:\n    pass\n",
+                     "packages/core/src/core/audit.py": "",
+                     "packages/app/pyproject.toml": "[project]\nname = 'app'\n",
+                     "packages/app/src/app/__init__.py": ""})
+    index = _indexed(tmp_path)
+
+    def modules(name: str, path: Path) -> list[str]:
+        path = str(path.resolve())
+        return [o.module for o in offers(name, PYTHON, index.snapshot(PYTHON, path), path)]
+
+    assert modules("Ledger", tmp_path / "packages" / "app" / "src" / "app" / "main.py") == ["core.ledger"]  # not '....core.src.core.ledger'
+    assert modules("Ledger", tmp_path / "packages" / "core" / "src" / "core" / "audit.py") == [".ledger"]  # within the package, as its files write it

@@ -36,11 +36,11 @@ from ..engines.base import Candidate, Kind
 from ..languages import LanguageSpec
 from .bound import SCOPES, bound_in
 from .buffer import PROJECT
+from .import_specs import as_imported, relative_style, written
 from .imports import module_position
 from .installed import EXPORTS, folded, installed
 from .library_names import library_names
-from .libraries import path_aliases
-from .libraries.node_resolution import JAVASCRIPT_NAMES, package_spec, resolve
+from .libraries.node_resolution import resolve
 from .project import BOUND, fold, path_of
 from .project_imports import file_stem, is_file_key
 
@@ -61,64 +61,6 @@ class Offer:
     imported: str = ""
     origin: str = "project"  # "project" (its files import or define it) or "library"
     files: int = 0  # project files that import it so
-
-
-def written(module: str, relative: bool, language: LanguageSpec, path: str | None, absolute: str | None = None) -> str | None:
-    """How the file ``path`` writes the import of ``module`` (``@`` and a path: a project file):
-    relative where ``relative``, else (JavaScript) by the package name of another workspace
-    package, or through a tsconfig path alias that names it, as TypeScript does unless the
-    relative path has fewer folders; None where it cannot.
-    ``absolute`` (Python): the absolute module the project's files write for that file, written
-    where it is not relative (the ``__init__.py`` files fall short in a namespace package, or for
-    tests run from the project's root: ``poetry.plugins`` under src/poetry/, ``tests.helpers``)."""
-    if not is_file_key(module):
-        return module
-    if absolute and not relative and language.name == "python":
-        return absolute
-    spec = _written(module, relative, language.name == "python", path)
-    if spec is not None and not relative and language.name != "python":
-        folder, stem = Path(path).parent, Path(file_stem(module)[1:])
-        if (package := package_spec(folder, stem)) is not None:  # another workspace package
-            return package
-        alias = path_aliases.written(folder, stem)
-        return alias if alias is not None and spec.removeprefix("./").count("/") >= alias.count("/") else spec
-    return spec
-
-
-@functools.lru_cache(maxsize=4096)
-def _written(module: str, relative: bool, python: bool, path: str | None) -> str | None:
-    target = Path(module[1:])
-    if path is None:
-        return None
-    here = Path(path).parent
-    if not python:
-        spec = os.path.relpath(target, here).replace(os.sep, "/")
-        return spec if spec.startswith("../") else "./" + spec
-    if relative:  # from the folder of the module (a package: its own)
-        base, tail = (target, ()) if os.path.isdir(target) else (target.parent, (target.name,))
-        common = Path(os.path.commonpath([here, base]))
-        up = len(here.relative_to(common).parts)
-        return "." * (up + 1) + ".".join(base.relative_to(common).parts + tail)
-    dotted = _dotted(target)
-    if dotted is None and target.parent == here:
-        return target.name
-    return dotted
-
-
-def _dotted(target: Path) -> str | None:
-    """The absolute module of a Python file or package (without its suffix), through the
-    folders above it that are packages."""
-    parts = [target.name]
-    folder = target.parent
-    while _package(str(folder)):
-        parts.append(folder.name)
-        folder = folder.parent
-    return ".".join(reversed(parts)) if len(parts) > 1 or _package(str(target)) else None
-
-
-@functools.lru_cache(maxsize=4096)
-def _package(folder: str) -> bool:
-    return os.path.isfile(os.path.join(folder, "__init__.py"))
 
 
 def offers(name: str, language: LanguageSpec, project, path: str | None) -> list[Offer]:
@@ -144,7 +86,7 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
 
     own = project.files.get(path) if project is not None and path is not None else None
     here, folder = _place(path) if path is not None else (None, None)
-    style = _relative_style(own)
+    style = relative_style(own)
     if here is not None and not python:  # never the file itself, however its importers write it
         seen.add(_file_named(here, folder))
     importers = project.importers.get(name, ()) if project is not None else ()
@@ -161,7 +103,7 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
         # package); the extension as this file writes its relative imports
         for defining, imported in [(d, name) for d in definers if d not in relays] + [(d, "") for d in defaulters] \
                 + [(d, name) for d in definers if d in relays]:
-            add("@" + _as_imported(defining, own), imported)
+            add("@" + as_imported(defining, own), imported)
     modules = (project.modules.get(name, ()) if python else project.folded.get(fold(name), ())) if project is not None else ()
     for found in modules if path is not None else ():
         stem = Path(found).with_suffix("")
@@ -248,40 +190,6 @@ def _file_named(key: str, folder: str) -> str:
 def _place(path: str) -> tuple[str, str]:
     """The file ``path`` as a module key (``@`` and its path without the suffix), and its folder."""
     return "@" + str(Path(path).with_suffix("")), str(Path(path).parent)
-
-
-def _as_imported(defining: str, own) -> str:
-    """The path of the project file ``defining`` with the extension this file's relative imports
-    write: none where most of them write none; a TypeScript file's as JavaScript's (``./router.js``
-    for router.ts) where most of those naming one end so, as TypeScript asks unless told to allow
-    ``.ts``."""
-    style = _extension_style(own)
-    if style is None:
-        return str(Path(defining).with_suffix(""))
-    suffix = Path(defining).suffix
-    return str(Path(defining).with_suffix(JAVASCRIPT_NAMES[suffix][0])) if style == "js" and suffix in JAVASCRIPT_NAMES else defining
-
-
-_WRITTEN = (".js", ".mjs", ".cjs")  # JavaScript's extensions, as a relative import writes them
-
-
-@functools.lru_cache(maxsize=64)
-def _extension_style(own) -> str | None:
-    """How this file's saved version writes its relative JavaScript imports: None without their
-    extension (most of them), else "js" where most of those naming an extension name
-    JavaScript's, "ts" where not."""
-    suffixes = [Path(b[1]).suffix for b in own.bound if b[3]] if own is not None else []
-    if not sum(s in _WRITTEN or s == ".ts" for s in suffixes) * 2 > len(suffixes) > 0:
-        return None
-    named = [s for s in suffixes if s in _WRITTEN or s in JAVASCRIPT_NAMES]
-    return "js" if sum(s in _WRITTEN for s in named) * 2 > len(named) else "ts"
-
-
-@functools.lru_cache(maxsize=64)
-def _relative_style(own) -> bool:
-    """Whether this file's saved version writes most of its project imports relative."""
-    written_relative = [b[3] for b in own.bound if is_file_key(b[1]) or b[3]] if own is not None else []
-    return sum(written_relative) * 2 > len(written_relative) if written_relative else False
 
 
 # the fallback engine's signals (sources/buffer.py) of a name it found nowhere: its tier past PROJECT
