@@ -30,6 +30,9 @@ def declared_type_name(context: CompletionContext) -> str | None:
     if typed:
         annotation = re.compile(rb"(?<![\w$.])" + name + rb"\s*\??\s*:\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)((?:\s*\[\s*\])*)\s*(?=[,)=;\n<{]|$)")
         found = last_match(annotation, context.data, lo, context.prefix_start)
+        element = _element_type(context, name, lo)
+        if element is not None and (found is None or element[0] > found.start()):
+            return element[1]  # `for (const s of shapes)`, `shapes.map((s) => s.`: the array's element type
         if found is None or not _in_scope(context, found.start()):
             return None
         return "Array" if found.group(2) else found.group(1).decode()
@@ -38,6 +41,43 @@ def declared_type_name(context: CompletionContext) -> str | None:
     if found is None or not _in_scope(context, found.end() - 1 if found.group(2) else found.start(), documents=found.group(1) is not None):
         return None
     return jsdoc_type((found.group(1) or found.group(2)).decode("utf-8", "replace"))
+
+
+_ITERATED = (rb"for\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+([A-Za-z_$][\w$.]*)\s*\)",
+             rb"([A-Za-z_$][\w$.]*)\s*\.\s*(?:forEach|map|filter|find|findLast|findIndex|some|every|flatMap)\s*\(\s*"
+             rb"(?:async\s*)?(?:\(\s*{name}\s*[,):]|{name}\s*=>)")
+
+
+def _element_type(context: CompletionContext, name: bytes, lo: int) -> tuple[int, str] | None:
+    """Where a TypeScript loop or array method's callback binds ``name`` (a pattern escaped) to
+    an element of an array whose type is written (``shapes: Shape[]``, ``items: Array<Item>``,
+    ``this.items`` of a field ``items: readonly Item[]``): the binding's offset and the element
+    type; None where none does."""
+    found = None
+    for form in _ITERATED:
+        match = last_match(re.compile(form.replace(b"{name}", name)), context.data, lo, context.prefix_start)
+        if match is not None and (found is None or match.start() > found.start()):
+            found = match
+    if found is None or not _binding_open(context, found.end() - 1):
+        return None
+    iterable = re.escape(found.group(1).rsplit(b".", 1)[-1])
+    typed = re.compile(rb"(?<![\w$])" + iterable + rb"\s*\??\s*:\s*(?:readonly\s+)?(?:([A-Za-z_$][\w$]*)\s*\[\s*\]"
+                       rb"|(?:Array|ReadonlyArray|Set|ReadonlySet)\s*<\s*([A-Za-z_$][\w$]*)\s*>)")
+    written = last_match(typed, context.data, lo, found.start())
+    if written is None:
+        return None
+    return found.start(), (written.group(1) or written.group(2)).decode()
+
+
+def _binding_open(context: CompletionContext, offset: int) -> bool:
+    """Whether the loop or callback that binds a name at ``offset`` holds the cursor: it ends at
+    it or after it, or the tree is broken there (the callback being written)."""
+    node = context.tree.root_node.descendant_for_byte_range(offset, offset + 1) if context.tree is not None else None
+    while node is not None and node.type not in ("for_in_statement", "arrow_function", "function_expression", "function"):
+        node = node.parent
+    if node is None:
+        return _open(context.data, offset, context.prefix_start)
+    return node.end_byte >= context.prefix_start or node.has_error
 
 
 _SCOPES = (*FUNCTIONS["javascript"], "class_body", "program")

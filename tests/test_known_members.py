@@ -497,6 +497,32 @@ def test_a_base_class_from_another_file_of_the_project(tmp_path: Path):
     assert [c.text for c in candidates].index("Base") > 5
 
 
+def test_a_loop_s_variable_has_the_members_of_the_element_type_written(tmp_path: Path):
+    (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
+    (tmp_path / "shapes.ts").write_text("export interface Shape { area(): number; label: string }\nexport class Item { weigh() {} }\n")
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+
+    def first(name: str, text: str, language: str) -> list[str]:
+        return [c.text for c in complete(service, libraries, (tmp_path / name).as_uri(), text, language)][:2]
+
+    python = {"users: list[User] = []\nfor u in users:\n    u.",  # an annotation's element type
+              "def f(xs: typing.Sequence[User]):\n    for u in xs:\n        u.",
+              "users = [User('a'), User('b')]\nfor u in users:\n    u.",  # the class a list literal constructs
+              "class Team:\n    members: list[User]\n    def f(self):\n        for u in self.members:\n            u."}
+    for text in python:
+        assert set(first("a.py", "from models import User\n" + text, "python")) == {"age", "greet"}, text
+    assert "greet" not in first("a.py", "from models import User\nusers: list[User] = []\nfor u in range(3):\n    u.", "python")
+    typescript = {"const all: Shape[] = []\nall.forEach((s) => s.",
+                  "function f(all: Array<Shape>) {\n  for (const s of all) {\n    s.",
+                  "class Box {\n  items: readonly Shape[] = []\n  m() {\n    this.items.map(s => s."}
+    for text in typescript:
+        assert set(first("b.ts", "import { Shape } from './shapes'\n" + text, "typescript")) == {"area", "label"}, text
+    closed = "import { Shape } from './shapes'\nconst all: Shape[] = []\nall.forEach((s) => s.label)\nconst s = 'x'\ns."
+    assert "area" not in first("b.ts", closed, "typescript")  # the callback's s is out of scope
+
+
 def test_where_the_project_s_own_modules_are_found(tmp_path: Path):
     from treecomplete.sources.libraries.python_environment import project_module
 
