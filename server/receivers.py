@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from .context import CompletionContext, member_access
+from .element_types import DOTTED as _DOTTED
+from .element_types import last_match, loop_class
 from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
 from .words import node_text
 
@@ -220,7 +222,6 @@ def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     return list(found) if found is not None else None
 
 
-_DOTTED = rb"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)"
 
 
 @functools.lru_cache(maxsize=4)  # a request after a dot asks it up to three times (receivers, calls.py): read once
@@ -268,46 +269,15 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
             found = last_match(re.compile(form), before, 0, len(before))
             if found is not None and (best is None or found.start() >= best[1]):  # the type written wins a tie
                 best = (number, found.start(), tuple(found.group(1).decode().split(".")))
-        found = last_match(re.compile(rb"\bfor\s+" + word + rb"\s+in\s+" + _DOTTED + rb"\s*:"), before, 0, len(before))
-        if found is not None and (best is None or found.start() >= best[1]) \
-                and (element := _element_class(before[:found.start()], found.group(1))) is not None:
-            best = (2, found.start(), element)  # `for u in users:` of `users: list[User]`: a type written
+        looped = loop_class(before, word)  # `for u in users:` of `users: list[User]`: a type written
+        if looped is not None and (best is None or looped[0] >= best[1]):
+            best = (2, *looped)
     if best is None:
         return None
     names = best[2]
     if best[0] == 2 or names[-1][:1].isupper():
         return names  # a class, by convention, or the type written
     return names[:-1] + (names[-1] + "()",) if python else None  # a function's result: what it is declared to return
-
-
-_COLLECTIONS = rb"(?:typing\.|t\.)?(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|set|Set|frozenset|FrozenSet|deque|Deque|tuple|Tuple)"
-
-
-def _element_class(before: bytes, iterable: bytes) -> tuple[str, ...] | None:
-    """The class of what a Python loop over ``iterable`` takes, as ``before`` writes it: the
-    element type of its annotation (``users: list[User]``, ``self.items: Sequence[m.Item]``,
-    ``tuple[Row, ...]``), or the class that a list literal assigned to it constructs
-    (``users = [User(...), ...]``); None where neither says."""
-    names = [iterable] + ([iterable[5:]] if iterable.startswith(b"self.") else [])  # a class body's field too
-    best = None
-    for name in names:
-        word = re.escape(name)
-        forms = (rb"(?<![\w.])" + word + rb"\s*:\s*" + _COLLECTIONS + rb"\[\s*" + _DOTTED + rb"\s*(?:,\s*\.\.\.\s*)?\]",
-                 rb"(?<![\w.])" + word + rb"\s*(?::[^=\n]*)?=\s*\[\s*" + _DOTTED + rb"\s*\(")
-        for number, form in enumerate(forms):
-            found = last_match(re.compile(form), before, 0, len(before))
-            if found is not None and (number == 0 or found.group(1).rsplit(b".", 1)[-1][:1].isupper()) \
-                    and (best is None or found.start() > best[0]):
-                best = (found.start(), tuple(found.group(1).decode().split(".")))
-    return best[1] if best is not None else None
-
-
-def last_match(pattern: re.Pattern[bytes], data: bytes, lo: int, hi: int) -> re.Match[bytes] | None:
-    """The last match of ``pattern`` in ``data[lo:hi]``: the one nearest the cursor."""
-    found = None
-    for found in pattern.finditer(data, lo, hi):
-        pass
-    return found
 
 
 def own_class(context: CompletionContext) -> OwnClass | None:

@@ -510,7 +510,11 @@ def test_a_loop_s_variable_has_the_members_of_the_element_type_written(tmp_path:
     python = {"users: list[User] = []\nfor u in users:\n    u.",  # an annotation's element type
               "def f(xs: typing.Sequence[User]):\n    for u in xs:\n        u.",
               "users = [User('a'), User('b')]\nfor u in users:\n    u.",  # the class a list literal constructs
-              "class Team:\n    members: list[User]\n    def f(self):\n        for u in self.members:\n            u."}
+              "class Team:\n    members: list[User]\n    def f(self):\n        for u in self.members:\n            u.",
+              "def f(users: list[User]):\n    for i, u in enumerate(users, 1):\n        u.",
+              "by_id: dict[int, User] = {}\nfor key, u in by_id.items():\n    u.",
+              "by_name: Mapping[str, User] = {}\nfor u in by_name.values():\n    u.",
+              "by_user: dict[User, int] = {}\nfor u, count in by_user.items():\n    u."}
     for text in python:
         assert set(first("a.py", "from models import User\n" + text, "python")) == {"age", "greet"}, text
     assert "greet" not in first("a.py", "from models import User\nusers: list[User] = []\nfor u in range(3):\n    u.", "python")

@@ -1,0 +1,64 @@
+"""What a Python loop's variable holds, as the code before it writes it: the element type of
+the annotation written for what it iterates (``for u in users:`` of ``users: list[User]``), a
+mapping's key or value type (``for k, u in by_id.items():`` of ``by_id: dict[int, User]``), or
+the class a list literal assigned to it constructs (``users = [User(...)]``). Read from the
+text, as receivers.py reads an assignment."""
+
+from __future__ import annotations
+
+import re
+
+DOTTED = rb"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)"  # a dotted name, as one group
+_COLLECTIONS = rb"(?:typing\.|t\.)?(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|set|Set|frozenset|FrozenSet|deque|Deque|tuple|Tuple)"
+_MAPPINGS = rb"(?:typing\.|t\.)?(?:dict|Dict|Mapping|MutableMapping|defaultdict|DefaultDict|OrderedDict)"
+# A Python loop's variable (``{w}``) and what it takes of the iterable (the group): 0 an element,
+# 1 a mapping's key, 2 its value
+_LOOPS = ((rb"\bfor\s+{w}\s+in\s+" + DOTTED + rb"\s*:", 0),
+          (rb"\bfor\s+\w+\s*,\s*{w}\s+in\s+enumerate\(\s*" + DOTTED + rb"\s*[,)]", 0),
+          (rb"\bfor\s+\w+\s*,\s*{w}\s+in\s+" + DOTTED + rb"\.items\(\)\s*:", 2),
+          (rb"\bfor\s+{w}\s+in\s+" + DOTTED + rb"\.values\(\)\s*:", 2),
+          (rb"\bfor\s+{w}\s*,\s*\w+\s+in\s+" + DOTTED + rb"\.items\(\)\s*:", 1),
+          (rb"\bfor\s+{w}\s+in\s+" + DOTTED + rb"\.keys\(\)\s*:", 1))
+
+
+def last_match(pattern: re.Pattern[bytes], data: bytes, lo: int, hi: int) -> re.Match[bytes] | None:
+    """The last match of ``pattern`` in ``data[lo:hi]``: the one nearest the cursor."""
+    found = None
+    for found in pattern.finditer(data, lo, hi):
+        pass
+    return found
+
+
+def loop_class(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None:
+    """Where the last loop in ``before`` binds ``word`` (a name, escaped), and the class of what
+    it takes; None where no loop binds it or none says its class."""
+    best = None
+    for form, part in _LOOPS:
+        found = last_match(re.compile(form.replace(b"{w}", word)), before, 0, len(before))
+        if found is not None and (best is None or found.start() >= best[0]) \
+                and (element := _element_class(before[:found.start()], found.group(1), part)) is not None:
+            best = (found.start(), element)
+    return best
+
+
+def _element_class(before: bytes, iterable: bytes, part: int = 0) -> tuple[str, ...] | None:
+    """The class of what a Python loop takes of ``iterable`` (``part``, _LOOPS), as ``before``
+    writes it: the element type of its annotation (``users: list[User]``, ``self.items:
+    Sequence[m.Item]``, ``tuple[Row, ...]``), a mapping's key or value type (``by_id: dict[int,
+    User]``), or the class that a list literal assigned to it constructs (``users = [User(...),
+    ...]``); None where none says."""
+    names = [iterable] + ([iterable[5:]] if iterable.startswith(b"self.") else [])  # a class body's field too
+    best = None
+    for name in names:
+        word = re.escape(name)
+        forms = ((rb"(?<![\w.])" + word + rb"\s*:\s*" + _COLLECTIONS + rb"\[\s*" + DOTTED + rb"\s*(?:,\s*\.\.\.\s*)?\]",
+                  rb"(?<![\w.])" + word + rb"\s*(?::[^=\n]*)?=\s*\[\s*" + DOTTED + rb"\s*\(") if not part else
+                 (rb"(?<![\w.])" + word + rb"\s*:\s*" + _MAPPINGS + rb"\[\s*" + DOTTED + rb"\s*,\s*" + DOTTED + rb"\s*\]",))
+        for number, form in enumerate(forms):
+            found = last_match(re.compile(form), before, 0, len(before))
+            if found is None or (best is not None and found.start() <= best[0]):
+                continue
+            cls = found.group(part or 1)
+            if number == 0 or cls.rsplit(b".", 1)[-1][:1].isupper():  # a list literal's: a class, by convention
+                best = (found.start(), tuple(cls.decode().split(".")))
+    return best[1] if best is not None else None
