@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from .context import CompletionContext, member_access
-from .element_types import DOTTED as _DOTTED
-from .element_types import last_match, loop_class
 from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
+from .python_types import DOTTED as _DOTTED
+from .python_types import annotated_class, last_match, loop_class
 from .words import node_text
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
@@ -262,16 +262,13 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
     word = re.escape(name.encode())
     call = assigned_call(data, offset, name)
     best = (0, call[0], call[1]) if call is not None else None  # (form, start, names)
-    if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter)
-        forms = [rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b",
-                 rb"(?<![\w.])" + word + rb"\s*:\s*" + _DOTTED + rb"\s*(?:\n|#|=|,|\))"]
-        for number, form in enumerate(forms, 1):
-            found = last_match(re.compile(form), before, 0, len(before))
-            if found is not None and (best is None or found.start() >= best[1]):  # the type written wins a tie
-                best = (number, found.start(), tuple(found.group(1).decode().split(".")))
-        looped = loop_class(before, word)  # `for u in users:` of `users: list[User]`: a type written
-        if looped is not None and (best is None or looped[0] >= best[1]):
-            best = (2, *looped)
+    if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter); a loop's variable
+        found = last_match(re.compile(rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
+        if found is not None and (best is None or found.start() >= best[1]):
+            best = (1, found.start(), tuple(found.group(1).decode().split(".")))
+        for written in (annotated_class(before, word), loop_class(before, word)):  # `for u in users:` of `users: list[User]`
+            if written is not None and (best is None or written[0] >= best[1]):  # the type written wins a tie
+                best = (2, *written)
     if best is None:
         return None
     names = best[2]

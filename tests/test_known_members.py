@@ -497,6 +497,23 @@ def test_a_base_class_from_another_file_of_the_project(tmp_path: Path):
     assert [c.text for c in candidates].index("Base") > 5
 
 
+def test_a_name_annotated_as_optional_or_quoted_has_the_class_s_members(tmp_path: Path):
+    (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+    texts = ["def f(user: User | None = None):\n    user.",
+             "def f(user: Optional[User]):\n    user.",
+             "def f(user: typing.Optional[User] = None) -> None:\n    user.",
+             "def f(user: 'User'):\n    user.",  # a forward reference
+             "class A:\n    def __init__(self, user: User):\n        self.user = user\n    def g(self):\n        self.user.",
+             "class A:\n    user: User\n    def g(self):\n        self.user."]  # a class body's field (a dataclass)
+    for text in texts:
+        found = [c.text for c in complete(service, libraries, (tmp_path / "a.py").as_uri(),
+                                          "from models import User\nfrom typing import Optional\nimport typing\n" + text, "python")]
+        assert {"age", "greet"} <= set(found[:3]), text
+
+
 def test_a_loop_s_variable_has_the_members_of_the_element_type_written(tmp_path: Path):
     (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
     (tmp_path / "shapes.ts").write_text("export interface Shape { area(): number; label: string }\nexport class Item { weigh() {} }\n")

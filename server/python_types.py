@@ -1,8 +1,10 @@
-"""What a Python loop's variable holds, as the code before it writes it: the element type of
-the annotation written for what it iterates (``for u in users:`` of ``users: list[User]``), a
-mapping's key or value type (``for k, u in by_id.items():`` of ``by_id: dict[int, User]``), or
-the class a list literal assigned to it constructs (``users = [User(...)]``). Read from the
-text, as receivers.py reads an assignment."""
+"""The class a Python name holds, as the code before the cursor writes it (receivers.py reads
+its assignments): the type annotated for it (``user: User``, ``Optional[User]``, ``User | None``,
+``'User'``; for ``self.user``, a class body's ``user: User`` or the annotated parameter that
+``self.user = user`` stores), and what a loop's variable takes: the element type written for what
+it iterates (``for u in users:`` of ``users: list[User]``), a mapping's key or value type (``for
+k, u in by_id.items():`` of ``by_id: dict[int, User]``), or the class a list literal assigned to
+it constructs (``users = [User(...)]``)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,39 @@ _LOOPS = ((rb"\bfor\s+{w}\s+in\s+" + DOTTED + rb"\s*:", 0),
           (rb"\bfor\s+{w}\s+in\s+" + DOTTED + rb"\.values\(\)\s*:", 2),
           (rb"\bfor\s+{w}\s*,\s*\w+\s+in\s+" + DOTTED + rb"\.items\(\)\s*:", 1),
           (rb"\bfor\s+{w}\s+in\s+" + DOTTED + rb"\.keys\(\)\s*:", 1))
+
+
+# An annotation's class (one group each): ``User``, ``Optional[User]``, ``User | None``, ``'User'``
+_ANNOTATED = (rb"\s*:\s*(?:" + DOTTED + rb"|(?:typing\.|t\.)?Optional\[\s*" + DOTTED + rb"\s*\]|" + DOTTED
+              + rb"\s*\|\s*None|None\s*\|\s*" + DOTTED + rb"|['\"]" + DOTTED + rb"(?:\s*\|\s*None)?['\"])\s*(?=\n|#|=|,|\))")
+
+
+def annotated_class(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None:
+    """Where the last annotation of the name ``word`` (escaped) in ``before`` is, and its class;
+    for ``self.x``, a class body's ``x: X`` and, where ``self.x = x`` stores a parameter, that
+    parameter's annotation too. None where none is written."""
+    found = _annotation(before, rb"(?<![\w.])" + word)
+    if word.startswith(rb"self\."):
+        attribute = word[len(rb"self\."):]
+        for other in (_annotation(before, rb"\n[ \t]+" + attribute), _stored(before, word)):
+            if other is not None and (found is None or other[0] > found[0]):
+                found = other
+    return found
+
+
+def _annotation(before: bytes, head: bytes) -> tuple[int, tuple[str, ...]] | None:
+    match = last_match(re.compile(head + _ANNOTATED), before, 0, len(before))
+    if match is None:
+        return None
+    cls = next(g for g in match.groups() if g is not None)
+    return match.start(), tuple(cls.decode().split("."))
+
+
+def _stored(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None:
+    """``self.x = x``'s parameter's annotation, at the assignment's offset."""
+    match = last_match(re.compile(rb"(?<![\w.])" + word + rb"\s*=\s*([A-Za-z_]\w*)\s*(?=\n|#|;)"), before, 0, len(before))
+    found = _annotation(before[:match.start()], rb"(?<![\w.])" + re.escape(match.group(1))) if match is not None else None
+    return (match.start(), found[1]) if found is not None else None
 
 
 def last_match(pattern: re.Pattern[bytes], data: bytes, lo: int, hi: int) -> re.Match[bytes] | None:
