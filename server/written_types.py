@@ -19,21 +19,23 @@ TYPE_READ = 16 * 1024  # a name's annotation is looked for this far back
 def declared_type_name(context: CompletionContext) -> str | None:
     """The type written for the receiver, a single name, in the TYPE_READ bytes before the
     cursor: in TypeScript its annotation (``user: User`` … ``user.``: ``User``; ``names:
-    string[]``: ``Array``), in JavaScript its JSDoc (``@param {Map<K, V>} m``, ``/** @type
-    {string[]} */ const names``)."""
+    string[]``: ``Array``; ``User | null``, ``Readonly<User>``: ``User``), a class's field for
+    ``this.user`` (``private user?: User``, a constructor's ``private readonly user: User``), in
+    JavaScript its JSDoc (``@param {Map<K, V>} m``, ``/** @type {string[]} */ const names``)."""
     typed = context.language.name in TYPED
     names = chain(context.receiver) if context.tree is not None and (typed or context.language.name == "javascript") else None
-    if not names or len(names) != 1:
+    field = typed and names is not None and len(names) == 2 and names[0] == "this"
+    if not names or len(names) != 1 and not field:
         return None
-    name = re.escape(names[0].encode())
+    name = re.escape(names[-1].encode())
     lo = max(0, context.prefix_start - TYPE_READ)
     if typed:
-        annotation = re.compile(rb"(?<![\w$.])" + name + rb"\s*\??\s*:\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)((?:\s*\[\s*\])*)\s*(?=[,)=;\n<{]|$)")
+        annotation = re.compile((_FIELD if field else rb"(?<![\w$.])") + name + rb"\s*[?!]?\s*:\s*" + _TS_TYPE + rb"\s*(?=[,)=;\n<{]|$)")
         found = last_match(annotation, context.data, lo, context.prefix_start)
-        element = _element_type(context, name, lo)
+        element = _element_type(context, name, lo) if not field else None
         if element is not None and (found is None or element[0] > found.start()):
             return element[1]  # `for (const s of shapes)`, `shapes.map((s) => s.`: the array's element type
-        if found is None or not _in_scope(context, found.start()):
+        if found is None or not (_in_class(context, found.end() - 1) if field else _in_scope(context, found.start())):
             return None
         return "Array" if found.group(2) else found.group(1).decode()
     documented = re.compile(rb"@param\s*\{([^{}\n]+)\}\s*\[?" + name + rb"(?![\w$])|@type\s*\{([^{}\n]+)\}\s*\*/\s*(?:const|let|var)\s+" + name + rb"(?![\w$])")
@@ -78,6 +80,24 @@ def _binding_open(context: CompletionContext, offset: int) -> bool:
     if node is None:
         return _open(context.data, offset, context.prefix_start)
     return node.end_byte >= context.prefix_start or node.has_error
+
+
+# A TypeScript annotation's type: its name (group 1) and array brackets (group 2), through a
+# union with null or undefined and a wrapper that keeps the members (``Readonly<User>``)
+_TS_TYPE = (rb"(?:readonly\s+)?(?:(?:null|undefined)\s*\|\s*)*(?:(?:Readonly|Partial|Required|NonNullable)\s*<\s*)?"
+            rb"([A-Za-z_$][\w$]*)((?:\s*\[\s*\])*)(?:\s*>)?(?:\s*\|\s*(?:null|undefined))*")
+# where a class declares a field: a line of its body, or a constructor's parameter property
+_FIELD = (rb"(?:(?:^|\n)[ \t]*(?:(?:private|public|protected|readonly|declare|static|override)\s+)*"
+          rb"|(?:private|public|protected|readonly)\s+(?:readonly\s+)?)")
+
+
+def _in_class(context: CompletionContext, offset: int) -> bool:
+    """Whether the class body around ``offset`` (a field's declaration) holds the cursor, or the
+    tree is broken around both (the class being written)."""
+    node = context.tree.root_node.descendant_for_byte_range(offset, offset + 1)
+    while node is not None and node.type not in ("class_body", "ERROR"):
+        node = node.parent
+    return node is not None and node.start_byte <= context.prefix_start <= node.end_byte
 
 
 _SCOPES = (*FUNCTIONS["javascript"], "class_body", "program")

@@ -514,6 +514,25 @@ def test_a_name_annotated_as_optional_or_quoted_has_the_class_s_members(tmp_path
         assert {"age", "greet"} <= set(found[:3]), text
 
 
+def test_typescript_a_type_written_with_null_or_a_wrapper_and_a_class_s_field_have_its_members(tmp_path: Path):
+    (tmp_path / "models.ts").write_text("export interface User { greet(): void; age: number }\n")
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+    texts = ["function f(user: User | null) {\n  user.",
+             "function f(user: undefined | User) {\n  user?.",
+             "function f(user: Readonly<User>) {\n  user.",
+             "let user: User | null = null\nuser.",
+             "class A {\n  private user?: User | null = null\n  m() {\n    this.user.",  # a field
+             "class A {\n  constructor(private readonly user: User) {}\n  m() {\n    this.user.",  # a parameter property
+             "class A {\n  user!: User\n  m() {\n    this.user."]
+    for text in texts:
+        found = [c.text for c in complete(service, libraries, (tmp_path / "a.ts").as_uri(), "import { User } from './models'\n" + text, "typescript")]
+        assert {"age", "greet"} <= set(found[:3]), text
+    other = "import { User } from './models'\nclass B {\n  user: User\n}\nclass A {\n  m() {\n    this.user."
+    assert "greet" not in [c.text for c in complete(service, libraries, (tmp_path / "b.ts").as_uri(), other, "typescript")][:3]
+
+
 def test_a_loop_s_variable_has_the_members_of_the_element_type_written(tmp_path: Path):
     (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
     (tmp_path / "shapes.ts").write_text("export interface Shape { area(): number; label: string }\nexport class Item { weigh() {} }\n")
