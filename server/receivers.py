@@ -193,8 +193,9 @@ def builtin_instance(context: CompletionContext) -> Target | None:
         name = _JS_RETURNS.get(written)
         if name is None and function.type == "member_expression":
             name = _JS_METHOD_RETURNS.get(node_text(function.child_by_field_name("property")))
-    elif obj.type == "identifier" and (assigned := _assigned_class(context, node_text(obj))) is not None and len(assigned) == 1:
-        name = assigned[0]
+    elif (obj.type == "identifier" or obj.type == "member_expression" and node_text(obj).startswith("this.")) \
+            and (assigned := _assigned_class(context, node_text(obj))) is not None and len(assigned) == 1:
+        name = assigned[0]  # `const u = new URL(s)`, `this.items = []`
     return Target("", (name, "prototype")) if name else None
 
 
@@ -217,9 +218,9 @@ def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     python = context.language.name == "python"
     found = _assigned(context.data, context.prefix_start, name, python)
     if found is not None and not python and "." not in name and context.tree is not None \
-            and seen_call(context.tree.root_node, context.data, context.prefix_start, name) is None:
+            and not seen_at(context.tree.root_node, max(0, context.prefix_start - ASSIGNMENT_READ) + found[0], context.prefix_start):
         return None  # another function's `c = new Cache()`
-    return list(found) if found is not None else None
+    return list(found[1]) if found is not None else None
 
 
 
@@ -256,12 +257,24 @@ def seen_at(root: tree_sitter.Node, start: int, cursor: int) -> bool:
     return node is None or node.end_byte >= cursor or node.has_error
 
 
+# A literal assigned (``items = []``): its class in Python and in JavaScript
+_LITERALS = {b"[": ("list", "Array"), b"{": ("dict", None), b"'": ("str", "String"), b'"': ("str", "String"),
+             b"`": (None, "String"), b"b": ("bytes", None)}
+
+
 @functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
-def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tuple[str, ...] | None:
+def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tuple[int, tuple[str, ...]] | None:
+    """Where ``name`` was last given what its class is read from, in the ASSIGNMENT_READ bytes
+    before ``offset``, and _assigned_class's names."""
     before = data[max(0, offset - ASSIGNMENT_READ):offset]
     word = re.escape(name.encode())
     call = assigned_call(data, offset, name)
     best = (0, call[0], call[1]) if call is not None else None  # (form, start, names)
+    found = last_match(re.compile(rb"(?<![\w$.])" + word + rb"\s*(?::[^=\n]*)?=\s*(?:[rRuUfF]{0,2}(['\"])|([bB])['\"]|([\[{`]))"),
+                       before, 0, len(before))
+    literal = _LITERALS[next(g for g in found.groups() if g is not None)][0 if python else 1] if found is not None else None
+    if literal is not None and (best is None or found.start() > best[1]):  # `items = []`, `this.name = ''`
+        best = (2, found.start(), (literal,))
     if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter); a loop's variable
         found = last_match(re.compile(rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
         if found is not None and (best is None or found.start() >= best[1]):
@@ -273,8 +286,8 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
         return None
     names = best[2]
     if best[0] == 2 or names[-1][:1].isupper():
-        return names  # a class, by convention, or the type written
-    return names[:-1] + (names[-1] + "()",) if python else None  # a function's result: what it is declared to return
+        return best[1], names  # a class, by convention, or the type written
+    return (best[1], names[:-1] + (names[-1] + "()",)) if python else None  # a function's result: what it is declared to return
 
 
 def own_class(context: CompletionContext) -> OwnClass | None:

@@ -533,6 +533,25 @@ def test_typescript_a_type_written_with_null_or_a_wrapper_and_a_class_s_field_ha
     assert "greet" not in [c.text for c in complete(service, libraries, (tmp_path / "b.ts").as_uri(), other, "typescript")][:3]
 
 
+def test_a_name_last_given_a_literal_has_the_literal_s_class_members(tmp_path: Path):
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    cases = [("a.py", "items = []\nitems.", "python", "append"),
+             ("a.py", "class A:\n    def __init__(self):\n        self.items = []\n    def m(self):\n        self.items.", "python", "append"),
+             ("a.py", "name = f'{1}'\nname.", "python", "endswith"),
+             ("a.py", "counts = {}\ncounts.", "python", "setdefault"),
+             ("a.py", "data = b''\ndata.", "python", "decode"),
+             ("a.js", "const items = []\nitems.", "javascript", "push"),
+             ("a.js", "class A {\n  constructor() {\n    this.items = []\n  }\n  m() {\n    this.items.", "javascript", "push"),
+             ("a.js", "let label = `x`\nlabel.", "javascript", "padStart")]
+    for name, text, language, member in cases:
+        assert member in [c.text for c in complete(service, libraries, (tmp_path / name).as_uri(), text, language)], text
+    later = "import pathlib\np = ''\np = pathlib.Path('x')\np."  # the last assignment counts
+    assert "endswith" not in [c.text for c in complete(service, libraries, (tmp_path / "b.py").as_uri(), later, "python")]
+    other = "function a() {\n  const items = []\n}\nfunction b(items) {\n  items."  # another function's
+    assert "push" not in [c.text for c in complete(service, libraries, (tmp_path / "b.js").as_uri(), other, "javascript")]
+
+
 def test_a_loop_s_variable_has_the_members_of_the_element_type_written(tmp_path: Path):
     (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
     (tmp_path / "shapes.ts").write_text("export interface Shape { area(): number; label: string }\nexport class Item { weigh() {} }\n")
