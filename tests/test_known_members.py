@@ -497,38 +497,44 @@ def test_a_base_class_from_another_file_of_the_project(tmp_path: Path):
     assert [c.text for c in candidates].index("Base") > 5
 
 
-def test_a_name_annotated_as_optional_or_quoted_has_the_class_s_members(tmp_path: Path):
-    (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
+def _members_come_first(tmp_path: Path, module: tuple[str, str], head: str, texts: list[str], language: str) -> None:
+    """Each of ``texts`` after ``head`` (which imports ``module``: its file's name and text) lists
+    the module's class's members, ``age`` and ``greet``, among its first three items."""
+    (tmp_path / module[0]).write_text(module[1])
     libraries = Libraries()
     libraries.roots = [tmp_path]
     service = CompletionService(libraries=libraries)
-    texts = ["def f(user: User | None = None):\n    user.",
-             "def f(user: Optional[User]):\n    user.",
-             "def f(user: typing.Optional[User] = None) -> None:\n    user.",
-             "def f(user: 'User'):\n    user.",  # a forward reference
-             "class A:\n    def __init__(self, user: User):\n        self.user = user\n    def g(self):\n        self.user.",
-             "class A:\n    user: User\n    def g(self):\n        self.user."]  # a class body's field (a dataclass)
+    suffix = ".py" if language == "python" else ".ts"
     for text in texts:
-        found = [c.text for c in complete(service, libraries, (tmp_path / "a.py").as_uri(),
-                                          "from models import User\nfrom typing import Optional\nimport typing\n" + text, "python")]
+        found = [c.text for c in complete(service, libraries, (tmp_path / f"a{suffix}").as_uri(), head + text, language)]
         assert {"age", "greet"} <= set(found[:3]), text
+
+
+def test_a_name_annotated_as_optional_or_quoted_has_the_class_s_members(tmp_path: Path):
+    _members_come_first(tmp_path, ("models.py", "class User:\n    def greet(self):\n        pass\n    age = 0\n"),
+                        "from models import User\nfrom typing import Optional\nimport typing\n",
+                        ["def f(user: User | None = None):\n    user.",
+                         "def f(user: Optional[User]):\n    user.",
+                         "def f(user: typing.Optional[User] = None) -> None:\n    user.",
+                         "def f(user: 'User'):\n    user.",  # a forward reference
+                         "class A:\n    def __init__(self, user: User):\n        self.user = user\n    def g(self):\n        self.user.",
+                         "class A:\n    user: User\n    def g(self):\n        self.user."],  # a class body's field (a dataclass)
+                        "python")
 
 
 def test_typescript_a_type_written_with_null_or_a_wrapper_and_a_class_s_field_have_its_members(tmp_path: Path):
-    (tmp_path / "models.ts").write_text("export interface User { greet(): void; age: number }\n")
+    _members_come_first(tmp_path, ("models.ts", "export interface User { greet(): void; age: number }\n"),
+                        "import { User } from './models'\n",
+                        ["function f(user: User | null) {\n  user.",
+                         "function f(user: undefined | User) {\n  user?.",
+                         "function f(user: Readonly<User>) {\n  user.",
+                         "let user: User | null = null\nuser.",
+                         "class A {\n  private user?: User | null = null\n  m() {\n    this.user.",  # a field
+                         "class A {\n  constructor(private readonly user: User) {}\n  m() {\n    this.user.",  # a parameter property
+                         "class A {\n  user!: User\n  m() {\n    this.user."],
+                        "typescript")
     libraries = Libraries()
-    libraries.roots = [tmp_path]
     service = CompletionService(libraries=libraries)
-    texts = ["function f(user: User | null) {\n  user.",
-             "function f(user: undefined | User) {\n  user?.",
-             "function f(user: Readonly<User>) {\n  user.",
-             "let user: User | null = null\nuser.",
-             "class A {\n  private user?: User | null = null\n  m() {\n    this.user.",  # a field
-             "class A {\n  constructor(private readonly user: User) {}\n  m() {\n    this.user.",  # a parameter property
-             "class A {\n  user!: User\n  m() {\n    this.user."]
-    for text in texts:
-        found = [c.text for c in complete(service, libraries, (tmp_path / "a.ts").as_uri(), "import { User } from './models'\n" + text, "typescript")]
-        assert {"age", "greet"} <= set(found[:3]), text
     other = "import { User } from './models'\nclass B {\n  user: User\n}\nclass A {\n  m() {\n    this.user."
     assert "greet" not in [c.text for c in complete(service, libraries, (tmp_path / "b.ts").as_uri(), other, "typescript")][:3]
 
