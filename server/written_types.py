@@ -40,6 +40,9 @@ def declared_type_name(context: CompletionContext) -> str | None:
         return "Array" if found.group(2) else found.group(1).decode()
     documented = re.compile(rb"@param\s*\{([^{}\n]+)\}\s*\[?" + name + rb"(?![\w$])|@type\s*\{([^{}\n]+)\}\s*\*/\s*(?:const|let|var)\s+" + name + rb"(?![\w$])")
     found = last_match(documented, context.data, lo, context.prefix_start)
+    element = _element_type(context, name, lo) if not field else None
+    if element is not None and (found is None or element[0] > found.start()):
+        return element[1]  # `for (const s of shapes)` of `/** @type {Shape[]} */ const shapes`
     if found is None or not _in_scope(context, found.end() - 1 if found.group(2) else found.start(), documents=found.group(1) is not None):
         return None
     return jsdoc_type((found.group(1) or found.group(2)).decode("utf-8", "replace"))
@@ -51,9 +54,10 @@ _ITERATED = (rb"for\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+([A-Za-z_$][\w$.]*)
 
 
 def _element_type(context: CompletionContext, name: bytes, lo: int) -> tuple[int, str] | None:
-    """Where a TypeScript loop or array method's callback binds ``name`` (a pattern escaped) to
-    an element of an array whose type is written (``shapes: Shape[]``, ``items: Array<Item>``,
-    ``this.items`` of a field ``items: readonly Item[]``): the binding's offset and the element
+    """Where a loop or an array method's callback binds ``name`` (a pattern escaped) to an
+    element of an array whose type is written (``shapes: Shape[]``, ``items: Array<Item>``,
+    ``this.items`` of a field ``items: readonly Item[]``, JSDoc's ``@type {Shape[]}``) or that a
+    literal of constructions makes (``[new Shape()]``): the binding's offset and the element
     type; None where none does."""
     found = None
     for form in _ITERATED:
@@ -63,12 +67,15 @@ def _element_type(context: CompletionContext, name: bytes, lo: int) -> tuple[int
     if found is None or not _binding_open(context, found.end() - 1):
         return None
     iterable = re.escape(found.group(1).rsplit(b".", 1)[-1])
-    typed = re.compile(rb"(?<![\w$])" + iterable + rb"\s*\??\s*:\s*(?:readonly\s+)?(?:([A-Za-z_$][\w$]*)\s*\[\s*\]"
-                       rb"|(?:Array|ReadonlyArray|Set|ReadonlySet)\s*<\s*([A-Za-z_$][\w$]*)\s*>)")
+    element = rb"(?:([A-Za-z_$][\w$]*)\s*\[\s*\]|(?:Array|ReadonlyArray|Set|ReadonlySet)\s*<\s*([A-Za-z_$][\w$]*)\s*>)"
+    typed = re.compile(rb"(?<![\w$])" + iterable + rb"\s*\??\s*:\s*(?:readonly\s+)?" + element  # `shapes: Shape[]`
+                       + rb"|@type\s*\{\s*" + element + rb"\s*\}\s*\*/\s*(?:const|let|var)\s+" + iterable + rb"(?![\w$])"  # JSDoc's
+                       + rb"|@param\s*\{\s*" + element + rb"\s*\}\s*\[?" + iterable + rb"(?![\w$])"
+                       + rb"|(?<![\w$.])" + iterable + rb"\s*=\s*\[\s*new\s+([A-Za-z_$][\w$]*)\s*\(")  # `[new Shape(...)]`
     written = last_match(typed, context.data, lo, found.start())
     if written is None:
         return None
-    return found.start(), (written.group(1) or written.group(2)).decode()
+    return found.start(), next(g for g in written.groups() if g is not None).decode()
 
 
 def _binding_open(context: CompletionContext, offset: int) -> bool:

@@ -584,6 +584,12 @@ def test_a_loop_s_variable_has_the_members_of_the_element_type_written(tmp_path:
                   "class Box {\n  items: readonly Shape[] = []\n  m() {\n    this.items.map(s => s."}
     for text in typescript:
         assert set(first("b.ts", "import { Shape } from './shapes'\n" + text, "typescript")) == {"area", "label"}, text
+    (tmp_path / "item.js").write_text("class Item {\n  weigh() {}\n  get size() { return 1 }\n}\nmodule.exports = { Item }\n")
+    javascript = {"const items = [new Item()]\nfor (const it of items) {\n  it.",  # a literal of constructions
+                  "/** @type {Item[]} */\nconst items = []\nitems.forEach((it) => it.",  # JSDoc's
+                  "/** @param {Array<Item>} items */\nfunction f(items) {\n  items.map((it) => it."}
+    for text in javascript:
+        assert set(first("c.js", "const { Item } = require('./item')\n" + text, "javascript")) == {"weigh", "size"}, text
     closed = "import { Shape } from './shapes'\nconst all: Shape[] = []\nall.forEach((s) => s.label)\nconst s = 'x'\ns."
     assert "area" not in first("b.ts", closed, "typescript")  # the callback's s is out of scope
 
