@@ -270,7 +270,8 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
     word = re.escape(name.encode())
     call = assigned_call(data, offset, name)
     best = (0, call[0], call[1]) if call is not None else None  # (form, start, names)
-    found = last_match(re.compile(rb"(?<![\w$.])" + word + rb"\s*(?::[^=\n]*)?=\s*(?:[rRuUfF]{0,2}(['\"])|([bB])['\"]|([\[{`]))"),
+    statement = rb"(?:^|\n)[ \t]*" if python else rb"(?:^|[\n;{])\s*(?:(?:const|let|var)\s+)?"  # not a keyword argument, nor in a string
+    found = last_match(re.compile(statement + word + rb"\s*(?::[^=\n]*)?=\s*(?:[rRuUfF]{0,2}(['\"])|([bB])['\"]|([\[{`]))"),
                        before, 0, len(before))
     literal = _LITERALS[next(g for g in found.groups() if g is not None)][0 if python else 1] if found is not None else None
     if literal is not None and (best is None or found.start() > best[1]):  # `items = []`, `this.name = ''`

@@ -554,6 +554,8 @@ def test_a_name_last_given_a_literal_has_the_literal_s_class_members(tmp_path: P
         assert member in [c.text for c in complete(service, libraries, (tmp_path / name).as_uri(), text, language)], text
     later = "import pathlib\np = ''\np = pathlib.Path('x')\np."  # the last assignment counts
     assert "endswith" not in [c.text for c in complete(service, libraries, (tmp_path / "b.py").as_uri(), later, "python")]
+    text = "show(f'counts={1}', counts={})\ncounts."  # in a string, a keyword argument: not the name's
+    assert "setdefault" not in [c.text for c in complete(service, libraries, (tmp_path / "c.py").as_uri(), text, "python")]
     other = "function a() {\n  const items = []\n}\nfunction b(items) {\n  items."  # another function's
     assert "push" not in [c.text for c in complete(service, libraries, (tmp_path / "b.js").as_uri(), other, "javascript")]
 
