@@ -32,7 +32,7 @@ def annotated_class(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] |
     """Where the last annotation of the name ``word`` (escaped) in ``before`` is, and its class;
     for ``self.x``, a class body's ``x: X`` and, where ``self.x = x`` stores a parameter, that
     parameter's annotation too. None where none is written."""
-    found = _annotation(before, rb"(?<![\w.])" + word)
+    found = _annotation(before, alone(word, rb"[\w.]"))
     if word.startswith(rb"self\."):
         attribute = word[len(rb"self\."):]
         for other in (_annotation(before, rb"\n[ \t]+" + attribute), _stored(before, word)):
@@ -51,9 +51,16 @@ def _annotation(before: bytes, head: bytes) -> tuple[int, tuple[str, ...]] | Non
 
 def _stored(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None:
     """``self.x = x``'s parameter's annotation, at the assignment's offset."""
-    match = last_match(re.compile(rb"(?<![\w.])" + word + rb"\s*=\s*([A-Za-z_]\w*)\s*(?=\n|#|;)"), before, 0, len(before))
-    found = _annotation(before[:match.start()], rb"(?<![\w.])" + re.escape(match.group(1))) if match is not None else None
+    match = last_match(re.compile(alone(word, rb"[\w.]") + rb"\s*=\s*([A-Za-z_]\w*)\s*(?=\n|#|;)"), before, 0, len(before))
+    found = _annotation(before[:match.start()], alone(re.escape(match.group(1)), rb"[\w.]")) if match is not None else None
     return (match.start(), found[1]) if found is not None else None
+
+
+def alone(word: bytes, before: bytes = rb"[\w$.]") -> bytes:
+    """A pattern of ``word`` (a regular expression of fixed width, a name escaped) where no
+    ``before`` stands just before it, the word first: the scan then looks for the word alone,
+    where a lookbehind first is tried at every offset (~40 times slower over 16 KB)."""
+    return word + rb"(?<!" + before + word + rb")"
 
 
 def last_match(pattern: re.Pattern[bytes], data: bytes, lo: int, hi: int) -> re.Match[bytes] | None:
@@ -86,9 +93,9 @@ def _element_class(before: bytes, iterable: bytes, part: int = 0) -> tuple[str, 
     best = None
     for name in names:
         word = re.escape(name)
-        forms = ((rb"(?<![\w.])" + word + rb"\s*:\s*" + _COLLECTIONS + rb"\[\s*" + DOTTED + rb"\s*(?:,\s*\.\.\.\s*)?\]",
-                  rb"(?<![\w.])" + word + rb"\s*(?::[^=\n]*)?=\s*\[\s*" + DOTTED + rb"\s*\(") if not part else
-                 (rb"(?<![\w.])" + word + rb"\s*:\s*" + _MAPPINGS + rb"\[\s*" + DOTTED + rb"\s*,\s*" + DOTTED + rb"\s*\]",))
+        forms = ((alone(word, rb"[\w.]") + rb"\s*:\s*" + _COLLECTIONS + rb"\[\s*" + DOTTED + rb"\s*(?:,\s*\.\.\.\s*)?\]",
+                  alone(word, rb"[\w.]") + rb"\s*(?::[^=\n]*)?=\s*\[\s*" + DOTTED + rb"\s*\(") if not part else
+                 (alone(word, rb"[\w.]") + rb"\s*:\s*" + _MAPPINGS + rb"\[\s*" + DOTTED + rb"\s*,\s*" + DOTTED + rb"\s*\]",))
         for number, form in enumerate(forms):
             found = last_match(re.compile(form), before, 0, len(before))
             if found is None or (best is not None and found.start() <= best[0]):

@@ -16,7 +16,7 @@ import tree_sitter
 from .context import CompletionContext, member_access
 from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
 from .python_types import DOTTED as _DOTTED
-from .python_types import annotated_class, last_match, loop_class
+from .python_types import alone, annotated_class, last_match, loop_class
 from .words import node_text
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
@@ -231,7 +231,7 @@ def assigned_call(data: bytes, offset: int, name: str) -> tuple[int, tuple[str, 
     ``x = await f(``): where it starts in the ASSIGNMENT_READ bytes before, the callee's names,
     and whether it is awaited."""
     before = data[max(0, offset - ASSIGNMENT_READ):offset]
-    form = rb"(?<![\w$.])" + re.escape(name.encode()) + rb"\s*(?::[^=\n]*)?=\s*(new\s+|await\s+)?" + _DOTTED + rb"\s*\("
+    form = alone(re.escape(name.encode())) + rb"\s*(?::[^=\n]*)?=\s*(new\s+|await\s+)?" + _DOTTED + rb"\s*\("
     found = last_match(re.compile(form), before, 0, len(before))
     if found is None:
         return None
@@ -262,6 +262,11 @@ _LITERALS = {b"[": ("list", "Array"), b"{": ("dict", None), b"'": ("str", "Strin
              b"`": (None, "String"), b"b": ("bytes", None)}
 
 
+# what stands before a name a statement assigns: a line's indentation (Python); a line's start, `;`
+# or `{`, and a declaration's keyword (JavaScript)
+_STATEMENT = {True: re.compile(rb"(?:\A|\n)[ \t]*\Z"), False: re.compile(rb"(?:\A|[\n;{])\s*(?:(?:const|let|var)\s+)?\Z")}
+
+
 @functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
 def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tuple[int, tuple[str, ...]] | None:
     """Where ``name`` was last given what its class is read from, in the ASSIGNMENT_READ bytes
@@ -270,9 +275,10 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
     word = re.escape(name.encode())
     call = assigned_call(data, offset, name)
     best = (0, call[0], call[1]) if call is not None else None  # (form, start, names)
-    statement = rb"(?:^|\n)[ \t]*" if python else rb"(?:^|[\n;{])\s*(?:(?:const|let|var)\s+)?"  # not a keyword argument, nor in a string
-    found = last_match(re.compile(statement + word + rb"\s*(?::[^=\n]*)?=\s*(?:[rRuUfF]{0,2}(['\"])|([bB])['\"]|([\[{`]))"),
-                       before, 0, len(before))
+    found = None
+    for match in re.finditer(alone(word) + rb"\s*(?::[^=\n]*)?=\s*(?:[rRuUfF]{0,2}(['\"])|([bB])['\"]|([\[{`]))", before):
+        if _STATEMENT[python].search(before, max(0, match.start() - 64), match.start()):  # not a keyword argument, nor in a string
+            found = match
     literal = _LITERALS[next(g for g in found.groups() if g is not None)][0 if python else 1] if found is not None else None
     if literal is not None and (best is None or found.start() > best[1]):  # `items = []`, `this.name = ''`
         best = (2, found.start(), (literal,))

@@ -10,6 +10,7 @@ import tree_sitter
 
 from .context import CompletionContext
 from .languages import FUNCTIONS
+from .python_types import alone
 from .receivers import TYPED, OwnClass, Target, chain, last_match, read_class
 from .words import node_text
 
@@ -30,7 +31,7 @@ def declared_type_name(context: CompletionContext) -> str | None:
     name = re.escape(names[-1].encode())
     lo = max(0, context.prefix_start - TYPE_READ)
     if typed:
-        annotation = re.compile((_FIELD if field else rb"(?<![\w$.])") + name + rb"\s*[?!]?\s*:\s*" + _TS_TYPE + rb"\s*(?=[,)=;\n<{]|$)")
+        annotation = re.compile((_FIELD + name if field else alone(name)) + rb"\s*[?!]?\s*:\s*" + _TS_TYPE + rb"\s*(?=[,)=;\n<{]|$)")
         found = last_match(annotation, context.data, lo, context.prefix_start)
         element = _element_type(context, name, lo) if not field else None
         if element is not None and (found is None or element[0] > found.start()):
@@ -48,9 +49,10 @@ def declared_type_name(context: CompletionContext) -> str | None:
     return jsdoc_type((found.group(1) or found.group(2)).decode("utf-8", "replace"))
 
 
-_ITERATED = (rb"for\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+([A-Za-z_$][\w$.]*)\s*\)",
-             rb"([A-Za-z_$][\w$.]*)\s*\.\s*(?:forEach|map|filter|find|findLast|findIndex|some|every|flatMap)\s*\(\s*"
+_ITERATED = (rb"for\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+([A-Za-z_$][\w$.]*)\s*\)",  # the iterable: group 1
+             rb"\.\s*(?:forEach|map|filter|find|findLast|findIndex|some|every|flatMap)\s*\(\s*"  # the iterable: before it
              rb"(?:async\s*)?(?:\(\s*{name}\s*[,):]|{name}\s*=>)")
+_RECEIVER_BEFORE = re.compile(rb"([A-Za-z_$][\w$]*)\s*\Z")  # the last name of what a method is called on
 
 
 def _element_type(context: CompletionContext, name: bytes, lo: int) -> tuple[int, str] | None:
@@ -59,23 +61,27 @@ def _element_type(context: CompletionContext, name: bytes, lo: int) -> tuple[int
     ``this.items`` of a field ``items: readonly Item[]``, JSDoc's ``@type {Shape[]}``) or that a
     literal of constructions makes (``[new Shape()]``): the binding's offset and the element
     type; None where none does."""
-    found = None
-    for form in _ITERATED:
+    found = None  # (start, end, the iterable's last name)
+    for number, form in enumerate(_ITERATED):  # each starts with a literal: scanned fast
         match = last_match(re.compile(form.replace(b"{name}", name)), context.data, lo, context.prefix_start)
-        if match is not None and (found is None or match.start() > found.start()):
-            found = match
-    if found is None or not _binding_open(context, found.end() - 1):
+        if match is None or found is not None and match.start() <= found[0]:
+            continue
+        if number == 0:
+            found = (match.start(), match.end(), match.group(1).rsplit(b".", 1)[-1])
+        elif (called := _RECEIVER_BEFORE.search(context.data, max(lo, match.start() - 256), match.start())) is not None:
+            found = (called.start(), match.end(), called.group(1))
+    if found is None or not _binding_open(context, found[1] - 1):
         return None
-    iterable = re.escape(found.group(1).rsplit(b".", 1)[-1])
+    iterable = re.escape(found[2])
     element = rb"(?:([A-Za-z_$][\w$]*)\s*\[\s*\]|(?:Array|ReadonlyArray|Set|ReadonlySet)\s*<\s*([A-Za-z_$][\w$]*)\s*>)"
-    typed = re.compile(rb"(?<![\w$])" + iterable + rb"\s*\??\s*:\s*(?:readonly\s+)?" + element  # `shapes: Shape[]`
+    typed = re.compile(alone(iterable, rb"[\w$]") + rb"\s*\??\s*:\s*(?:readonly\s+)?" + element  # `shapes: Shape[]`
                        + rb"|@type\s*\{\s*" + element + rb"\s*\}\s*\*/\s*(?:const|let|var)\s+" + iterable + rb"(?![\w$])"  # JSDoc's
                        + rb"|@param\s*\{\s*" + element + rb"\s*\}\s*\[?" + iterable + rb"(?![\w$])"
                        + rb"|(?<![\w$.])" + iterable + rb"\s*=\s*\[\s*new\s+([A-Za-z_$][\w$]*)\s*\(")  # `[new Shape(...)]`
-    written = last_match(typed, context.data, lo, found.start())
+    written = last_match(typed, context.data, lo, found[0])
     if written is None:
         return None
-    return found.start(), next(g for g in written.groups() if g is not None).decode()
+    return found[0], next(g for g in written.groups() if g is not None).decode()
 
 
 def _binding_open(context: CompletionContext, offset: int) -> bool:
