@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from .words import alone
+
 DOTTED = rb"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)"  # a dotted name, as one group
 _COLLECTIONS = rb"(?:typing\.|t\.)?(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|set|Set|frozenset|FrozenSet|deque|Deque|tuple|Tuple)"
 _MAPPINGS = rb"(?:typing\.|t\.)?(?:dict|Dict|Mapping|MutableMapping|defaultdict|DefaultDict|OrderedDict)"
@@ -54,13 +56,6 @@ def _stored(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None:
     match = last_match(re.compile(alone(word, rb"[\w.]") + rb"\s*=\s*([A-Za-z_]\w*)\s*(?=\n|#|;)"), before, 0, len(before))
     found = _annotation(before[:match.start()], alone(re.escape(match.group(1)), rb"[\w.]")) if match is not None else None
     return (match.start(), found[1]) if found is not None else None
-
-
-def alone(word: bytes, before: bytes = rb"[\w$.]") -> bytes:
-    """A pattern of ``word`` (a regular expression of fixed width, a name escaped) where no
-    ``before`` stands just before it, the word first: the scan then looks for the word alone,
-    where a lookbehind first is tried at every offset (~40 times slower over 16 KB)."""
-    return word + rb"(?<!" + before + word + rb")"
 
 
 def last_match(pattern: re.Pattern[bytes], data: bytes, lo: int, hi: int) -> re.Match[bytes] | None:

@@ -16,8 +16,8 @@ import tree_sitter
 from .context import CompletionContext, member_access
 from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
 from .python_types import DOTTED as _DOTTED
-from .python_types import alone, annotated_class, last_match, loop_class
-from .words import node_text
+from .python_types import annotated_class, last_match, loop_class
+from .words import alone, node_text
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
 ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back

@@ -142,3 +142,10 @@ def receiver_word(receiver: str | None, language: LanguageSpec) -> str | None:
     """The last word of the object before the dot (``state`` for ``context.state``), if it ends in one."""
     match = _receiver_pattern(language.identifier_chars).search(receiver) if receiver else None
     return match.group(1) if match else None
+
+
+def alone(word: bytes, before: bytes = rb"[\w$.]") -> bytes:
+    """A pattern of ``word`` (a regular expression of fixed width, a name escaped) where no
+    ``before`` stands just before it, the word first: the scan then looks for the word alone,
+    where a lookbehind first is tried at every offset (~40 times slower over 16 KB)."""
+    return word + rb"(?<!" + before + word + rb")"

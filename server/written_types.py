@@ -10,9 +10,8 @@ import tree_sitter
 
 from .context import CompletionContext
 from .languages import FUNCTIONS
-from .python_types import alone
 from .receivers import TYPED, OwnClass, Target, chain, last_match, read_class
-from .words import node_text
+from .words import alone, node_text
 
 TYPE_READ = 16 * 1024  # a name's annotation is looked for this far back
 

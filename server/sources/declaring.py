@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..context import NAME, CompletionContext
+from ..words import alone
 from .declarations import (ACCESSOR_BYTES, INITIALISED, JS_QUOTED, READ, blanked, declares, documented_parameter, js_members,
                            line_start, member_position, parameter_list)
 
@@ -306,7 +307,7 @@ def _python_initialised(data: bytes, offset: int) -> set[bytes]:
     previous = data[max(0, line - 256):line].rstrip()
     if previous.endswith((b"(", b"[", b"{", b",", b"\\")):
         return set()  # a keyword argument or a continued line, not a statement's target
-    name = re.compile(rb"(?<![\w.])" + re.escape(found.group(1)) + rb"(?!\w)")
+    name = re.compile(alone(re.escape(found.group(1)), rb"[\w.]") + rb"(?!\w)")
     return set() if name.search(data, max(0, line - BOUND_READ), line) else {found.group(1)}
 
 

@@ -12,7 +12,7 @@ import re
 import tree_sitter
 
 from .. import languages
-from ..words import node_text
+from ..words import alone, node_text
 
 FUNCTIONS = languages.FUNCTIONS["javascript"]
 BODY_READ = 64 * 1024  # bytes of a function's body searched for a parameter's members
@@ -92,7 +92,7 @@ def _read_in_body(function: tree_sitter.Node, name: str) -> list[str]:
     body = function.child_by_field_name("body")
     text = body.text[:BODY_READ] if body is not None and body.text else b""
     word = re.escape(name.encode())
-    keys = [m.group(1).decode() for m in re.finditer(rb"(?<![\w$.])" + word + rb"\s*\??\.\s*([A-Za-z_$][\w$]*)", text)]
+    keys = [m.group(1).decode() for m in re.finditer(alone(word) + rb"\s*\??\.\s*([A-Za-z_$][\w$]*)", text)]
     for destructured in re.finditer(rb"\{([^{}]*)\}\s*=\s*" + word + rb"(?![\w$])", text):
         keys += [m.group(1).decode() for m in re.finditer(rb"(?:^|,)\s*([A-Za-z_$][\w$]*)", destructured.group(1))]
     return keys
