@@ -556,6 +556,10 @@ def test_a_name_last_given_a_literal_has_the_literal_s_class_members(tmp_path: P
     assert "endswith" not in [c.text for c in complete(service, libraries, (tmp_path / "b.py").as_uri(), later, "python")]
     text = "show(f'counts={1}', counts={})\ncounts."  # in a string, a keyword argument: not the name's
     assert "setdefault" not in [c.text for c in complete(service, libraries, (tmp_path / "c.py").as_uri(), text, "python")]
+    text = "const names = 'a b'.split(' ')\nnames."  # not the literal's class: a method's result
+    assert "padStart" not in [c.text for c in complete(service, libraries, (tmp_path / "c.js").as_uri(), text, "javascript")]
+    text = "counts = {\n    'a': [1],\n}\ncounts."  # a literal of several lines
+    assert "setdefault" in [c.text for c in complete(service, libraries, (tmp_path / "d.py").as_uri(), text, "python")]
     other = "function a() {\n  const items = []\n}\nfunction b(items) {\n  items."  # another function's
     assert "push" not in [c.text for c in complete(service, libraries, (tmp_path / "b.js").as_uri(), other, "javascript")]
 
