@@ -223,8 +223,6 @@ def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     return list(found[1]) if found is not None else None
 
 
-
-
 @functools.lru_cache(maxsize=4)  # a request after a dot asks it up to three times (receivers, calls.py): read once
 def assigned_call(data: bytes, offset: int, name: str) -> tuple[int, tuple[str, ...], bool] | None:
     """The last call ``name`` was given before ``offset`` (``x = a.b(``, ``const x = new B(``,
