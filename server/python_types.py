@@ -1,10 +1,11 @@
 """The class a Python name holds, as the code before the cursor writes it (receivers.py reads
 its assignments): the type annotated for it (``user: User``, ``Optional[User]``, ``User | None``,
 ``'User'``; for ``self.user``, a class body's ``user: User`` or the annotated parameter that
-``self.user = user`` stores), and what a loop's variable takes: the element type written for what
-it iterates (``for u in users:`` of ``users: list[User]``), a mapping's key or value type (``for
-k, u in by_id.items():`` of ``by_id: dict[int, User]``), or the class a list literal assigned to
-it constructs (``users = [User(...)]``)."""
+``self.user = user`` stores), what ``isinstance(user, User)`` narrows it to, and what a loop's
+variable takes: the element type written for what it iterates (``for u in users:`` of ``users:
+list[User]``), a mapping's key or value type (``for k, u in by_id.items():`` of ``by_id:
+dict[int, User]``), or the class a list literal assigned to it constructs (``users =
+[User(...)]``)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,13 @@ def annotated_class(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] |
             if other is not None and (found is None or other[0] > found[0]):
                 found = other
     return found
+
+
+def narrowed_class(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None:
+    """Where the last ``isinstance(word, C)`` in ``before`` is (an ``if``'s, an ``assert``'s: the
+    name is a C below it), and C; None where there is none."""
+    match = last_match(re.compile(rb"\bisinstance\(\s*" + word + rb"\s*,\s*" + DOTTED + rb"\s*\)"), before, 0, len(before))
+    return (match.start(), tuple(match.group(1).decode().split("."))) if match is not None else None
 
 
 def _annotation(before: bytes, head: bytes) -> tuple[int, tuple[str, ...]] | None:

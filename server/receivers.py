@@ -16,7 +16,7 @@ import tree_sitter
 from .context import CompletionContext, member_access
 from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
 from .python_types import DOTTED as _DOTTED
-from .python_types import annotated_class, last_match, loop_class
+from .python_types import annotated_class, last_match, loop_class, narrowed_class
 from .words import alone, node_text
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
@@ -312,7 +312,7 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
         found = last_match(re.compile(rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
         if found is not None and (best is None or found.start() >= best[1]):
             best = (1, found.start(), tuple(found.group(1).decode().split(".")))
-        for written in (annotated_class(before, word), loop_class(before, word)):  # `for u in users:` of `users: list[User]`
+        for written in (annotated_class(before, word), loop_class(before, word), narrowed_class(before, word)):  # `for u in users:` of `users: list[User]`
             if written is not None and (best is None or written[0] >= best[1]):  # the type written wins a tie
                 best = (2, *written)
     if best is None:

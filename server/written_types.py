@@ -32,17 +32,17 @@ def declared_type_name(context: CompletionContext) -> str | None:
     if typed:
         annotation = re.compile((_FIELD + name if field else alone(name)) + rb"\s*[?!]?\s*:\s*" + _TS_TYPE + rb"\s*(?=[,)=;\n<{]|$)")
         found = last_match(annotation, context.data, lo, context.prefix_start)
-        element = _element_type(context, name, lo) if not field else None
-        if element is not None and (found is None or element[0] > found.start()):
-            return element[1]  # `for (const s of shapes)`, `shapes.map((s) => s.`: the array's element type
+        for other in (_element_type(context, name, lo), _narrowed(context, name, lo)) if not field else ():
+            if other is not None and (found is None or other[0] > found.start()):
+                return other[1]  # `for (const s of shapes)`, `shapes.map((s) => s.`: the array's element type; `instanceof`
         if found is None or not (_in_class(context, found.end() - 1) if field else _in_scope(context, found.start())):
             return None
         return "Array" if found.group(2) else found.group(1).decode()
     documented = re.compile(rb"@param\s*\{([^{}\n]+)\}\s*\[?" + name + rb"(?![\w$])|@type\s*\{([^{}\n]+)\}\s*\*/\s*(?:const|let|var)\s+" + name + rb"(?![\w$])")
     found = last_match(documented, context.data, lo, context.prefix_start)
-    element = _element_type(context, name, lo) if not field else None
-    if element is not None and (found is None or element[0] > found.start()):
-        return element[1]  # `for (const s of shapes)` of `/** @type {Shape[]} */ const shapes`
+    for other in (_element_type(context, name, lo), _narrowed(context, name, lo)):
+        if other is not None and (found is None or other[0] > found.start()):
+            return other[1]  # `for (const s of shapes)` of `/** @type {Shape[]} */ const shapes`; `if (e instanceof E) {`
     if found is None or not _in_scope(context, found.end() - 1 if found.group(2) else found.start(), documents=found.group(1) is not None):
         return None
     return jsdoc_type((found.group(1) or found.group(2)).decode("utf-8", "replace"))
@@ -81,6 +81,13 @@ def _element_type(context: CompletionContext, name: bytes, lo: int) -> tuple[int
     if written is None:
         return None
     return found[0], next(g for g in written.groups() if g is not None).decode()
+
+
+def _narrowed(context: CompletionContext, name: bytes, lo: int) -> tuple[int, str] | None:
+    """Where the last ``name instanceof C`` before the cursor is, and C (the name is a C in the
+    block the test guards, and below ``if (!(x instanceof C)) return``); None where none is."""
+    match = last_match(re.compile(alone(name) + rb"\s+instanceof\s+([A-Za-z_$][\w$]*)"), context.data, lo, context.prefix_start)
+    return (match.start(), match.group(1).decode()) if match is not None else None
 
 
 def _binding_open(context: CompletionContext, offset: int) -> bool:

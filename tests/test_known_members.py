@@ -564,6 +564,22 @@ def test_a_name_last_given_a_literal_has_the_literal_s_class_members(tmp_path: P
     assert "push" not in [c.text for c in complete(service, libraries, (tmp_path / "b.js").as_uri(), other, "javascript")]
 
 
+def test_a_name_narrowed_by_isinstance_or_instanceof_has_the_class_s_members(tmp_path: Path):
+    (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
+    (tmp_path / "models.js").write_text("class User {\n  greet() {}\n  get age() { return 0 }\n}\nmodule.exports = { User }\n")
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    service = CompletionService(libraries=libraries)
+    cases = [("a.py", "from models import User\ndef f(x):\n    if isinstance(x, User):\n        x.", "python"),
+             ("a.py", "from models import User\ndef f(x):\n    assert isinstance(x, User)\n    x.", "python"),
+             ("a.js", "const { User } = require('./models')\nfunction f(x) {\n  if (x instanceof User) {\n    x.", "javascript"),
+             ("a.ts", "import { User } from './models'\nfunction f(x: unknown) {\n  if (x instanceof User) {\n    x.", "typescript")]
+    for name, text, language in cases:
+        assert {"age", "greet"} <= set([c.text for c in complete(service, libraries, (tmp_path / name).as_uri(), text, language)][:3]), text
+    error = [c.text for c in complete(service, libraries, (tmp_path / "b.js").as_uri(), "function f(e) {\n  if (e instanceof Error) {\n    e.", "javascript")]
+    assert {"message", "stack"} <= set(error[:4])  # a global class
+
+
 def test_a_loop_s_variable_has_the_members_of_the_element_type_written(tmp_path: Path):
     (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
     (tmp_path / "shapes.ts").write_text("export interface Shape { area(): number; label: string }\nexport class Item { weigh() {} }\n")
