@@ -15,6 +15,7 @@ import tree_sitter
 
 from .context import CompletionContext, member_access
 from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
+from .literals import literal_class
 from .python_types import DOTTED as _DOTTED
 from .python_types import annotated_class, last_match, loop_class, narrowed_class
 from .words import alone, node_text
@@ -255,44 +256,6 @@ def seen_at(root: tree_sitter.Node, start: int, cursor: int) -> bool:
     return node is None or node.end_byte >= cursor or node.has_error
 
 
-# A literal assigned (``items = []``): its class in Python and in JavaScript
-_LITERALS = {b"[": ("list", "Array"), b"{": ("dict", None), b"'": ("str", "String"), b'"': ("str", "String"),
-             b"`": (None, "String"), b"b": ("bytes", None)}
-
-
-# what stands before a name a statement assigns: a line's indentation (Python); a line's start, `;`
-# or `{`, and a declaration's keyword (JavaScript)
-_STATEMENT = {True: re.compile(rb"(?:\A|\n)[ \t]*\Z"), False: re.compile(rb"(?:\A|[\n;{])\s*(?:(?:const|let|var)\s+)?\Z")}
-
-
-LITERAL_READ = 4096  # bytes a literal's end is looked for in
-_CLOSES = {ord("["): ord("]"), ord("{"): ord("}"), ord("("): ord(")")}
-
-
-def _whole(text: bytes, start: int) -> bool:
-    """Whether the literal opening at ``start`` (a quote or a bracket) is all of the value: after
-    its end the line holds nothing, a comment, ``;``, ``,`` or a closing bracket (not
-    ``'a b'.split(' ')``)."""
-    opener = text[start]
-    if opener in _CLOSES:
-        depth, end = 0, None
-        for i in range(start, min(len(text), start + LITERAL_READ)):
-            depth += 1 if text[i] in _CLOSES else -1 if text[i] in _CLOSES.values() else 0
-            if depth == 0:
-                end = i + 1
-                break
-    else:
-        quote = text[start:start + 3] if text[start:start + 3] == bytes([opener]) * 3 else bytes([opener])
-        end, i = None, start + len(quote)
-        while (j := text.find(quote, i, start + LITERAL_READ)) >= 0:
-            if text[j - 1] != 0x5C:  # not escaped
-                end = j + len(quote)
-                break
-            i = j + 1
-    rest = text[end:end + 64].lstrip(b" \t") if end is not None else b"."
-    return rest[:1] in (b"", b"\n", b"\r", b";", b",", b")", b"]", b"}", b"#", b"/")
-
-
 @functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
 def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tuple[int, tuple[str, ...]] | None:
     """Where ``name`` was last given what its class is read from, in the ASSIGNMENT_READ bytes
@@ -301,13 +264,9 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
     word = re.escape(name.encode())
     call = assigned_call(data, offset, name)
     best = (0, call[0], call[1]) if call is not None else None  # (form, start, names)
-    found = None
-    for match in re.finditer(alone(word) + rb"\s*(?::[^=\n]*)?=\s*(?:[rRuUfF]{0,2}(['\"])|([bB])['\"]|([\[{`]))", before):
-        if _STATEMENT[python].search(before, max(0, match.start() - 64), match.start()) and _whole(before, match.end() - 1):
-            found = match  # a statement's (not a keyword argument, nor in a string), the literal all its value
-    literal = _LITERALS[next(g for g in found.groups() if g is not None)][0 if python else 1] if found is not None else None
-    if literal is not None and (best is None or found.start() > best[1]):  # `items = []`, `this.name = ''`
-        best = (2, found.start(), (literal,))
+    literal = literal_class(before, word, python)
+    if literal is not None and (best is None or literal[0] > best[1]):  # `items = []`, `this.name = ''`
+        best = (2, literal[0], (literal[1],))
     if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter); a loop's variable
         found = last_match(re.compile(rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
         if found is not None and (best is None or found.start() >= best[1]):
