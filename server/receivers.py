@@ -151,6 +151,10 @@ def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | 
             head, names = found, assigned
         elif assigned is not None and len(assigned) == 1 and context.language.name == "python":
             return Target("builtins", tuple(assigned))  # `with open(p) as fh`: a builtin's result
+        elif assigned is not None and len(assigned) == 2 and assigned[1].endswith("()") and context.language.name == "python" \
+                and (owner := _assigned_class(context, assigned[0])) is not None and len(owner) == 1 \
+                and (cls := bound.get(owner[0]) or (Target("builtins", (owner[0],)) if owner[0] in _PY_CLASSES else None)) is not None:
+            return Target(cls.module, cls.names + (assigned[1],))  # `parts = line.split(',')` of `line = ''`: its method's result
     if head is None:
         return None
     return Target(head.module, head.names + tuple(names[1:]))

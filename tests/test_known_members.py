@@ -580,6 +580,18 @@ def test_a_name_narrowed_by_isinstance_or_instanceof_has_the_class_s_members(tmp
     assert {"message", "stack"} <= set(error[:4])  # a global class
 
 
+def test_a_name_given_a_method_s_result_of_a_known_instance_has_its_class_s_members(tmp_path: Path):
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    cases = [("line = ''\nparts = line.split(',')\nparts.", "append"),  # typeshed: str.split -> list[str]
+             ("from pathlib import Path\np = Path('x')\ntext = p.read_text()\ntext.", "endswith"),  # Path.read_text -> str
+             ("d = {}\nks = d.keys()\nks.", "isdisjoint")]
+    for text, member in cases:
+        assert member in [c.text for c in complete(service, libraries, (tmp_path / "a.py").as_uri(), text, "python")][:8], text
+    unknown = [c.text for c in complete(service, libraries, (tmp_path / "b.py").as_uri(), "x = foo()\nparts = x.split(',')\nparts.", "python")]
+    assert "append" not in unknown[:8]
+
+
 def test_a_loop_s_variable_has_the_members_of_the_element_type_written(tmp_path: Path):
     (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
     (tmp_path / "shapes.ts").write_text("export interface Shape { area(): number; label: string }\nexport class Item { weigh() {} }\n")

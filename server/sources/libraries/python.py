@@ -145,8 +145,11 @@ class PythonLibraries:
     def _returned(self, dotted: str) -> Members | None:
         """The members of what calling ``dotted`` gives: a class's instance, or the class a
         function is declared to return (its first overload's; ``Optional``, ``| None`` and type
-        arguments dropped)."""
+        arguments dropped); a class's own method's too (``builtins.str.split``: list)."""
         found = self._resolve(dotted)
+        if found is None and "." in dotted and (owner := self._resolve(dotted.rpartition(".")[0])) is not None \
+                and isinstance(owner[1].ast, ast.ClassDef) and (method := (owner[1].child_nodes or {}).get(dotted.rpartition(".")[2])):
+            found = owner[0], method
         if found is None:
             return None
         node = found[1].ast
