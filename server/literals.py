@@ -19,7 +19,7 @@ LITERAL_READ = 4096  # bytes a literal's end is looked for in
 _CLOSES = {ord("["): ord("]"), ord("{"): ord("}"), ord("("): ord(")")}
 
 
-def _whole(text: bytes, start: int) -> bool:
+def whole(text: bytes, start: int) -> bool:
     """Whether the literal opening at ``start`` (a quote or a bracket) is all of the value: after
     its end the line holds nothing, a comment, ``;``, ``,`` or a closing bracket (not
     ``'a b'.split(' ')``)."""
@@ -48,7 +48,7 @@ def literal_class(before: bytes, word: bytes, python: bool) -> tuple[int, str] |
     the literal's class; None where none does, or the literal's class is not one known."""
     found = None
     for match in re.finditer(alone(word) + rb"\s*(?::[^=\n]*)?=\s*(?:[rRuUfF]{0,2}(['\"])|([bB])['\"]|([\[{`]))", before):
-        if _STATEMENT[python].search(before, max(0, match.start() - 64), match.start()) and _whole(before, match.end() - 1):
+        if _STATEMENT[python].search(before, max(0, match.start() - 64), match.start()) and whole(before, match.end() - 1):
             found = match
     literal = _LITERALS[next(g for g in found.groups() if g is not None)][0 if python else 1] if found is not None else None
     return (found.start(), literal) if literal is not None else None

@@ -15,7 +15,7 @@ import tree_sitter
 
 from .context import CompletionContext, member_access
 from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
-from .literals import literal_class
+from .literals import literal_class, whole
 from .python_types import DOTTED as _DOTTED
 from .python_types import annotated_class, last_match, loop_class, narrowed_class
 from .words import alone, node_text
@@ -283,7 +283,11 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
     names = best[2]
     if best[0] == 2 or names[-1][:1].isupper():
         return best[1], names  # a class, by convention, or the type written
-    return (best[1], names[:-1] + (names[-1] + "()",)) if python else None  # a function's result: what it is declared to return
+    if python:
+        return best[1], names[:-1] + (names[-1] + "()",)  # a function's result: what it is declared to return
+    known = _JS_RETURNS.get(".".join(names)) or (_JS_METHOD_RETURNS.get(names[-1]) if len(names) > 1 else None)
+    call = re.compile(rb"[^(]*\(").match(before, best[1]) if known else None  # `const keys = Object.keys(o)`, `parts = line.split(',')`
+    return (best[1], (known,)) if call is not None and whole(before, call.end() - 1) else None  # not `.split(',').join('-')`
 
 
 def own_class(context: CompletionContext) -> OwnClass | None:

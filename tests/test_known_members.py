@@ -590,6 +590,12 @@ def test_a_name_given_a_method_s_result_of_a_known_instance_has_its_class_s_memb
         assert member in [c.text for c in complete(service, libraries, (tmp_path / "a.py").as_uri(), text, "python")][:8], text
     unknown = [c.text for c in complete(service, libraries, (tmp_path / "b.py").as_uri(), "x = foo()\nparts = x.split(',')\nparts.", "python")]
     assert "append" not in unknown[:8]
+    # JavaScript: the methods and functions whose result's class Node's table gives, the call all the value
+    for text, member in (("const parts = line.split(',')\nparts.", "push"), ("const keys = Object.keys(o)\nkeys.", "push"),
+                         ("const label = parts.join('-')\nlabel.", "padStart")):
+        assert member in [c.text for c in complete(service, libraries, (tmp_path / "c.js").as_uri(), text, "javascript")], text
+    chained = "const s = line.split(',').join('-')\ns."
+    assert "push" not in [c.text for c in complete(service, libraries, (tmp_path / "d.js").as_uri(), chained, "javascript")]
 
 
 def test_a_loop_s_variable_has_the_members_of_the_element_type_written(tmp_path: Path):
