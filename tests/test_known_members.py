@@ -497,21 +497,35 @@ def test_a_base_class_from_another_file_of_the_project(tmp_path: Path):
     assert [c.text for c in candidates].index("Base") > 5
 
 
+USER_PY = "class User:\n    def greet(self):\n        pass\n    age = 0\n"
+
+
+def _served(tmp_path: Path, files: dict[str, str]) -> tuple[CompletionService, Libraries]:
+    """A service whose libraries read the workspace ``tmp_path``, holding ``files`` (name: text)."""
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    libraries = Libraries()
+    libraries.roots = [tmp_path]
+    return CompletionService(libraries=libraries), libraries
+
+
+def listed(service: CompletionService, libraries: Libraries, path: Path, text: str, language: str) -> list[str]:
+    """The texts of complete()'s candidates for the buffer ``text`` open as ``path``."""
+    return [c.text for c in complete(service, libraries, path.as_uri(), text, language)]
+
+
 def _members_come_first(tmp_path: Path, module: tuple[str, str], head: str, texts: list[str], language: str) -> None:
     """Each of ``texts`` after ``head`` (which imports ``module``: its file's name and text) lists
     the module's class's members, ``age`` and ``greet``, among its first three items."""
-    (tmp_path / module[0]).write_text(module[1])
-    libraries = Libraries()
-    libraries.roots = [tmp_path]
-    service = CompletionService(libraries=libraries)
+    service, libraries = _served(tmp_path, dict([module]))
     suffix = ".py" if language == "python" else ".ts"
     for text in texts:
-        found = [c.text for c in complete(service, libraries, (tmp_path / f"a{suffix}").as_uri(), head + text, language)]
+        found = listed(service, libraries, tmp_path / f"a{suffix}", head + text, language)
         assert {"age", "greet"} <= set(found[:3]), text
 
 
 def test_a_name_annotated_as_optional_or_quoted_has_the_class_s_members(tmp_path: Path):
-    _members_come_first(tmp_path, ("models.py", "class User:\n    def greet(self):\n        pass\n    age = 0\n"),
+    _members_come_first(tmp_path, ("models.py", USER_PY),
                         "from models import User\nfrom typing import Optional\nimport typing\n",
                         ["def f(user: User | None = None):\n    user.",
                          "def f(user: Optional[User]):\n    user.",
@@ -536,7 +550,7 @@ def test_typescript_a_type_written_with_null_or_a_wrapper_and_a_class_s_field_ha
     libraries = Libraries()
     service = CompletionService(libraries=libraries)
     other = "import { User } from './models'\nclass B {\n  user: User\n}\nclass A {\n  m() {\n    this.user."
-    assert "greet" not in [c.text for c in complete(service, libraries, (tmp_path / "b.ts").as_uri(), other, "typescript")][:3]
+    assert "greet" not in listed(service, libraries, tmp_path / "b.ts", other, "typescript")[:3]
 
 
 def test_a_name_last_given_a_literal_has_the_literal_s_class_members(tmp_path: Path):
@@ -551,32 +565,29 @@ def test_a_name_last_given_a_literal_has_the_literal_s_class_members(tmp_path: P
              ("a.js", "class A {\n  constructor() {\n    this.items = []\n  }\n  m() {\n    this.items.", "javascript", "push"),
              ("a.js", "let label = `x`\nlabel.", "javascript", "padStart")]
     for name, text, language, member in cases:
-        assert member in [c.text for c in complete(service, libraries, (tmp_path / name).as_uri(), text, language)], text
+        assert member in listed(service, libraries, tmp_path / name, text, language), text
     later = "import pathlib\np = ''\np = pathlib.Path('x')\np."  # the last assignment counts
-    assert "endswith" not in [c.text for c in complete(service, libraries, (tmp_path / "b.py").as_uri(), later, "python")]
+    assert "endswith" not in listed(service, libraries, tmp_path / "b.py", later, "python")
     text = "show(f'counts={1}', counts={})\ncounts."  # in a string, a keyword argument: not the name's
-    assert "setdefault" not in [c.text for c in complete(service, libraries, (tmp_path / "c.py").as_uri(), text, "python")]
+    assert "setdefault" not in listed(service, libraries, tmp_path / "c.py", text, "python")
     text = "const names = 'a b'.split(' ')\nnames."  # not the literal's class: a method's result
-    assert "padStart" not in [c.text for c in complete(service, libraries, (tmp_path / "c.js").as_uri(), text, "javascript")]
+    assert "padStart" not in listed(service, libraries, tmp_path / "c.js", text, "javascript")
     text = "counts = {\n    'a': [1],\n}\ncounts."  # a literal of several lines
-    assert "setdefault" in [c.text for c in complete(service, libraries, (tmp_path / "d.py").as_uri(), text, "python")]
+    assert "setdefault" in listed(service, libraries, tmp_path / "d.py", text, "python")
     other = "function a() {\n  const items = []\n}\nfunction b(items) {\n  items."  # another function's
-    assert "push" not in [c.text for c in complete(service, libraries, (tmp_path / "b.js").as_uri(), other, "javascript")]
+    assert "push" not in listed(service, libraries, tmp_path / "b.js", other, "javascript")
 
 
 def test_a_name_narrowed_by_isinstance_or_instanceof_has_the_class_s_members(tmp_path: Path):
-    (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
-    (tmp_path / "models.js").write_text("class User {\n  greet() {}\n  get age() { return 0 }\n}\nmodule.exports = { User }\n")
-    libraries = Libraries()
-    libraries.roots = [tmp_path]
-    service = CompletionService(libraries=libraries)
+    service, libraries = _served(tmp_path, {"models.py": USER_PY,
+                                            "models.js": "class User {\n  greet() {}\n  get age() { return 0 }\n}\nmodule.exports = { User }\n"})
     cases = [("a.py", "from models import User\ndef f(x):\n    if isinstance(x, User):\n        x.", "python"),
              ("a.py", "from models import User\ndef f(x):\n    assert isinstance(x, User)\n    x.", "python"),
              ("a.js", "const { User } = require('./models')\nfunction f(x) {\n  if (x instanceof User) {\n    x.", "javascript"),
              ("a.ts", "import { User } from './models'\nfunction f(x: unknown) {\n  if (x instanceof User) {\n    x.", "typescript")]
     for name, text, language in cases:
-        assert {"age", "greet"} <= set([c.text for c in complete(service, libraries, (tmp_path / name).as_uri(), text, language)][:3]), text
-    error = [c.text for c in complete(service, libraries, (tmp_path / "b.js").as_uri(), "function f(e) {\n  if (e instanceof Error) {\n    e.", "javascript")]
+        assert {"age", "greet"} <= set(listed(service, libraries, tmp_path / name, text, language)[:3]), text
+    error = listed(service, libraries, tmp_path / "b.js", "function f(e) {\n  if (e instanceof Error) {\n    e.", "javascript")
     assert {"message", "stack"} <= set(error[:4])  # a global class
 
 
@@ -587,26 +598,23 @@ def test_a_name_given_a_method_s_result_of_a_known_instance_has_its_class_s_memb
              ("from pathlib import Path\np = Path('x')\ntext = p.read_text()\ntext.", "endswith"),  # Path.read_text -> str
              ("d = {}\nks = d.keys()\nks.", "isdisjoint")]
     for text, member in cases:
-        assert member in [c.text for c in complete(service, libraries, (tmp_path / "a.py").as_uri(), text, "python")][:8], text
+        assert member in listed(service, libraries, tmp_path / "a.py", text, "python")[:8], text
     unknown = [c.text for c in complete(service, libraries, (tmp_path / "b.py").as_uri(), "x = foo()\nparts = x.split(',')\nparts.", "python")]
     assert "append" not in unknown[:8]
     # JavaScript: the methods and functions whose result's class Node's table gives, the call all the value
     for text, member in (("const parts = line.split(',')\nparts.", "push"), ("const keys = Object.keys(o)\nkeys.", "push"),
                          ("const label = parts.join('-')\nlabel.", "padStart")):
-        assert member in [c.text for c in complete(service, libraries, (tmp_path / "c.js").as_uri(), text, "javascript")], text
+        assert member in listed(service, libraries, tmp_path / "c.js", text, "javascript"), text
     chained = "const s = line.split(',').join('-')\ns."
-    assert "push" not in [c.text for c in complete(service, libraries, (tmp_path / "d.js").as_uri(), chained, "javascript")]
+    assert "push" not in listed(service, libraries, tmp_path / "d.js", chained, "javascript")
 
 
 def test_a_loop_s_variable_has_the_members_of_the_element_type_written(tmp_path: Path):
-    (tmp_path / "models.py").write_text("class User:\n    def greet(self):\n        pass\n    age = 0\n")
-    (tmp_path / "shapes.ts").write_text("export interface Shape { area(): number; label: string }\nexport class Item { weigh() {} }\n")
-    libraries = Libraries()
-    libraries.roots = [tmp_path]
-    service = CompletionService(libraries=libraries)
+    service, libraries = _served(tmp_path, {"models.py": USER_PY,
+                                            "shapes.ts": "export interface Shape { area(): number; label: string }\nexport class Item { weigh() {} }\n"})
 
     def first(name: str, text: str, language: str) -> list[str]:
-        return [c.text for c in complete(service, libraries, (tmp_path / name).as_uri(), text, language)][:2]
+        return listed(service, libraries, tmp_path / name, text, language)[:2]
 
     python = {"users: list[User] = []\nfor u in users:\n    u.",  # an annotation's element type
               "def f(xs: typing.Sequence[User]):\n    for u in xs:\n        u.",
@@ -802,12 +810,12 @@ def test_a_receiver_named_as_a_class_the_buffer_imports_or_defines_has_its_membe
     libraries = Libraries()
     service = CompletionService(libraries=libraries)
     head = "const { Option } = require('./option.js');\nconst other = { ignore: 1 };\nfunction check("
-    texts = [c.text for c in complete(service, libraries, (tmp_path / "a.js").as_uri(), head + "option) {\n  return option.", "javascript")]
+    texts = listed(service, libraries, tmp_path / "a.js", head + "option) {\n  return option.", "javascript")
     assert {"isBoolean", "attributeName"} <= set(texts) and "ignore" in texts  # a guess: the other words stay
     doc = service.get((tmp_path / "a.js").as_uri())
     found = libraries.members(context_at(doc, len(doc.data)))
     assert set(found.names) == {"isBoolean", "attributeName"} and not found.complete
-    elsewhere = [c.text for c in complete(service, libraries, (tmp_path / "b.js").as_uri(), head + "value) {\n  return value.", "javascript")]
+    elsewhere = listed(service, libraries, tmp_path / "b.js", head + "value) {\n  return value.", "javascript")
     assert "attributeName" not in elsewhere  # another name: no class
     python = ("class HttpClient:\n    def send(self):\n        pass\n\n    def close(self):\n        pass\n\n\n"
               "def run(http_client, other):\n    http_client.")
