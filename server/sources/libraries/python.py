@@ -18,6 +18,7 @@ from pathlib import Path
 from ...engines.base import Kind
 from . import python_docs
 from .members import Members
+from .python_definitions import kind_of, returned_name, self_attributes
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +158,7 @@ class PythonLibraries:
         node = definitions[0] if definitions else node
         if isinstance(node, ast.ClassDef):
             return self._class_members(found[0], found[1], dotted)
-        written = _returned_name(node.returns) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        written = returned_name(node.returns) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
         if written is None:
             return None
         returned = self._base(found[0], written)
@@ -242,7 +243,7 @@ class PythonLibraries:
             else:
                 if name.startswith("_") and listed is None:
                     continue
-                kind, detail, signature = _kind(name, node)
+                kind, detail, signature = kind_of(name, node)
                 doc = self._doc(dotted, name, node)
                 if kind.base == Kind.VARIABLE and isinstance(node, ast.Assign) and self._module(f"{dotted}.{name}") is not None:
                     kind, detail = Kind.MODULE, ""  # `path = _path` in os
@@ -260,7 +261,7 @@ class PythonLibraries:
         found = self._resolve(target)
         if found is None:
             return Kind.VARIABLE, "", "", ""
-        return (*_kind(node.name, found[1].ast), self._doc(found[0], node.name, found[1].ast))
+        return (*kind_of(node.name, found[1].ast), self._doc(found[0], node.name, found[1].ast))
 
     def _doc(self, module: str, qualname: str, node) -> str | tuple[str, str]:
         """The first paragraph of a definition's docstring: its own, else where the standard
@@ -278,10 +279,10 @@ class PythonLibraries:
         where = f"{module}.{info.name}"
         for name, child in (info.child_nodes or {}).items():
             if not name.startswith("_"):
-                kind, detail, signature = _kind(name, child.ast, method=True)
+                kind, detail, signature = kind_of(name, child.ast, method=True)
                 doc = self._doc(module, f"{info.name}.{name}", child.ast)
                 out.add(name, kind, f"{detail}from {where}", signature=signature, origin=where, doc=doc)
-        for name in _self_attributes(info.ast):
+        for name in self_attributes(info.ast):
             out.add(name, Kind.FIELD, f"from {where}", origin=where)
         for base in info.ast.bases:
             written = ast.unparse(base).split("[")[0]
@@ -355,82 +356,6 @@ def _all(names: dict) -> set[str] | None:
     if isinstance(value, (ast.List, ast.Tuple)):
         return {e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
     return None
-
-
-def _kind(name: str, node, method: bool = False) -> tuple[Kind, str, str]:
-    """A definition's kind, the start of its detail (``def join(a, /, *paths) ``) and its signature
-    (``(a, /, *paths)``). ``method``: defined in a class body."""
-    definitions = getattr(node, "definitions", None)  # typeshed_client's OverloadedName
-    if definitions:
-        node = definitions[0]
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        decorators = {ast.unparse(d) for d in node.decorator_list}
-        if "property" in decorators or any(d.endswith(".setter") or "cached_property" in d for d in decorators):
-            return Kind.PROPERTY, "property ", ""
-        signature = f"({_parameters(node.args, method)})"
-        return Kind.METHOD if method else Kind.FUNCTION, f"def {name}{signature} ", signature
-    if isinstance(node, ast.ClassDef):
-        init = next((item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and item.name == "__init__"), None)
-        signature = f"({_parameters(init.args, True)})" if init is not None else ""
-        if init is None and any("dataclass" in ast.unparse(d) for d in node.decorator_list):  # its fields
-            signature = "(" + ", ".join(item.target.id for item in node.body if isinstance(item, ast.AnnAssign)
-                                        and isinstance(item.target, ast.Name) and "ClassVar" not in ast.unparse(item.annotation)) + ")"
-        return Kind.CLASS, f"class {name}{signature} ", signature
-    if name.isupper() and len(name) > 1:
-        return Kind.CONSTANT, "", ""  # `METRE = 1`, an enum's `RED = 1`
-    return (Kind.FIELD if method else Kind.VARIABLE), "", ""
-
-
-def _returned_name(annotation: ast.expr | None) -> str | None:
-    """The class a return annotation names: ``Logger``, ``re.Match`` of ``Match[str] | None``,
-    ``Path`` of ``Optional[Path]`` or ``"Path"``; None for ``None`` and what is not one name."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return None
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        left, right = annotation.left, annotation.right
-        annotation = right if isinstance(left, ast.Constant) and left.value is None else left
-    if isinstance(annotation, ast.Subscript):
-        written = ast.unparse(annotation.value)
-        annotation = annotation.slice if written.split(".")[-1] == "Optional" else annotation.value
-    if isinstance(annotation, (ast.Name, ast.Attribute)):
-        written = ast.unparse(annotation)
-        return None if written.split(".")[-1] in ("None", "Any", "Self", "NoReturn", "Never") else written
-    return None
-
-
-def _parameters(args: ast.arguments, method: bool) -> str:
-    """``a, /, b, *rest, key, **options``: the names, a ``/`` after the positional-only ones."""
-    names = [a.arg for a in args.posonlyargs] + (["/"] if args.posonlyargs else []) + [a.arg for a in args.args]
-    if method and names and names[0] in ("self", "cls"):
-        names = names[1:]
-    if names and names[0] == "/":
-        names = names[1:]
-    if args.vararg:
-        names.append(f"*{args.vararg.arg}")
-    elif args.kwonlyargs:
-        names.append("*")
-    names += [a.arg for a in args.kwonlyargs]
-    if args.kwarg:
-        names.append(f"**{args.kwarg.arg}")
-    return ", ".join(names)
-
-
-def _self_attributes(node: ast.ClassDef) -> list[str]:
-    """``self.x = ...`` in the class's methods: instance attributes a ``.py`` class sets."""
-    found = []
-    for item in node.body:
-        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for sub in ast.walk(item):
-                targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target] if isinstance(sub, ast.AnnAssign) else []
-                for target in [e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]:
-                    if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                            and target.value.id == "self" and not target.attr.startswith("_")):
-                        found.append(target.attr)
-    return found
 
 
 def _submodules(folder: Path) -> list[str]:

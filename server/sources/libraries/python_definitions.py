@@ -1,0 +1,85 @@
+"""What a Python definition's syntax says of it (typeshed_client's parse of a stub or a source):
+its kind, detail and signature, the class its return annotation names, its parameters as a
+signature writes them, and the attributes a class's methods set on ``self``."""
+
+from __future__ import annotations
+
+import ast
+
+from ...engines.base import Kind
+
+
+def kind_of(name: str, node, method: bool = False) -> tuple[Kind, str, str]:
+    """A definition's kind, the start of its detail (``def join(a, /, *paths) ``) and its signature
+    (``(a, /, *paths)``). ``method``: defined in a class body."""
+    definitions = getattr(node, "definitions", None)  # typeshed_client's OverloadedName
+    if definitions:
+        node = definitions[0]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        decorators = {ast.unparse(d) for d in node.decorator_list}
+        if "property" in decorators or any(d.endswith(".setter") or "cached_property" in d for d in decorators):
+            return Kind.PROPERTY, "property ", ""
+        signature = f"({parameters(node.args, method)})"
+        return Kind.METHOD if method else Kind.FUNCTION, f"def {name}{signature} ", signature
+    if isinstance(node, ast.ClassDef):
+        init = next((item for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and item.name == "__init__"), None)
+        signature = f"({parameters(init.args, True)})" if init is not None else ""
+        if init is None and any("dataclass" in ast.unparse(d) for d in node.decorator_list):  # its fields
+            signature = "(" + ", ".join(item.target.id for item in node.body if isinstance(item, ast.AnnAssign)
+                                        and isinstance(item.target, ast.Name) and "ClassVar" not in ast.unparse(item.annotation)) + ")"
+        return Kind.CLASS, f"class {name}{signature} ", signature
+    if name.isupper() and len(name) > 1:
+        return Kind.CONSTANT, "", ""  # `METRE = 1`, an enum's `RED = 1`
+    return (Kind.FIELD if method else Kind.VARIABLE), "", ""
+
+
+def returned_name(annotation: ast.expr | None) -> str | None:
+    """The class a return annotation names: ``Logger``, ``re.Match`` of ``Match[str] | None``,
+    ``Path`` of ``Optional[Path]`` or ``"Path"``; None for ``None`` and what is not one name."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        left, right = annotation.left, annotation.right
+        annotation = right if isinstance(left, ast.Constant) and left.value is None else left
+    if isinstance(annotation, ast.Subscript):
+        written = ast.unparse(annotation.value)
+        annotation = annotation.slice if written.split(".")[-1] == "Optional" else annotation.value
+    if isinstance(annotation, (ast.Name, ast.Attribute)):
+        written = ast.unparse(annotation)
+        return None if written.split(".")[-1] in ("None", "Any", "Self", "NoReturn", "Never") else written
+    return None
+
+
+def parameters(args: ast.arguments, method: bool) -> str:
+    """``a, /, b, *rest, key, **options``: the names, a ``/`` after the positional-only ones."""
+    names = [a.arg for a in args.posonlyargs] + (["/"] if args.posonlyargs else []) + [a.arg for a in args.args]
+    if method and names and names[0] in ("self", "cls"):
+        names = names[1:]
+    if names and names[0] == "/":
+        names = names[1:]
+    if args.vararg:
+        names.append(f"*{args.vararg.arg}")
+    elif args.kwonlyargs:
+        names.append("*")
+    names += [a.arg for a in args.kwonlyargs]
+    if args.kwarg:
+        names.append(f"**{args.kwarg.arg}")
+    return ", ".join(names)
+
+
+def self_attributes(node: ast.ClassDef) -> list[str]:
+    """``self.x = ...`` in the class's methods: instance attributes a ``.py`` class sets."""
+    found = []
+    for item in node.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for sub in ast.walk(item):
+                targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target] if isinstance(sub, ast.AnnAssign) else []
+                for target in [e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]:
+                    if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                            and target.value.id == "self" and not target.attr.startswith("_")):
+                        found.append(target.attr)
+    return found
