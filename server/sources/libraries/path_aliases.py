@@ -29,19 +29,11 @@ Alias = tuple[str, tuple[str, ...], Path]  # a pattern, its targets, the folder 
 def aliases(folder: Path) -> tuple[Alias, ...]:
     """The path aliases of the config nearest above ``folder``; () where none has any. Looked
     for again after LOOK_AGAIN seconds (a request may ask for each name it offers)."""
-    now = time.monotonic()
-    seen = _seen.get(folder)
-    if seen is None or now - seen[0] >= LOOK_AGAIN:
-        if len(_seen) >= 1024:
-            _seen.clear()
-        seen = _seen[folder] = (now, _nearest(folder))
-    return seen[1]
+    return _nearest(folder, int(time.monotonic() // LOOK_AGAIN))
 
 
-_seen: dict[Path, tuple[float, tuple[Alias, ...]]] = {}  # folder -> (when looked for, its aliases)
-
-
-def _nearest(folder: Path) -> tuple[Alias, ...]:
+@functools.lru_cache(maxsize=1024)
+def _nearest(folder: Path, _epoch: int) -> tuple[Alias, ...]:
     here = folder
     for _ in range(UP):
         for name in CONFIGS:
