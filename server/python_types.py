@@ -44,11 +44,15 @@ def annotated_class(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] |
     return found
 
 
-def narrowed_class(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None:
-    """Where the last ``isinstance(word, C)`` in ``before`` is (an ``if``'s, an ``assert``'s: the
-    name is a C below it), and C; None where there is none."""
-    match = last_match(re.compile(rb"\bisinstance\(\s*" + word + rb"\s*,\s*" + DOTTED + rb"\s*\)"), before, 0, len(before))
-    return (match.start(), tuple(match.group(1).decode().split("."))) if match is not None else None
+def narrowed_class(before: bytes, word: bytes, narrows=None) -> tuple[int, tuple[str, ...]] | None:
+    """Where the last ``isinstance(word, C)`` in ``before`` that narrows the name at the cursor
+    is (``narrows(start, end)``, offsets in ``before``: narrowing.holds), and C; None where
+    there is none."""
+    pattern = re.compile(rb"\bisinstance\(\s*" + word + rb"\s*,\s*" + DOTTED + rb"\s*\)")
+    for match in reversed(list(pattern.finditer(before))):
+        if narrows is None or narrows(match.start(), match.end()):
+            return match.start(), tuple(match.group(1).decode().split("."))
+    return None
 
 
 def _annotation(before: bytes, head: bytes) -> tuple[int, tuple[str, ...]] | None:

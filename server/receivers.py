@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
+from . import narrowing
 from .context import CompletionContext, member_access
 from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
 from .literals import literal_class, whole
@@ -221,7 +222,7 @@ def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     ["open()"]: the libraries read what it returns), or, in Python, the type written for it
     (``self.root: Path`` -> ["Path"])."""
     python = context.language.name == "python"
-    found = _assigned(context.data, context.prefix_start, name, python)
+    found = _assigned(context.data, context.prefix_start, name, python, context.tree)
     if found is not None and not python and "." not in name and context.tree is not None \
             and not seen_at(context.tree.root_node, max(0, context.prefix_start - ASSIGNMENT_READ) + found[0], context.prefix_start):
         return None  # another function's `c = new Cache()`
@@ -261,10 +262,13 @@ def seen_at(root: tree_sitter.Node, start: int, cursor: int) -> bool:
 
 
 @functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
-def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tuple[int, tuple[str, ...]] | None:
+def _assigned(data: bytes, offset: int, name: str, python: bool = False,
+              tree: tree_sitter.Tree | None = None) -> tuple[int, tuple[str, ...]] | None:
     """Where ``name`` was last given what its class is read from, in the ASSIGNMENT_READ bytes
-    before ``offset``, and _assigned_class's names."""
-    before = data[max(0, offset - ASSIGNMENT_READ):offset]
+    before ``offset``, and _assigned_class's names (``tree``: ``data``'s, where a type test
+    narrows the name)."""
+    base = max(0, offset - ASSIGNMENT_READ)
+    before = data[base:offset]
     word = re.escape(name.encode())
     call = assigned_call(data, offset, name)
     best = (0, call[0], call[1]) if call is not None else None  # (form, start, names)
@@ -275,7 +279,8 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False) -> tupl
         found = last_match(re.compile(rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
         if found is not None and (best is None or found.start() >= best[1]):
             best = (1, found.start(), tuple(found.group(1).decode().split(".")))
-        for written in (annotated_class(before, word), loop_class(before, word), narrowed_class(before, word)):  # `for u in users:` of `users: list[User]`
+        narrowed = narrowed_class(before, word, lambda start, end: narrowing.holds(tree, data, base + start, base + end, offset))
+        for written in (annotated_class(before, word), loop_class(before, word), narrowed):  # `for u in users:` of `users: list[User]`
             if written is not None and (best is None or written[0] >= best[1]):  # the type written wins a tie
                 best = (2, *written)
     if best is None:

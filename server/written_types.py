@@ -8,6 +8,7 @@ import re
 
 import tree_sitter
 
+from . import narrowing
 from .context import CompletionContext
 from .languages import FUNCTIONS
 from .receivers import TYPED, OwnClass, Target, chain, last_match, read_class
@@ -84,10 +85,14 @@ def _element_type(context: CompletionContext, name: bytes, lo: int) -> tuple[int
 
 
 def _narrowed(context: CompletionContext, name: bytes, lo: int) -> tuple[int, str] | None:
-    """Where the last ``name instanceof C`` before the cursor is, and C (the name is a C in the
-    block the test guards, and below ``if (!(x instanceof C)) return``); None where none is."""
-    match = last_match(re.compile(alone(name) + rb"\s+instanceof\s+([A-Za-z_$][\w$]*)"), context.data, lo, context.prefix_start)
-    return (match.start(), match.group(1).decode()) if match is not None else None
+    """Where the last ``name instanceof C`` before the cursor that narrows the name there is
+    (narrowing.holds: the block the test guards, below ``if (!(x instanceof C)) return``), and
+    C; None where none is."""
+    pattern = re.compile(alone(name) + rb"\s+instanceof\s+([A-Za-z_$][\w$]*)")
+    for match in reversed(list(pattern.finditer(context.data, lo, context.prefix_start))):
+        if narrowing.holds(context.tree, context.data, match.start(), match.end(), context.prefix_start):
+            return match.start(), match.group(1).decode()
+    return None
 
 
 def _binding_open(context: CompletionContext, offset: int) -> bool:
