@@ -43,8 +43,8 @@ def called(obj: tree_sitter.Node, data: bytes, offset: int, bound: dict[str, Tar
         while root.parent is not None:
             root = root.parent
         found = seen_call(root, data, offset, node_text(obj))  # not another function's `value = Math.min(…)`
-        if found is not None:
-            names, awaited = list(found[1]), found[2]
+        if found is not None and not found.then:  # not `s = fs.createReadStream(p).pipe(t)`: the pipe's
+            names, awaited = list(found.names), found.awaited
     if not names or (len(names) == 1 and names[0] not in bound):
         return None  # a function of the file's own, or a global: nothing says what it returns
     target = callee_target(names, bound)

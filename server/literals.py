@@ -23,24 +23,29 @@ def whole(text: bytes, start: int) -> bool:
     """Whether the literal opening at ``start`` (a quote or a bracket) is all of the value: after
     its end the line holds nothing, a comment, ``;``, ``,`` or a closing bracket (not
     ``'a b'.split(' ')``)."""
+    end = literal_end(text, start)
+    rest = text[end:end + 64].lstrip(b" \t") if end is not None else b"."
+    return rest[:1] in (b"", b"\n", b"\r", b";", b",", b")", b"]", b"}", b"#", b"/")
+
+
+def literal_end(text: bytes, start: int) -> int | None:
+    """Where the literal opening at ``start`` (a quote or a bracket) ends, past its closing; None
+    where it does not end within LITERAL_READ bytes."""
     opener = text[start]
     if opener in _CLOSES:
-        depth, end = 0, None
+        depth = 0
         for i in range(start, min(len(text), start + LITERAL_READ)):
             depth += 1 if text[i] in _CLOSES else -1 if text[i] in _CLOSES.values() else 0
             if depth == 0:
-                end = i + 1
-                break
-    else:
-        quote = text[start:start + 3] if text[start:start + 3] == bytes([opener]) * 3 else bytes([opener])
-        end, i = None, start + len(quote)
-        while (j := text.find(quote, i, start + LITERAL_READ)) >= 0:
-            if text[j - 1] != 0x5C:  # not escaped
-                end = j + len(quote)
-                break
-            i = j + 1
-    rest = text[end:end + 64].lstrip(b" \t") if end is not None else b"."
-    return rest[:1] in (b"", b"\n", b"\r", b";", b",", b")", b"]", b"}", b"#", b"/")
+                return i + 1
+        return None
+    quote = text[start:start + 3] if text[start:start + 3] == bytes([opener]) * 3 else bytes([opener])
+    i = start + len(quote)
+    while (j := text.find(quote, i, start + LITERAL_READ)) >= 0:
+        if text[j - 1] != 0x5C:  # not escaped
+            return j + len(quote)
+        i = j + 1
+    return None
 
 
 def literal_class(before: bytes, word: bytes, python: bool) -> tuple[int, str] | None:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import tree_sitter
 
 from . import narrowing
 from .context import CompletionContext, member_access
 from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
-from .literals import literal_class, whole
+from .literals import literal_class, literal_end, whole
 from .python_types import DOTTED as _DOTTED
 from .python_types import annotated_class, last_match, loop_class, narrowed_class
 from .words import alone, node_text
@@ -153,9 +154,10 @@ def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | 
         elif assigned is not None and len(assigned) == 1 and context.language.name == "python":
             return Target("builtins", tuple(assigned))  # `with open(p) as fh`: a builtin's result
         elif assigned is not None and len(assigned) == 2 and assigned[1].endswith("()") and context.language.name == "python" \
-                and (owner := _assigned_class(context, assigned[0])) is not None and len(owner) == 1 \
+                and (owner := _assigned_class(context, assigned[0])) is not None and (len(owner) == 1 or owner[-1].endswith("()")) \
                 and (cls := bound.get(owner[0]) or (Target("builtins", (owner[0],)) if owner[0] in _PY_CLASSES else None)) is not None:
-            return Target(cls.module, cls.names + (assigned[1],))  # `parts = line.split(',')` of `line = ''`: its method's result
+            # `parts = line.split(',')` of `line = ''`, `m = pat.match(s)` of `pat = re.compile(p)`: its method's result
+            return Target(cls.module, cls.names + tuple(owner[1:]) + (assigned[1],))
     if head is None:
         return None
     return Target(head.module, head.names + tuple(names[1:]))
@@ -173,6 +175,7 @@ _JS_LITERALS = {"string": "String", "template_string": "String", "array": "Array
 _JS_RETURNS = {"Object.keys": "Array", "Object.values": "Array", "Object.entries": "Array", "Array.from": "Array",
                "Array.of": "Array", "JSON.stringify": "String", "String": "String"}
 _JS_METHOD_RETURNS = {"split": "Array", "join": "String"}
+_CHAINED = re.compile(rb"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")  # a method called on a call's result: `).join(`
 
 
 def builtin_instance(context: CompletionContext) -> Target | None:
@@ -229,20 +232,35 @@ def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     return list(found[1]) if found is not None else None
 
 
+class Call(NamedTuple):
+    """A call assigned to a name (assigned_call)."""
+
+    start: int  # where the assignment starts, in the bytes read before the cursor
+    names: tuple[str, ...]  # the callee's
+    awaited: bool
+    then: tuple[str, ...]  # the methods called in turn on its result (`line.split(',').join('-')`: join)
+    whole: bool  # whether the last call is all of the value (not `f(x) + 1`, `f(x).name`)
+
+
 @functools.lru_cache(maxsize=4)  # a request after a dot asks it up to three times (receivers, calls.py): read once
-def assigned_call(data: bytes, offset: int, name: str) -> tuple[int, tuple[str, ...], bool] | None:
+def assigned_call(data: bytes, offset: int, name: str) -> Call | None:
     """The last call ``name`` was given before ``offset`` (``x = a.b(``, ``const x = new B(``,
-    ``x = await f(``): where it starts in the ASSIGNMENT_READ bytes before, the callee's names,
-    and whether it is awaited."""
+    ``x = await f(``, ``x = a.b(c).d()``), in the ASSIGNMENT_READ bytes before."""
     before = data[max(0, offset - ASSIGNMENT_READ):offset]
     form = alone(re.escape(name.encode())) + rb"\s*(?::[^=\n]*)?=\s*(new\s+|await\s+)?" + _DOTTED + rb"\s*\("
     found = last_match(re.compile(form), before, 0, len(before))
     if found is None:
         return None
-    return found.start(), tuple(found.group(2).decode().split(".")), (found.group(1) or b"").startswith(b"await")
+    then, opening = [], found.end() - 1
+    while not whole(before, opening) and (end := literal_end(before, opening)) is not None \
+            and (method := _CHAINED.match(before, end)) is not None:
+        then.append(method.group(1).decode())
+        opening = method.end() - 1
+    return Call(found.start(), tuple(found.group(2).decode().split(".")), (found.group(1) or b"").startswith(b"await"),
+                tuple(then), whole(before, opening))
 
 
-def seen_call(root: tree_sitter.Node, data: bytes, offset: int, name: str) -> tuple[int, tuple[str, ...], bool] | None:
+def seen_call(root: tree_sitter.Node, data: bytes, offset: int, name: str) -> Call | None:
     """assigned_call's, where the assignment may be what the name holds at ``offset`` (seen_at)."""
     found = assigned_call(data, offset, name)
     if found is None or not seen_at(root, max(0, offset - ASSIGNMENT_READ) + found[0], offset):
@@ -271,7 +289,7 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False,
     before = data[base:offset]
     word = re.escape(name.encode())
     call = assigned_call(data, offset, name)
-    best = (0, call[0], call[1]) if call is not None else None  # (form, start, names)
+    best = (0, call.start, call.names) if call is not None else None  # (form, start, names)
     literal = literal_class(before, word, python)
     if literal is not None and (best is None or literal[0] > best[1]):  # `items = []`, `this.name = ''`
         best = (2, literal[0], (literal[1],))
@@ -286,13 +304,17 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False,
     if best is None:
         return None
     names = best[2]
-    if best[0] == 2 or names[-1][:1].isupper():
+    then = call.then if best[0] == 0 else ()  # `m = re.compile(p).match(s)`: Match; `line.split(',').join('-')`: String
+    if best[0] == 2 or names[-1][:1].isupper() and not then:
         return best[1], names  # a class, by convention, or the type written
-    if python:
-        return best[1], names[:-1] + (names[-1] + "()",)  # a function's result: what it is declared to return
-    known = _JS_RETURNS.get(".".join(names)) or (_JS_METHOD_RETURNS.get(names[-1]) if len(names) > 1 else None)
-    call = re.compile(rb"[^(]*\(").match(before, best[1]) if known else None  # `const keys = Object.keys(o)`, `parts = line.split(',')`
-    return (best[1], (known,)) if call is not None and whole(before, call.end() - 1) else None  # not `.split(',').join('-')`
+    if python:  # a function's result: what it is declared to return; a class's instance's method's
+        made = names if names[-1][:1].isupper() else names[:-1] + (names[-1] + "()",)
+        return best[1], made + tuple(f"{method}()" for method in then)
+    if then:
+        known = _JS_METHOD_RETURNS.get(then[-1])
+    else:  # `const keys = Object.keys(o)`, `parts = line.split(',')`
+        known = _JS_RETURNS.get(".".join(names)) or (_JS_METHOD_RETURNS.get(names[-1]) if len(names) > 1 else None)
+    return (best[1], (known,)) if known is not None and call.whole else None  # not `.split(',').map(f)`, `.length`
 
 
 def own_class(context: CompletionContext) -> OwnClass | None:

@@ -144,25 +144,54 @@ class PythonLibraries:
         return self._module(dotted)
 
     def _returned(self, dotted: str) -> Members | None:
-        """The members of what calling ``dotted`` gives: a class's instance, or the class a
-        function is declared to return (its first overload's; ``Optional``, ``| None`` and type
-        arguments dropped); a class's own method's too (``builtins.str.split``: list)."""
-        found = self._resolve(dotted)
-        if found is None and "." in dotted and (owner := self._resolve(dotted.rpartition(".")[0])) is not None \
-                and isinstance(owner[1].ast, ast.ClassDef) and (method := (owner[1].child_nodes or {}).get(dotted.rpartition(".")[2])):
-            found = owner[0], method
+        """The members of what calling ``dotted`` gives (_made's class)."""
+        found = self._made(dotted)
+        return self._class_members(found[0], found[1], f"{dotted}()") if found is not None else None
+
+    def _made(self, dotted: str):
+        """(module, NameInfo) of the class of what calling ``dotted`` gives: a class's instance, or
+        the class a function is declared to return (its first overload's that names a class:
+        ``str.strip``'s ``LiteralString`` one does not; ``Optional``, ``| None`` and type
+        arguments dropped; ``Self``: the method's class); a class's method's, its own or a
+        base's (``builtins.str.split``: list), and a method's of what a call gives
+        (``re.compile().match``: Match)."""
+        owner_written, _, name = dotted.rpartition(".")
+        owner = None
+        if owner_written.endswith("()"):
+            owner = self._made(owner_written[:-2])
+            found = self._method(owner[0], owner[1], name) if owner is not None else None
+        else:
+            found = self._resolve(dotted)
+            if found is None and owner_written and (owner := self._resolve(owner_written)) is not None \
+                    and isinstance(owner[1].ast, ast.ClassDef):
+                found = self._method(owner[0], owner[1], name)
         if found is None:
             return None
         node = found[1].ast
-        definitions = getattr(node, "definitions", None)
-        node = definitions[0] if definitions else node
         if isinstance(node, ast.ClassDef):
-            return self._class_members(found[0], found[1], dotted)
-        written = returned_name(node.returns) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-        if written is None:
-            return None
-        returned = self._base(found[0], written)
-        return self._class_members(returned[0], returned[1], f"{dotted}()") if returned is not None else None
+            return found
+        for definition in getattr(node, "definitions", None) or [node]:
+            if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if owner is not None and definition.returns is not None and ast.unparse(definition.returns).split(".")[-1] == "Self":
+                return owner
+            written = returned_name(definition.returns)
+            returned = self._base(found[0], written) if written is not None else None
+            if returned is not None:
+                return returned
+        return None
+
+    def _method(self, module: str, info, name: str, depth: int = 0):
+        """(module, NameInfo) of the member ``name`` of class ``info`` (defined in ``module``):
+        its own, else the first of its bases' (BASES deep)."""
+        child = (info.child_nodes or {}).get(name)
+        if child is not None:
+            return module, child
+        for base in info.ast.bases if depth < BASES else ():
+            found = self._base(module, ast.unparse(base).split("[")[0])
+            if found is not None and (method := self._method(found[0], found[1], name, depth + 1)) is not None:
+                return method
+        return None
 
     def _module(self, dotted: str) -> Path | None:
         if dotted not in self._paths:

@@ -1,0 +1,51 @@
+"""What a name holds after a call whose result the libraries read: a chain of calls (its last
+method's result), a method a class inherits, a method declared to return ``Self``, and a
+function's overloads where the first names no class."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from treecomplete.service import CompletionService
+from treecomplete.sources.libraries.known import Libraries
+
+from .test_known_members import USER_PY, _served, listed
+
+BASES_PY = USER_PY + "\nclass Base:\n    def make(self) -> User:\n        return User()\n\nclass Child(Base):\n    pass\n"
+
+
+def _listed(tmp_path: Path, text: str, language: str = "python") -> list[str]:
+    libraries = Libraries()
+    service = CompletionService(libraries=libraries)
+    return listed(service, libraries, tmp_path / ("a.py" if language == "python" else "a.js"), text, language)
+
+
+def test_a_chain_of_calls_gives_its_last_method_s_result(tmp_path: Path):
+    for text in ("import re\nm = re.compile('a').match('b')\nm.",  # Pattern.match: Match
+                 "import re\npat = re.compile('a')\nm = pat.match('b')\nm."):  # of a name given re.compile's
+        found = _listed(tmp_path, text)
+        assert "group" in found[:10] and {"span", "start"} <= set(found), text
+        assert "findall" not in found[:10], text  # Pattern's
+    joined = _listed(tmp_path, "function f(line) {\n  const s = line.split(',').join('-')\n  s.", "javascript")
+    assert "padStart" in joined[:20] and "push" not in joined[:20]  # a String, not split's Array
+    split = _listed(tmp_path, "function f(line) {\n  const a = line.trim().split(',')\n  a.", "javascript")
+    assert "push" in split[:20]
+
+
+def test_a_call_followed_by_an_unknown_method_says_nothing_of_the_name(tmp_path: Path):
+    head = "const fs = require('fs')\nfunction f(p, x) {\n"
+    assert "emit" in _listed(tmp_path, head + "  const t = fs.createReadStream(p)\n  t.", "javascript")[:12]
+    assert "emit" not in _listed(tmp_path, head + "  const t = fs.createReadStream(p).pipe(x)\n  t.", "javascript")[:12]
+
+
+def test_an_inherited_method_s_result_has_its_class_s_members(tmp_path: Path):
+    service, libraries = _served(tmp_path, {"models.py": BASES_PY})
+    text = "from models import Child\nc = Child()\nu = c.make()\nu."
+    assert {"age", "greet"} <= set(listed(service, libraries, tmp_path / "a.py", text, "python")[:3])
+
+
+def test_a_method_returning_self_or_overloaded_gives_its_class(tmp_path: Path):
+    resolved = _listed(tmp_path, "from pathlib import Path\np = Path('x')\nq = p.resolve()\nq.")  # -> Self
+    assert "with_suffix" in resolved
+    stripped = _listed(tmp_path, "def f(name: str):\n    s = name.strip()\n    s.")  # LiteralString first, then str
+    assert {"endswith", "startswith"} <= set(stripped)
