@@ -788,3 +788,22 @@ def test_no_relative_import_climbs_out_of_a_python_package(tmp_path: Path):
 
     assert modules("Ledger", tmp_path / "packages" / "app" / "src" / "app" / "main.py") == ["core.ledger"]  # not '....core.src.core.ledger'
     assert modules("Ledger", tmp_path / "packages" / "core" / "src" / "core" / "audit.py") == [".ledger"]  # within the package, as its files write it
+
+
+def test_a_package_installed_editable_offers_its_modules_and_exports(tmp_path: Path):
+    from treecomplete.sources import installed
+    from treecomplete.sources.installed import Exports
+
+    site = tmp_path / ".venv" / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
+    core = tmp_path / "packages" / "core" / "src" / "ledgerx"  # a workspace member, `pip install -e packages/core`
+    core.mkdir(parents=True)
+    (core / "__init__.py").write_text("from .books import Ledger as Ledger\n")
+    (core / "books.py").write_text("class Ledger:\n    pass\n")
+    (site / "_ledgerx.pth").write_text(str(core.parent) + "\n")
+    folder = str(tmp_path / "app")
+    installed.forget_environments()
+    assert installed.installed(folder, True) == {"ledgerx": "ledgerx"}
+    assert Exports().wait(folder, True) == {"Ledger": [("ledgerx", "Ledger")]}
+    assert offers("ledgerx", PYTHON, None, folder + "/a.py") == [Offer("ledgerx", "ledgerx", "", "library")]

@@ -28,7 +28,7 @@ from importlib import metadata
 from pathlib import Path, PurePath
 
 from .libraries.node_resolution import package_manifest
-from .libraries.python_environment import user_environment
+from .libraries.python_environment import linked_folders, user_environment
 from .package_exports import javascript_exports, python_exports
 from .project import fold
 
@@ -151,12 +151,13 @@ def _folded(environment: tuple[str, ...]) -> dict[str, str]:
 
 
 def _packages(environment: tuple[str, ...], python: bool) -> list[tuple[str, Path]]:
-    """(the name an import binds, the package's folder or module file), first found first;
-    JavaScript's only those a package.json beside a ``node_modules`` folder depends on, where
+    """(the name an import binds, the package's folder or module file), first found first
+    (Python's in the folders an editable install adds after site-packages); JavaScript's only those a package.json beside a ``node_modules`` folder depends on, where
     ``_declared`` says so."""
     found: list[tuple[str, Path]] = []
-    if python:
-        for site in map(Path, environment):
+    if python:  # then the folders the .pth files of editable installs add (`pip install -e`)
+        sites = tuple(map(Path, environment))
+        for site in sites + linked_folders(sites):
             for entry in sorted(site.iterdir()):
                 stem = entry.name.removesuffix(".py")
                 if stem.isidentifier() and not stem.startswith("_") and stem not in TOOLING \
