@@ -32,7 +32,9 @@ from treecomplete.context import member_access
 from treecomplete.grammars import NAME_TYPES, WHEELS
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec, by_name
 from treecomplete.calls import called
-from treecomplete.receivers import ASSIGNMENT_READ, Target, bindings, chain, last_match
+from treecomplete.assignments import ASSIGNMENT_READ
+from treecomplete.python_types import last_match
+from treecomplete.receivers import Target, bindings, chain
 from treecomplete.sources.libraries import javascript
 from treecomplete.sources.declarations import (
     declares,

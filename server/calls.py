@@ -8,7 +8,8 @@ from __future__ import annotations
 import tree_sitter
 
 from .context import CompletionContext, member_access
-from .receivers import OWN, Target, chain, seen_call
+from .assignments import seen_call
+from .receivers import OWN, Target, chain
 from .words import node_text
 
 

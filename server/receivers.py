@@ -10,20 +10,15 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 import tree_sitter
 
-from . import narrowing
+from .assignments import JS_METHOD_RETURNS, JS_RETURNS, assigned_class
 from .context import CompletionContext, member_access
-from .languages import FUNCTIONS, JAVASCRIPT, LanguageSpec
-from .literals import literal_class, literal_end, whole
-from .python_types import DOTTED as _DOTTED
-from .python_types import annotated_class, last_match, loop_class, narrowed_class
-from .words import alone, node_text
+from .languages import JAVASCRIPT, LanguageSpec
+from .words import node_text
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
-ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back
 CLASS_READ = 256 * 1024  # a larger class body is not read for its members
 _CHAIN = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 OWN = {"python": ("self", "cls"), "javascript": ("this",), "typescript": ("this",), "typescriptreact": ("this",)}
@@ -141,26 +136,47 @@ def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | 
         return None
     head = bound.get(names[0])
     if head is None and (len(names) == 1 or (len(names) == 2 and names[0] in OWN.get(context.language.name, ()))):
-        assigned = _assigned_class(context, ".".join(names))  # `p = Path(...)`, `self.root: Path`, `log = logging.getLogger()`
+        if context.language.name == "python":  # `p = Path(...)`, `self.root: Path`, `log = logging.getLogger()`
+            return _python_target(context, bound, ".".join(names))
+        assigned = assigned_class(context, ".".join(names))  # `const p = new Foo()`, `const log = debug('x')`
         found = bound.get(assigned[0].removesuffix("()")) if assigned is not None else None
-        if found is not None and len(assigned) == 1 and assigned[0].endswith("()"):  # `from m import f` … `x = f()`
+        if found is not None and len(assigned) == 1 and assigned[0].endswith("()"):  # `const { f } = require('m')` … `x = f()`
             return Target(found.module, found.names[:-1] + (found.names[-1] + "()",)) if found.names else None
-        if found is not None and len(assigned) == 1 and not found.names and context.language.name != "python":
+        if found is not None and len(assigned) == 1 and not found.names:
             # `this.f = new Foo()` of `const Foo = require('./foo')`, a package's or Node's (`events`): the
             # instance of the class it exports, as `const f = new Foo()` … `f.` is read
             return Target(found.module, ("default",))
         if found is not None:
             head, names = found, assigned
-        elif assigned is not None and len(assigned) == 1 and context.language.name == "python":
-            return Target("builtins", tuple(assigned))  # `with open(p) as fh`: a builtin's result
-        elif assigned is not None and len(assigned) == 2 and assigned[1].endswith("()") and context.language.name == "python" \
-                and (owner := _assigned_class(context, assigned[0])) is not None and (len(owner) == 1 or owner[-1].endswith("()")) \
-                and (cls := bound.get(owner[0]) or (Target("builtins", (owner[0],)) if owner[0] in _PY_CLASSES else None)) is not None:
-            # `parts = line.split(',')` of `line = ''`, `m = pat.match(s)` of `pat = re.compile(p)`: its method's result
-            return Target(cls.module, cls.names + tuple(owner[1:]) + (assigned[1],))
     if head is None:
         return None
     return Target(head.module, head.names + tuple(names[1:]))
+
+
+LOCAL_DEPTH = 3  # names read in turn for what a Python name holds (`m = pat.match(s)` of `pat = re.compile(p)`)
+
+
+def _python_target(context: CompletionContext, bound: dict[str, Target], name: str, depth: int = 0) -> Target | None:
+    """What the Python name ``name`` holds, as the code before the cursor gives it
+    (assignments.assigned_class: a class, a call's result, an element of what a loop iterates), from
+    the import that binds the first name, a builtin (``with open(p) as fh``, ``line: str``), or
+    the name that another assignment gives it, LOCAL_DEPTH names deep (``parts =
+    line.split(',')`` of ``line = ''``, ``for line in fh`` of ``fh = open(p)``)."""
+    assigned = assigned_class(context, name)
+    if not assigned:
+        return None
+    head, rest = assigned[0], tuple(assigned[1:])
+    bare = head.removesuffix("()")
+    found = bound.get(bare)
+    if found is not None and head.endswith("()"):  # `from m import f` … `x = f()`; not a module called
+        return Target(found.module, found.names[:-1] + (found.names[-1] + "()",) + rest) if found.names else None
+    if found is not None:
+        return Target(found.module, found.names + rest)
+    if head.endswith("()") or bare in _PY_CLASSES:
+        return Target("builtins", (head, *rest))
+    if depth < LOCAL_DEPTH and bare != name and (inner := _python_target(context, bound, bare, depth + 1)) is not None:
+        return Target(inner.module, inner.names + rest)
+    return None
 
 
 # A Python receiver whose syntax says its type: a literal (``", ".``, ``[]``), or a call of a
@@ -172,10 +188,6 @@ _PY_CLASSES = frozenset({"str", "bytes", "bytearray", "list", "dict", "set", "fr
 
 # JavaScript's: a literal, a constructor's call, or a call whose result's class is known.
 _JS_LITERALS = {"string": "String", "template_string": "String", "array": "Array", "regex": "RegExp"}
-_JS_RETURNS = {"Object.keys": "Array", "Object.values": "Array", "Object.entries": "Array", "Array.from": "Array",
-               "Array.of": "Array", "JSON.stringify": "String", "String": "String"}
-_JS_METHOD_RETURNS = {"split": "Array", "join": "String"}
-_CHAINED = re.compile(rb"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")  # a method called on a call's result: `).join(`
 
 
 def builtin_instance(context: CompletionContext) -> Target | None:
@@ -199,11 +211,11 @@ def builtin_instance(context: CompletionContext) -> Target | None:
         name = node_text(made)
     elif obj.type == "call_expression" and (function := obj.child_by_field_name("function")) is not None:
         written = node_text(function)
-        name = _JS_RETURNS.get(written)
+        name = JS_RETURNS.get(written)
         if name is None and function.type == "member_expression":
-            name = _JS_METHOD_RETURNS.get(node_text(function.child_by_field_name("property")))
+            name = JS_METHOD_RETURNS.get(node_text(function.child_by_field_name("property")))
     elif (obj.type == "identifier" or obj.type == "member_expression" and node_text(obj).startswith("this.")) \
-            and (assigned := _assigned_class(context, node_text(obj))) is not None and len(assigned) == 1:
+            and (assigned := assigned_class(context, node_text(obj))) is not None and len(assigned) == 1:
         name = assigned[0]  # `const u = new URL(s)`, `this.items = []`
     return Target("", (name, "prototype")) if name else None
 
@@ -216,105 +228,6 @@ def _python_class(obj: tree_sitter.Node) -> str | None:
             and function.type == "identifier" and (name := node_text(function)) in _PY_CLASSES:
         return name
     return _PY_LITERALS.get(obj.type)
-
-
-def _assigned_class(context: CompletionContext, name: str) -> list[str] | None:
-    """What ``name`` was last given before the cursor: the class of an instance (``x = a.B(`` ->
-    ["a", "B"], ``const x = new B(`` -> ["B"]), a call's result, its function marked ``()``
-    (``log = logging.getLogger(`` -> ["logging", "getLogger()"], ``with open(p) as fh`` ->
-    ["open()"]: the libraries read what it returns), or, in Python, the type written for it
-    (``self.root: Path`` -> ["Path"])."""
-    python = context.language.name == "python"
-    found = _assigned(context.data, context.prefix_start, name, python, context.tree)
-    if found is not None and not python and "." not in name and context.tree is not None \
-            and not seen_at(context.tree.root_node, max(0, context.prefix_start - ASSIGNMENT_READ) + found[0], context.prefix_start):
-        return None  # another function's `c = new Cache()`
-    return list(found[1]) if found is not None else None
-
-
-class Call(NamedTuple):
-    """A call assigned to a name (assigned_call)."""
-
-    start: int  # where the assignment starts, in the bytes read before the cursor
-    names: tuple[str, ...]  # the callee's
-    awaited: bool
-    then: tuple[str, ...]  # the methods called in turn on its result (`line.split(',').join('-')`: join)
-    whole: bool  # whether the last call is all of the value (not `f(x) + 1`, `f(x).name`)
-
-
-@functools.lru_cache(maxsize=4)  # a request after a dot asks it up to three times (receivers, calls.py): read once
-def assigned_call(data: bytes, offset: int, name: str) -> Call | None:
-    """The last call ``name`` was given before ``offset`` (``x = a.b(``, ``const x = new B(``,
-    ``x = await f(``, ``x = a.b(c).d()``), in the ASSIGNMENT_READ bytes before."""
-    before = data[max(0, offset - ASSIGNMENT_READ):offset]
-    form = alone(re.escape(name.encode())) + rb"\s*(?::[^=\n]*)?=\s*(new\s+|await\s+)?" + _DOTTED + rb"\s*\("
-    found = last_match(re.compile(form), before, 0, len(before))
-    if found is None:
-        return None
-    then, opening = [], found.end() - 1
-    while not whole(before, opening) and (end := literal_end(before, opening)) is not None \
-            and (method := _CHAINED.match(before, end)) is not None:
-        then.append(method.group(1).decode())
-        opening = method.end() - 1
-    return Call(found.start(), tuple(found.group(2).decode().split(".")), (found.group(1) or b"").startswith(b"await"),
-                tuple(then), whole(before, opening))
-
-
-def seen_call(root: tree_sitter.Node, data: bytes, offset: int, name: str) -> Call | None:
-    """assigned_call's, where the assignment may be what the name holds at ``offset`` (seen_at)."""
-    found = assigned_call(data, offset, name)
-    if found is None or not seen_at(root, max(0, offset - ASSIGNMENT_READ) + found[0], offset):
-        return None
-    return found
-
-
-def seen_at(root: tree_sitter.Node, start: int, cursor: int) -> bool:
-    """Whether a JavaScript assignment at ``start`` may be what a name holds at ``cursor``: not
-    inside a function that ends before the cursor (another function's ``value = Math.min(…)``);
-    a block closed since is no bar (``try { x = new Foo() } …`` then ``x.``), nor a function the
-    tree did not read whole (the cursor's own, in a buffer broken there)."""
-    node = root.descendant_for_byte_range(start, start + 1)
-    while node is not None and node.type not in FUNCTIONS["javascript"]:
-        node = node.parent
-    return node is None or node.end_byte >= cursor or node.has_error
-
-
-@functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
-def _assigned(data: bytes, offset: int, name: str, python: bool = False,
-              tree: tree_sitter.Tree | None = None) -> tuple[int, tuple[str, ...]] | None:
-    """Where ``name`` was last given what its class is read from, in the ASSIGNMENT_READ bytes
-    before ``offset``, and _assigned_class's names (``tree``: ``data``'s, where a type test
-    narrows the name)."""
-    base = max(0, offset - ASSIGNMENT_READ)
-    before = data[base:offset]
-    word = re.escape(name.encode())
-    call = assigned_call(data, offset, name)
-    best = (0, call.start, call.names) if call is not None else None  # (form, start, names)
-    literal = literal_class(before, word, python)
-    if literal is not None and (best is None or literal[0] > best[1]):  # `items = []`, `this.name = ''`
-        best = (2, literal[0], (literal[1],))
-    if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter); a loop's variable
-        found = last_match(re.compile(rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
-        if found is not None and (best is None or found.start() >= best[1]):
-            best = (1, found.start(), tuple(found.group(1).decode().split(".")))
-        narrowed = narrowed_class(before, word, lambda start, end: narrowing.holds(tree, data, base + start, base + end, offset))
-        for written in (annotated_class(before, word), loop_class(before, word), narrowed):  # `for u in users:` of `users: list[User]`
-            if written is not None and (best is None or written[0] >= best[1]):  # the type written wins a tie
-                best = (2, *written)
-    if best is None:
-        return None
-    names = best[2]
-    then = call.then if best[0] == 0 else ()  # `m = re.compile(p).match(s)`: Match; `line.split(',').join('-')`: String
-    if best[0] == 2 or names[-1][:1].isupper() and not then:
-        return best[1], names  # a class, by convention, or the type written
-    if python:  # a function's result: what it is declared to return; a class's instance's method's
-        made = names if names[-1][:1].isupper() else names[:-1] + (names[-1] + "()",)
-        return best[1], made + tuple(f"{method}()" for method in then)
-    if then:
-        known = _JS_METHOD_RETURNS.get(then[-1])
-    else:  # `const keys = Object.keys(o)`, `parts = line.split(',')`
-        known = _JS_RETURNS.get(".".join(names)) or (_JS_METHOD_RETURNS.get(names[-1]) if len(names) > 1 else None)
-    return (best[1], (known,)) if known is not None and call.whole else None  # not `.split(',').map(f)`, `.length`
 
 
 def own_class(context: CompletionContext) -> OwnClass | None:
@@ -459,7 +372,7 @@ def constructed_in_file(context: CompletionContext, bound: dict[str, Target]) ->
     assigned (``const c = new Cache()`` … ``c.``, ``c = Cache()`` … ``c.``), where no import binds
     that name."""
     names = chain(context.receiver)
-    assigned = _assigned_class(context, names[0]) if names and len(names) == 1 else None
+    assigned = assigned_class(context, names[0]) if names and len(names) == 1 else None
     if not assigned or len(assigned) != 1 or assigned[0].endswith("()") or assigned[0] in bound:
         return None
     return class_in_file(context, assigned[0])

@@ -11,7 +11,8 @@ import tree_sitter
 from . import narrowing
 from .context import CompletionContext
 from .languages import FUNCTIONS
-from .receivers import TYPED, OwnClass, Target, chain, last_match, read_class
+from .python_types import last_match
+from .receivers import TYPED, OwnClass, Target, chain, read_class
 from .words import alone, node_text
 
 TYPE_READ = 16 * 1024  # a name's annotation is looked for this far back

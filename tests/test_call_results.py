@@ -49,3 +49,14 @@ def test_a_method_returning_self_or_overloaded_gives_its_class(tmp_path: Path):
     assert "with_suffix" in resolved
     stripped = _listed(tmp_path, "def f(name: str):\n    s = name.strip()\n    s.")  # LiteralString first, then str
     assert {"endswith", "startswith"} <= set(stripped)
+
+
+def test_a_loop_over_a_known_iterable_gives_its_element_s_class(tmp_path: Path):
+    cases = [("with open('f') as fh:\n    for line in fh:\n        line.", "endswith"),  # TextIOWrapper.__iter__: Iterator[str]
+             ("for line in open('f'):\n    line.", "endswith"),
+             ("from pathlib import Path\nfor p in Path('.').iterdir():\n    p.", "exists"),  # Generator[Self, None, None]
+             ("import os\nfor entry in os.scandir('.'):\n    entry.", "is_dir"),  # an iterator whose __next__ gives DirEntry
+             ("import re\npat = re.compile('a')\nfor m in pat.finditer('b'):\n    m.", "group")]  # Iterator[Match[str]]
+    for text, member in cases:
+        assert member in _listed(tmp_path, text)[:10], text
+    assert "endswith" not in _listed(tmp_path, "for line in open('f') + rest:\n    line.")[:10]  # not the whole iterable

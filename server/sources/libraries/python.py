@@ -18,7 +18,7 @@ from pathlib import Path
 from ...engines.base import Kind
 from . import python_docs
 from .members import Members
-from .python_definitions import kind_of, returned_name, self_attributes
+from .python_definitions import element_name, kind_of, returned_name, returns_self, self_attributes
 
 log = logging.getLogger(__name__)
 
@@ -125,9 +125,12 @@ class PythonLibraries:
 
     def members(self, dotted: str) -> Members | None:
         """The members of module or class ``dotted``; None where it names neither. A last name
-        marked ``()`` (``logging.getLogger()``) is called: the members of the class it returns."""
-        if dotted.endswith("()"):
-            return self._returned(dotted[:-2])
+        marked ``()`` (``logging.getLogger()``) is called: the members of the class it returns;
+        a last ``[]`` (``builtins.open().[]``) is an element of what comes before: the members of
+        the class iterating it gives (_instance)."""
+        if dotted.endswith(("()", ".[]")):
+            found = self._instance(dotted)
+            return self._class_members(found[0], found[1], dotted) if found is not None else None
         if self._module(dotted) is not None:
             return self._module_members(dotted)
         found = self._resolve(dotted)
@@ -143,42 +146,74 @@ class PythonLibraries:
         """The file of module ``dotted`` in this environment (the standard library's stubs too)."""
         return self._module(dotted)
 
-    def _returned(self, dotted: str) -> Members | None:
-        """The members of what calling ``dotted`` gives (_made's class)."""
-        found = self._made(dotted)
-        return self._class_members(found[0], found[1], f"{dotted}()") if found is not None else None
+    def _instance(self, dotted: str):
+        """(module, NameInfo) of the class of the instance ``dotted`` denotes: what calling the
+        name before ``()`` gives (_made), an element of what comes before ``.[]`` (_element);
+        None for a module's or a class's own name."""
+        if dotted.endswith("()"):
+            return self._made(dotted[:-2])
+        return self._element(dotted[:-3]) if dotted.endswith(".[]") else None
+
+    def _callee(self, dotted: str):
+        """(module, NameInfo) of the function or class ``dotted`` names, and (module, NameInfo) of
+        the class it is a method of, if any: a class's own or a base's (``builtins.str.split``),
+        or one of the instance before it (``re.compile().match``)."""
+        owner_written, _, name = dotted.rpartition(".")
+        if owner_written.endswith(("()", ".[]")):
+            owner = self._instance(owner_written)
+            return (self._method(owner[0], owner[1], name) if owner is not None else None), owner
+        found = self._resolve(dotted)
+        if found is None and owner_written and (owner := self._resolve(owner_written)) is not None \
+                and isinstance(owner[1].ast, ast.ClassDef):
+            return self._method(owner[0], owner[1], name), owner
+        return found, None
 
     def _made(self, dotted: str):
         """(module, NameInfo) of the class of what calling ``dotted`` gives: a class's instance, or
         the class a function is declared to return (its first overload's that names a class:
         ``str.strip``'s ``LiteralString`` one does not; ``Optional``, ``| None`` and type
-        arguments dropped; ``Self``: the method's class); a class's method's, its own or a
-        base's (``builtins.str.split``: list), and a method's of what a call gives
-        (``re.compile().match``: Match)."""
-        owner_written, _, name = dotted.rpartition(".")
-        owner = None
-        if owner_written.endswith("()"):
-            owner = self._made(owner_written[:-2])
-            found = self._method(owner[0], owner[1], name) if owner is not None else None
-        else:
-            found = self._resolve(dotted)
-            if found is None and owner_written and (owner := self._resolve(owner_written)) is not None \
-                    and isinstance(owner[1].ast, ast.ClassDef):
-                found = self._method(owner[0], owner[1], name)
-        if found is None:
-            return None
-        node = found[1].ast
-        if isinstance(node, ast.ClassDef):
+        arguments dropped; ``Self``: the method's class)."""
+        found, owner = self._callee(dotted)
+        if found is None or isinstance(found[1].ast, ast.ClassDef):
             return found
-        for definition in getattr(node, "definitions", None) or [node]:
-            if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            if owner is not None and definition.returns is not None and ast.unparse(definition.returns).split(".")[-1] == "Self":
+        for definition in _definitions(found[1].ast):
+            if returns_self(definition) and owner is not None:
                 return owner
             written = returned_name(definition.returns)
             returned = self._base(found[0], written) if written is not None else None
             if returned is not None:
                 return returned
+        return None
+
+    def _element(self, dotted: str):
+        """(module, NameInfo) of the class that iterating the instance ``dotted`` gives: the type
+        argument of what a call is declared to return (``Path.iterdir``: ``Generator[Self, None,
+        None]``), else its class's iteration (_iterated: ``open()``'s TextIOWrapper gives str)."""
+        if dotted.endswith("()") and (callee := self._callee(dotted[:-2]))[0] is not None \
+                and not isinstance(callee[0][1].ast, ast.ClassDef):
+            for definition in _definitions(callee[0][1].ast):
+                element = element_name(definition.returns)
+                if element in ("Self", "typing.Self", "typing_extensions.Self") and callee[1] is not None:
+                    return callee[1]
+                found = self._base(callee[0][0], element) if element is not None else None
+                if found is not None:
+                    return found
+        cls = self._instance(dotted)
+        return self._iterated(cls) if cls is not None else None
+
+    def _iterated(self, cls):
+        """(module, NameInfo) of the class that iterating an instance of ``cls`` gives: its
+        ``__iter__``'s declared iterator's type argument, or where ``__iter__`` returns the
+        instance itself, what its ``__next__`` returns."""
+        method = self._method(cls[0], cls[1], "__iter__")
+        for definition in _definitions(method[1].ast) if method is not None else ():
+            if returns_self(definition) and (step := self._method(cls[0], cls[1], "__next__")) is not None:
+                written = next((returned_name(d.returns) for d in _definitions(step[1].ast)), None)
+                return self._base(step[0], written) if written is not None else None
+            element = element_name(definition.returns)
+            found = self._base(method[0], element) if element is not None else None
+            if found is not None:
+                return found
         return None
 
     def _method(self, module: str, info, name: str, depth: int = 0):
@@ -339,6 +374,12 @@ class PythonLibraries:
         else:
             found = None
         return found if found is not None and isinstance(found[1].ast, ast.ClassDef) else None
+
+
+def _definitions(node) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """A function's definition, or an overloaded one's, in their order."""
+    found = getattr(node, "definitions", None) or [node]
+    return [d for d in found if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
 @functools.cache

@@ -54,6 +54,28 @@ def returned_name(annotation: ast.expr | None) -> str | None:
     return None
 
 
+# Generic types whose first type argument is what iterating one of their values gives
+_ITERABLES = frozenset({"Iterator", "Iterable", "Generator", "AsyncIterator", "AsyncIterable", "AsyncGenerator", "list",
+                        "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence", "Collection",
+                        "AbstractSet", "MutableSet", "KeysView", "ValuesView", "deque", "Deque", "tuple", "Tuple"})
+
+
+def element_name(annotation: ast.expr | None) -> str | None:
+    """The class that iterating a value of the annotated type gives, where the annotation's first
+    type argument names it: ``Iterator[str]``: str, ``Generator[Self, None, None]``: Self,
+    ``list[Path]``: Path, ``Iterator[list[str]]``: list; None elsewhere."""
+    if not isinstance(annotation, ast.Subscript) or ast.unparse(annotation.value).split(".")[-1] not in _ITERABLES:
+        return None
+    first = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts else annotation.slice
+    first = first.value if isinstance(first, ast.Subscript) else first
+    return ast.unparse(first) if isinstance(first, (ast.Name, ast.Attribute)) else None
+
+
+def returns_self(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a method is declared to return ``Self``."""
+    return definition.returns is not None and ast.unparse(definition.returns).split(".")[-1] == "Self"
+
+
 def parameters(args: ast.arguments, method: bool) -> str:
     """``a, /, b, *rest, key, **options``: the names, a ``/`` after the positional-only ones."""
     names = [a.arg for a in args.posonlyargs] + (["/"] if args.posonlyargs else []) + [a.arg for a in args.args]

@@ -1,0 +1,162 @@
+"""What a name was last given before the cursor, read from the text (and the syntax tree where a
+type test narrows it): a call (``x = a.B(``, ``const x = new B(``, ``x = f(a).g()``), a literal,
+and in Python a ``with``, an annotation, a loop's element and an ``isinstance``. receivers.py
+turns it into what the libraries read.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+
+import tree_sitter
+
+from . import narrowing
+from .context import CompletionContext
+from .languages import FUNCTIONS
+from .literals import literal_class, literal_end, whole
+from .python_types import DOTTED as _DOTTED
+from .python_types import annotated_class, last_match, loop_class, narrowed_class
+from .words import alone
+
+ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back
+# JavaScript calls whose result's class is known: by the callee, and by the method's name alone
+JS_RETURNS = {"Object.keys": "Array", "Object.values": "Array", "Object.entries": "Array", "Array.from": "Array",
+              "Array.of": "Array", "JSON.stringify": "String", "String": "String"}
+JS_METHOD_RETURNS = {"split": "Array", "join": "String"}
+_CHAINED = re.compile(rb"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")  # a method called on a call's result: `).join(`
+
+
+def assigned_class(context: CompletionContext, name: str) -> list[str] | None:
+    """What ``name`` was last given before the cursor: the class of an instance (``x = a.B(`` ->
+    ["a", "B"], ``const x = new B(`` -> ["B"]), a call's result, its function marked ``()``
+    (``log = logging.getLogger(`` -> ["logging", "getLogger()"], ``with open(p) as fh`` ->
+    ["open()"]: the libraries read what it returns; the methods called on it after, each marked
+    ``()``: ``m = re.compile(p).match(s)`` -> ["re", "compile()", "match()"]), or, in Python, the
+    type written for it (``self.root: Path`` -> ["Path"]) or an element of what a loop iterates,
+    marked ``[]`` (``for line in fh:`` -> ["fh", "[]"])."""
+    python = context.language.name == "python"
+    found = _assigned(context.data, context.prefix_start, name, python, context.tree)
+    if found is not None and not python and "." not in name and context.tree is not None \
+            and not seen_at(context.tree.root_node, max(0, context.prefix_start - ASSIGNMENT_READ) + found[0], context.prefix_start):
+        return None  # another function's `c = new Cache()`
+    return list(found[1]) if found is not None else None
+
+
+class Call(NamedTuple):
+    """A call assigned to a name (assigned_call)."""
+
+    start: int  # where the assignment starts, in the bytes read before the cursor
+    names: tuple[str, ...]  # the callee's
+    awaited: bool
+    then: tuple[str, ...]  # the methods called in turn on its result (`line.split(',').join('-')`: join)
+    whole: bool  # whether the last call is all of the value (not `f(x) + 1`, `f(x).name`)
+
+
+@functools.lru_cache(maxsize=4)  # a request after a dot asks it up to three times (receivers, calls.py): read once
+def assigned_call(data: bytes, offset: int, name: str) -> Call | None:
+    """The last call ``name`` was given before ``offset`` (``x = a.b(``, ``const x = new B(``,
+    ``x = await f(``, ``x = a.b(c).d()``), in the ASSIGNMENT_READ bytes before."""
+    before = data[max(0, offset - ASSIGNMENT_READ):offset]
+    form = alone(re.escape(name.encode())) + rb"\s*(?::[^=\n]*)?=\s*(new\s+|await\s+)?" + _DOTTED + rb"\s*\("
+    found = last_match(re.compile(form), before, 0, len(before))
+    if found is None:
+        return None
+    then, opening = _then(before, found.end() - 1)
+    return Call(found.start(), tuple(found.group(2).decode().split(".")), (found.group(1) or b"").startswith(b"await"),
+                then, whole(before, opening))
+
+
+def _then(before: bytes, opening: int) -> tuple[tuple[str, ...], int]:
+    """The methods called in turn on the result of the call whose arguments open at ``opening``
+    (``line.split(',').join('-')``: join), and where the last call's arguments open."""
+    then = []
+    while not whole(before, opening) and (end := literal_end(before, opening)) is not None \
+            and (method := _CHAINED.match(before, end)) is not None:
+        then.append(method.group(1).decode())
+        opening = method.end() - 1
+    return tuple(then), opening
+
+
+def seen_call(root: tree_sitter.Node, data: bytes, offset: int, name: str) -> Call | None:
+    """assigned_call's, where the assignment may be what the name holds at ``offset`` (seen_at)."""
+    found = assigned_call(data, offset, name)
+    if found is None or not seen_at(root, max(0, offset - ASSIGNMENT_READ) + found[0], offset):
+        return None
+    return found
+
+
+def seen_at(root: tree_sitter.Node, start: int, cursor: int) -> bool:
+    """Whether a JavaScript assignment at ``start`` may be what a name holds at ``cursor``: not
+    inside a function that ends before the cursor (another function's ``value = Math.min(…)``);
+    a block closed since is no bar (``try { x = new Foo() } …`` then ``x.``), nor a function the
+    tree did not read whole (the cursor's own, in a buffer broken there)."""
+    node = root.descendant_for_byte_range(start, start + 1)
+    while node is not None and node.type not in FUNCTIONS["javascript"]:
+        node = node.parent
+    return node is None or node.end_byte >= cursor or node.has_error
+
+
+@functools.lru_cache(maxsize=2)  # asked twice a request after a dot (target_of, builtin_instance): read once
+def _assigned(data: bytes, offset: int, name: str, python: bool = False,
+              tree: tree_sitter.Tree | None = None) -> tuple[int, tuple[str, ...]] | None:
+    """Where ``name`` was last given what its class is read from, in the ASSIGNMENT_READ bytes
+    before ``offset``, and assigned_class's names (``tree``: ``data``'s, where a type test
+    narrows the name)."""
+    base = max(0, offset - ASSIGNMENT_READ)
+    before = data[base:offset]
+    word = re.escape(name.encode())
+    call = assigned_call(data, offset, name)
+    best = (0, call.start, call.names) if call is not None else None  # (form, start, names)
+    literal = literal_class(before, word, python)
+    if literal is not None and (best is None or literal[0] > best[1]):  # `items = []`, `this.name = ''`
+        best = (2, literal[0], (literal[1],))
+    if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter); a loop's variable
+        found = last_match(re.compile(rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
+        if found is not None and (best is None or found.start() >= best[1]):
+            best = (1, found.start(), tuple(found.group(1).decode().split(".")))
+        iterated = _iterated(before, word)
+        if iterated is not None and (best is None or iterated[0] >= best[1]):
+            best = (3, *iterated)
+        narrowed = narrowed_class(before, word, lambda start, end: narrowing.holds(tree, data, base + start, base + end, offset))
+        for written in (annotated_class(before, word), loop_class(before, word), narrowed):  # `for u in users:` of `users: list[User]`
+            if written is not None and (best is None or written[0] >= best[1]):  # the type written wins a tie
+                best = (2, *written)
+    if best is None:
+        return None
+    names = best[2]
+    then = call.then if best[0] == 0 else ()  # `m = re.compile(p).match(s)`: Match; `line.split(',').join('-')`: String
+    if best[0] >= 2 or names[-1][:1].isupper() and not then:
+        return best[1], names  # a class, by convention, the type written, or a loop's element
+    if python:  # a function's result: what it is declared to return; a class's instance's method's
+        return best[1], _made(names, then)
+    if then:
+        known = JS_METHOD_RETURNS.get(then[-1])
+    else:  # `const keys = Object.keys(o)`, `parts = line.split(',')`
+        known = JS_RETURNS.get(".".join(names)) or (JS_METHOD_RETURNS.get(names[-1]) if len(names) > 1 else None)
+    return (best[1], (known,)) if known is not None and call.whole else None  # not `.split(',').map(f)`, `.length`
+
+
+def _made(names: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:
+    """A Python call's result as assigned_class writes it: a class's instance (``Path(p)``:
+    Path) or a function's result (``open(p)``: ``open()``), then the methods called on it."""
+    made = names if names[-1][:1].isupper() else names[:-1] + (names[-1] + "()",)
+    return made + tuple(f"{method}()" for method in then)
+
+
+def _iterated(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None:
+    """Where the last Python loop in ``before`` binds ``word`` (escaped) to an element of a name
+    or of a call's result (``for line in fh:``, ``for p in Path(d).iterdir():``), and that as
+    assigned_class writes it, ``[]`` last (``("fh", "[]")``, ``("Path", "iterdir()", "[]")``)."""
+    loop = last_match(re.compile(rb"\bfor\s+" + word + rb"\s+in\s+" + _DOTTED + rb"\s*([(:])"), before, 0, len(before))
+    if loop is None:
+        return None
+    names = tuple(loop.group(1).decode().split("."))
+    if loop.group(2) == b"(":
+        then, opening = _then(before, loop.end() - 1)
+        end = literal_end(before, opening)
+        if end is None or re.compile(rb"[ \t]*:").match(before, end) is None:
+            return None  # not the whole iterable: `for x in f(a) + g(b):`
+        names = _made(names, then)
+    return loop.start(), names + ("[]",)
