@@ -18,7 +18,8 @@ from pathlib import Path
 from ...engines.base import Kind
 from . import python_docs
 from .members import Members
-from .python_definitions import element_name, kind_of, returned_name, returns_self, self_attributes
+from .python_definitions import kind_of, self_attributes
+from .python_results import BASES, CallResults
 
 log = logging.getLogger(__name__)
 
@@ -28,11 +29,10 @@ MAX_NAMES = 2000  # names listed per module or class
 MAX_READ = 4096  # names whose members are kept per environment
 PARSED = 48 << 20  # bytes of parsed stubs and sources kept per environment, as estimated (PER_SOURCE_BYTE)
 PER_SOURCE_BYTE = 37  # bytes a parsed module holds per byte of its file (150 standard stubs: 38 MB for 1.0 MB)
-BASES = 4  # base classes followed this deep
 IGNORED_BASES = frozenset({"object", "Generic", "Protocol", "NamedTuple", "TypedDict", "Enum"})
 
 
-class PythonLibraries:
+class PythonLibraries(CallResults):
     """Resolves dotted names (``os.path``, ``pathlib.Path``) to their members in one
     environment. Slow (reads files): the loader thread calls it, never a request. Each module's
     file and names are read once, and each name's members kept, until a file read changes on
@@ -145,88 +145,6 @@ class PythonLibraries:
     def find(self, dotted: str) -> Path | None:
         """The file of module ``dotted`` in this environment (the standard library's stubs too)."""
         return self._module(dotted)
-
-    def _instance(self, dotted: str):
-        """(module, NameInfo) of the class of the instance ``dotted`` denotes: what calling the
-        name before ``()`` gives (_made), an element of what comes before ``.[]`` (_element);
-        None for a module's or a class's own name."""
-        if dotted.endswith("()"):
-            return self._made(dotted[:-2])
-        return self._element(dotted[:-3]) if dotted.endswith(".[]") else None
-
-    def _callee(self, dotted: str):
-        """(module, NameInfo) of the function or class ``dotted`` names, and (module, NameInfo) of
-        the class it is a method of, if any: a class's own or a base's (``builtins.str.split``),
-        or one of the instance before it (``re.compile().match``)."""
-        owner_written, _, name = dotted.rpartition(".")
-        if owner_written.endswith(("()", ".[]")):
-            owner = self._instance(owner_written)
-            return (self._method(owner[0], owner[1], name) if owner is not None else None), owner
-        found = self._resolve(dotted)
-        if found is None and owner_written and (owner := self._resolve(owner_written)) is not None \
-                and isinstance(owner[1].ast, ast.ClassDef):
-            return self._method(owner[0], owner[1], name), owner
-        return found, None
-
-    def _made(self, dotted: str):
-        """(module, NameInfo) of the class of what calling ``dotted`` gives: a class's instance, or
-        the class a function is declared to return (its first overload's that names a class:
-        ``str.strip``'s ``LiteralString`` one does not; ``Optional``, ``| None`` and type
-        arguments dropped; ``Self``: the method's class)."""
-        found, owner = self._callee(dotted)
-        if found is None or isinstance(found[1].ast, ast.ClassDef):
-            return found
-        for definition in _definitions(found[1].ast):
-            if returns_self(definition) and owner is not None:
-                return owner
-            written = returned_name(definition.returns)
-            returned = self._base(found[0], written) if written is not None else None
-            if returned is not None:
-                return returned
-        return None
-
-    def _element(self, dotted: str):
-        """(module, NameInfo) of the class that iterating the instance ``dotted`` gives: the type
-        argument of what a call is declared to return (``Path.iterdir``: ``Generator[Self, None,
-        None]``), else its class's iteration (_iterated: ``open()``'s TextIOWrapper gives str)."""
-        if dotted.endswith("()") and (callee := self._callee(dotted[:-2]))[0] is not None \
-                and not isinstance(callee[0][1].ast, ast.ClassDef):
-            for definition in _definitions(callee[0][1].ast):
-                element = element_name(definition.returns)
-                if element in ("Self", "typing.Self", "typing_extensions.Self") and callee[1] is not None:
-                    return callee[1]
-                found = self._base(callee[0][0], element) if element is not None else None
-                if found is not None:
-                    return found
-        cls = self._instance(dotted)
-        return self._iterated(cls) if cls is not None else None
-
-    def _iterated(self, cls):
-        """(module, NameInfo) of the class that iterating an instance of ``cls`` gives: its
-        ``__iter__``'s declared iterator's type argument, or where ``__iter__`` returns the
-        instance itself, what its ``__next__`` returns."""
-        method = self._method(cls[0], cls[1], "__iter__")
-        for definition in _definitions(method[1].ast) if method is not None else ():
-            if returns_self(definition) and (step := self._method(cls[0], cls[1], "__next__")) is not None:
-                written = next((returned_name(d.returns) for d in _definitions(step[1].ast)), None)
-                return self._base(step[0], written) if written is not None else None
-            element = element_name(definition.returns)
-            found = self._base(method[0], element) if element is not None else None
-            if found is not None:
-                return found
-        return None
-
-    def _method(self, module: str, info, name: str, depth: int = 0):
-        """(module, NameInfo) of the member ``name`` of class ``info`` (defined in ``module``):
-        its own, else the first of its bases' (BASES deep)."""
-        child = (info.child_nodes or {}).get(name)
-        if child is not None:
-            return module, child
-        for base in info.ast.bases if depth < BASES else ():
-            found = self._base(module, ast.unparse(base).split("[")[0])
-            if found is not None and (method := self._method(found[0], found[1], name, depth + 1)) is not None:
-                return method
-        return None
 
     def _module(self, dotted: str) -> Path | None:
         if dotted not in self._paths:
@@ -374,12 +292,6 @@ class PythonLibraries:
         else:
             found = None
         return found if found is not None and isinstance(found[1].ast, ast.ClassDef) else None
-
-
-def _definitions(node) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """A function's definition, or an overloaded one's, in their order."""
-    found = getattr(node, "definitions", None) or [node]
-    return [d for d in found if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
 @functools.cache
