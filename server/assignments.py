@@ -17,14 +17,16 @@ from .context import CompletionContext
 from .languages import FUNCTIONS
 from .literals import literal_class, literal_end, whole
 from .python_types import DOTTED as _DOTTED
-from .python_types import annotated_class, last_match, loop_class, narrowed_class
-from .words import alone
+from .python_types import annotated_class, annotation_class, last_match, loop_class, narrowed_class
+from .words import alone, node_text
 
 ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back
 # JavaScript calls whose result's class is known: by the callee, and by the method's name alone
 JS_RETURNS = {"Object.keys": "Array", "Object.values": "Array", "Object.entries": "Array", "Array.from": "Array",
               "Array.of": "Array", "JSON.stringify": "String", "String": "String"}
 JS_METHOD_RETURNS = {"split": "Array", "join": "String"}
+_PROMISE = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)
+_TS_CLASS = re.compile(rb"([A-Z][\w$]*)(?:\s*\|\s*(?:null|undefined))*")  # a class, or null, or undefined
 _CHAINED = re.compile(rb"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")  # a method called on a call's result: `).join(`
 
 
@@ -41,7 +43,37 @@ def assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     if found is not None and not python and "." not in name and context.tree is not None \
             and not seen_at(context.tree.root_node, max(0, context.prefix_start - ASSIGNMENT_READ) + found[0], context.prefix_start):
         return None  # another function's `c = new Cache()`
+    call = assigned_call(context.data, context.prefix_start, name)
+    if call is not None and len(call.names) == 1 and not call.then and call.whole and context.tree is not None \
+            and (found is None or found[0] == call.start) and (python or seen_at(context.tree.root_node,
+                                                                               max(0, context.prefix_start - ASSIGNMENT_READ) + call.start,
+                                                                               context.prefix_start)):
+        declared = returned_by(context.tree.root_node, call.names[0], python, call.awaited)
+        if declared is not None:  # `u = load()` of `def load() -> User` in the file
+            return list(declared)
     return list(found[1]) if found is not None else None
+
+
+def returned_by(root: tree_sitter.Node, name: str, python: bool, awaited: bool) -> tuple[str, ...] | None:
+    """The class that the file's top-level function ``name`` is declared to return (``def
+    load() -> User``, ``-> Optional[User]``; TypeScript's ``function load(): User``, awaited
+    ``Promise<User>``), None where none is written."""
+    for child in root.named_children:
+        if child.type in ("decorated_definition", "export_statement"):
+            child = child.child_by_field_name("definition") or child.child_by_field_name("declaration") or child
+        if child.type not in ("function_definition", "function_declaration") or node_text(child.child_by_field_name("name")) != name:
+            continue
+        written = child.child_by_field_name("return_type")
+        if written is None:
+            return None
+        if python:
+            return annotation_class(written.text or b"")
+        text = (written.text or b"").lstrip(b":").strip()
+        if awaited and (promised := _PROMISE.fullmatch(text)) is not None:
+            text = promised.group(1)
+        match = _TS_CLASS.fullmatch(text)
+        return (match.group(1).decode(),) if match is not None else None
+    return None
 
 
 class Call(NamedTuple):

@@ -31,6 +31,13 @@ _ANNOTATED = (rb"\s*:\s*(?:" + DOTTED + rb"|(?:typing\.|t\.)?Optional\[\s*" + DO
               + rb"\s*\|\s*None|None\s*\|\s*" + DOTTED + rb"|['\"]" + DOTTED + rb"(?:\s*\|\s*None)?['\"])\s*(?=\n|#|=|,|\))")
 
 
+def annotation_class(text: bytes) -> tuple[str, ...] | None:
+    """The class an annotation's text names (``User``, ``Optional[User]``, ``m.User | None``,
+    ``'User'``); None for anything else."""
+    match = re.compile(_ANNOTATED).match(b": " + text.strip() + b"\n")
+    return tuple(next(g for g in match.groups() if g is not None).decode().split(".")) if match is not None else None
+
+
 def annotated_class(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None:
     """Where the last annotation of the name ``word`` (escaped) in ``before`` is, and its class;
     for ``self.x``, a class body's ``x: X`` and, where ``self.x = x`` stores a parameter, that

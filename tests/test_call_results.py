@@ -60,3 +60,21 @@ def test_a_loop_over_a_known_iterable_gives_its_element_s_class(tmp_path: Path):
     for text, member in cases:
         assert member in _listed(tmp_path, text)[:10], text
     assert "endswith" not in _listed(tmp_path, "for line in open('f') + rest:\n    line.")[:10]  # not the whole iterable
+
+
+def test_a_call_of_a_function_the_file_declares_gives_its_declared_class(tmp_path: Path):
+    service, libraries = _served(tmp_path, {"models.py": USER_PY,
+                                            "models.ts": "export class User {\n  id = 0\n  greet(): string { return '' }\n}\n"})
+    python = ["from typing import Optional\nfrom models import User\ndef load() -> Optional[User]:\n    pass\nu = load()\nu.",
+              "from models import User\nasync def load() -> 'User':\n    pass\nasync def f():\n    u = await load()\n    u."]
+    for text in python:
+        assert {"age", "greet"} <= set(listed(service, libraries, tmp_path / "a.py", text, "python")[:3]), text
+    own = "class Cart:\n    def add_item(self):\n        pass\n\n@cache\ndef new_cart() -> Cart:\n    return Cart()\nc = new_cart()\nc."
+    assert listed(service, libraries, tmp_path / "b.py", own, "python")[0] == "add_item"  # a class of the file
+    typescript = ["import { User } from './models'\nexport function make(): User | null { return null }\nconst u = make()\nu.",
+                  "import { User } from './models'\nasync function load(): Promise<User> { return new User() }\n"
+                  "async function f() {\n  const u = await load()\n  u."]
+    for text in typescript:
+        assert {"id", "greet"} <= set(listed(service, libraries, tmp_path / "a.ts", text, "typescript")[:3]), text
+    untyped = "import { User } from './models'\nfunction make() { return null }\nconst u = make()\nu."
+    assert "greet" not in listed(service, libraries, tmp_path / "c.ts", untyped, "typescript")[:3]
