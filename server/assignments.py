@@ -17,7 +17,7 @@ from .context import CompletionContext
 from .languages import FUNCTIONS
 from .literals import literal_class, literal_end, whole
 from .python_types import DOTTED as _DOTTED
-from .python_types import annotated_class, annotation_class, last_match, loop_class, narrowed_class
+from .python_types import annotated_class, annotation_class, item_class, last_match, loop_class, narrowed_class
 from .words import alone, node_text
 
 ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back
@@ -25,6 +25,8 @@ ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back
 JS_RETURNS = {"Object.keys": "Array", "Object.values": "Array", "Object.entries": "Array", "Array.from": "Array",
               "Array.of": "Array", "JSON.stringify": "String", "String": "String"}
 JS_METHOD_RETURNS = {"split": "Array", "join": "String"}
+# a Python name given an item of another: `= users[0]`, `= by_id.get(key)`, and nothing after on its line
+_ITEM = rb"\s*=\s*" + _DOTTED + rb"\s*(\[|\.get\()[^\n]*?[\])][ \t]*(?=\n|#|;)"
 _PROMISE = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)
 _TS_CLASS = re.compile(rb"([A-Z][\w$]*)(?:\s*\|\s*(?:null|undefined))*")  # a class, or null, or undefined
 _CHAINED = re.compile(rb"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")  # a method called on a call's result: `).join(`
@@ -148,6 +150,10 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False,
         found = last_match(re.compile(rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
         if found is not None and (best is None or found.start() >= best[1]):
             best = (1, found.start(), tuple(found.group(1).decode().split(".")))
+        item = last_match(re.compile(alone(word, rb"[\w.]") + _ITEM), before, 0, len(before))
+        if item is not None and (best is None or item.start() >= best[1]) \
+                and (cls := item_class(before[:item.start()], item.group(1), item.group(2) == b".get(")) is not None:
+            best = (2, item.start(), cls)  # `u = users[0]` of `users: list[User]`, `u = by_id.get(k)` of `dict[int, User]`
         iterated = _iterated(before, word)
         if iterated is not None and (best is None or iterated[0] >= best[1]):
             best = (3, *iterated)

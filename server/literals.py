@@ -25,6 +25,8 @@ def whole(text: bytes, start: int) -> bool:
     ``'a b'.split(' ')``)."""
     end = literal_end(text, start)
     rest = text[end:end + 64].lstrip(b" \t") if end is not None else b"."
+    if rest[:1] == b"!" and rest[1:2] != b"=":  # TypeScript's non-null assertion: `users.at(-1)!`
+        rest = rest[1:].lstrip(b" \t")
     return rest[:1] in (b"", b"\n", b"\r", b";", b",", b")", b"]", b"}", b"#", b"/")
 
 

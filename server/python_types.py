@@ -92,12 +92,19 @@ def loop_class(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None
     for form, part in _LOOPS:
         found = last_match(re.compile(form.replace(b"{w}", word)), before, 0, len(before))
         if found is not None and (best is None or found.start() >= best[0]) \
-                and (element := _element_class(before[:found.start()], found.group(1), part)) is not None:
+                and (element := element_class(before[:found.start()], found.group(1), part)) is not None:
             best = (found.start(), element)
     return best
 
 
-def _element_class(before: bytes, iterable: bytes, part: int = 0) -> tuple[str, ...] | None:
+def item_class(before: bytes, container: bytes, mapping_only: bool = False) -> tuple[str, ...] | None:
+    """The class of an item of ``container`` (a dotted name) as ``before`` annotates it: a
+    mapping's value (``by_id: dict[int, User]``; ``mapping_only``: nothing else, as for
+    ``.get()``), else a collection's element (``users: list[User]``)."""
+    return element_class(before, container, 2) or (None if mapping_only else element_class(before, container, 0))
+
+
+def element_class(before: bytes, iterable: bytes, part: int = 0) -> tuple[str, ...] | None:
     """The class of what a Python loop takes of ``iterable`` (``part``, _LOOPS), as ``before``
     writes it: the element type of its annotation (``users: list[User]``, ``self.items:
     Sequence[m.Item]``, ``tuple[Row, ...]``), a mapping's key or value type (``by_id: dict[int,

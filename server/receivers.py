@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
-from .assignments import JS_METHOD_RETURNS, JS_RETURNS, assigned_class
+from .assignments import ASSIGNMENT_READ, JS_METHOD_RETURNS, JS_RETURNS, assigned_class
 from .context import CompletionContext, member_access
 from .languages import JAVASCRIPT, LanguageSpec
+from .python_types import item_class
 from .words import node_text
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
@@ -132,6 +133,10 @@ def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | 
     """What the receiver before the dot refers to, through the buffer's imports: a module, a
     module's name, or an instance of an imported class (``p = Path(...)`` … ``p.``)."""
     names = chain(context.receiver)
+    if not names and context.language.name == "python" and (item := _SUBSCRIPT.fullmatch(context.receiver or "")):
+        before = context.data[max(0, context.prefix_start - ASSIGNMENT_READ):context.prefix_start]
+        cls = item_class(before, item.group(1).encode())  # `users[0].` of `users: list[User]`
+        return _class_target(cls, bound) if cls is not None else None
     if not names:
         return None
     head = bound.get(names[0])
@@ -177,6 +182,17 @@ def _python_target(context: CompletionContext, bound: dict[str, Target], name: s
     if depth < LOCAL_DEPTH and bare != name and (inner := _python_target(context, bound, bare, depth + 1)) is not None:
         return Target(inner.module, inner.names + rest)
     return None
+
+
+def _class_target(names: list[str] | tuple[str, ...], bound: dict[str, Target]) -> Target | None:
+    """Python names whose first an import binds, or a builtin class, as a target."""
+    found = bound.get(names[0])
+    if found is not None:
+        return Target(found.module, found.names + tuple(names[1:]))
+    return Target("builtins", tuple(names)) if names[0] in _PY_CLASSES else None
+
+
+_SUBSCRIPT = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\[[^\[\]]*\]")  # `users[0]`, `self.by_id[key]`
 
 
 # A Python receiver whose syntax says its type: a literal (``", ".``, ``[]``), or a call of a

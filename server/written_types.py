@@ -11,6 +11,7 @@ import tree_sitter
 from . import narrowing
 from .context import CompletionContext
 from .languages import FUNCTIONS
+from .literals import whole
 from .python_types import last_match
 from .receivers import TYPED, OwnClass, Target, chain, read_class
 from .words import alone, node_text
@@ -25,6 +26,10 @@ def declared_type_name(context: CompletionContext) -> str | None:
     ``this.user`` (``private user?: User``, a constructor's ``private readonly user: User``), in
     JavaScript its JSDoc (``@param {Map<K, V>} m``, ``/** @type {string[]} */ const names``)."""
     typed = context.language.name in TYPED
+    indexed = _INDEXED.fullmatch(context.receiver or "")
+    if indexed is not None and context.tree is not None and context.language.name in ("javascript", *TYPED):
+        name = re.escape(indexed.group(1).encode())  # `users[0].` of `users: User[]`
+        return _array_element(context, name, max(0, context.prefix_start - TYPE_READ), context.prefix_start)
     names = chain(context.receiver) if context.tree is not None and (typed or context.language.name == "javascript") else None
     field = typed and names is not None and len(names) == 2 and names[0] == "this"
     if not names or len(names) != 1 and not field:
@@ -34,7 +39,7 @@ def declared_type_name(context: CompletionContext) -> str | None:
     if typed:
         annotation = re.compile((_FIELD + name if field else alone(name)) + rb"\s*[?!]?\s*:\s*" + _TS_TYPE + rb"\s*(?=[,)=;\n<{]|$)")
         found = last_match(annotation, context.data, lo, context.prefix_start)
-        for other in (_element_type(context, name, lo), _narrowed(context, name, lo)) if not field else ():
+        for other in (_element_type(context, name, lo), _narrowed(context, name, lo), _taken(context, name, lo)) if not field else ():
             if other is not None and (found is None or other[0] > found.start()):
                 return other[1]  # `for (const s of shapes)`, `shapes.map((s) => s.`: the array's element type; `instanceof`
         if found is None or not (_in_class(context, found.end() - 1) if field else _in_scope(context, found.start())):
@@ -42,7 +47,7 @@ def declared_type_name(context: CompletionContext) -> str | None:
         return "Array" if found.group(2) else found.group(1).decode()
     documented = re.compile(rb"@param\s*\{([^{}\n]+)\}\s*\[?" + name + rb"(?![\w$])|@type\s*\{([^{}\n]+)\}\s*\*/\s*(?:const|let|var)\s+" + name + rb"(?![\w$])")
     found = last_match(documented, context.data, lo, context.prefix_start)
-    for other in (_element_type(context, name, lo), _narrowed(context, name, lo)):
+    for other in (_element_type(context, name, lo), _narrowed(context, name, lo), _taken(context, name, lo)):
         if other is not None and (found is None or other[0] > found.start()):
             return other[1]  # `for (const s of shapes)` of `/** @type {Shape[]} */ const shapes`; `if (e instanceof E) {`
     if found is None or not _in_scope(context, found.end() - 1 if found.group(2) else found.start(), documents=found.group(1) is not None):
@@ -50,6 +55,9 @@ def declared_type_name(context: CompletionContext) -> str | None:
     return jsdoc_type((found.group(1) or found.group(2)).decode("utf-8", "replace"))
 
 
+# what takes an element of an array: its call's or its index's opening bracket last
+_TAKEN = rb"\s*(?::[^=\n]*)?=\s*([A-Za-z_$][\w$]*)\s*(?:\??\.\s*(?:find|findLast|at|pop|shift)\s*\(|\[)"
+_INDEXED = re.compile(r"([A-Za-z_$][\w$]*)\s*\[[^\[\]]*\]")  # an array's element: `users[0]`
 _ITERATED = (rb"for\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+([A-Za-z_$][\w$.]*)\s*\)",  # the iterable: group 1
              rb"\.\s*(?:forEach|map|filter|find|findLast|findIndex|some|every|flatMap)\s*\(\s*"  # the iterable: before it
              rb"(?:async\s*)?(?:\(\s*{name}\s*[,):]|{name}\s*=>)")
@@ -73,16 +81,32 @@ def _element_type(context: CompletionContext, name: bytes, lo: int) -> tuple[int
             found = (called.start(), match.end(), called.group(1))
     if found is None or not _binding_open(context, found[1] - 1):
         return None
-    iterable = re.escape(found[2])
+    element = _array_element(context, re.escape(found[2]), lo, found[0])
+    return (found[0], element) if element is not None else None
+
+
+def _taken(context: CompletionContext, name: bytes, lo: int) -> tuple[int, str] | None:
+    """Where ``name`` (escaped) was last given an element of an array whose element type is
+    written (``const u = users.find((x) => …)``, ``users[0]``, ``users.at(-1)``, ``.pop()``,
+    ``.shift()``, ``.findLast(…)`` of ``users: User[]``), and that type."""
+    taken = last_match(re.compile(alone(name) + _TAKEN), context.data, lo, context.prefix_start)
+    if taken is None or not whole(context.data, taken.end() - 1):
+        return None  # not `users.find(f).name`
+    element = _array_element(context, re.escape(taken.group(1)), lo, taken.start())
+    return (taken.start(), element) if element is not None else None
+
+
+def _array_element(context: CompletionContext, iterable: bytes, lo: int, hi: int) -> str | None:
+    """The element type of the array (or set) ``iterable`` (a name, escaped) as the bytes
+    [lo, hi) last write it: its annotation (``shapes: Shape[]``, ``Array<Shape>``), JSDoc's
+    ``@type {Shape[]}`` or ``@param``, or a literal of constructions (``[new Shape()]``)."""
     element = rb"(?:([A-Za-z_$][\w$]*)\s*\[\s*\]|(?:Array|ReadonlyArray|Set|ReadonlySet)\s*<\s*([A-Za-z_$][\w$]*)\s*>)"
     typed = re.compile(alone(iterable, rb"[\w$]") + rb"\s*\??\s*:\s*(?:readonly\s+)?" + element  # `shapes: Shape[]`
                        + rb"|@type\s*\{\s*" + element + rb"\s*\}\s*\*/\s*(?:const|let|var)\s+" + iterable + rb"(?![\w$])"  # JSDoc's
                        + rb"|@param\s*\{\s*" + element + rb"\s*\}\s*\[?" + iterable + rb"(?![\w$])"
                        + rb"|(?<![\w$.])" + iterable + rb"\s*=\s*\[\s*new\s+([A-Za-z_$][\w$]*)\s*\(")  # `[new Shape(...)]`
-    written = last_match(typed, context.data, lo, found[0])
-    if written is None:
-        return None
-    return found[0], next(g for g in written.groups() if g is not None).decode()
+    written = last_match(typed, context.data, lo, hi)
+    return next(g for g in written.groups() if g is not None).decode() if written is not None else None
 
 
 def _narrowed(context: CompletionContext, name: bytes, lo: int) -> tuple[int, str] | None:

@@ -78,3 +78,20 @@ def test_a_call_of_a_function_the_file_declares_gives_its_declared_class(tmp_pat
         assert {"id", "greet"} <= set(listed(service, libraries, tmp_path / "a.ts", text, "typescript")[:3]), text
     untyped = "import { User } from './models'\nfunction make() { return null }\nconst u = make()\nu."
     assert "greet" not in listed(service, libraries, tmp_path / "c.ts", untyped, "typescript")[:3]
+
+
+def test_an_item_of_an_annotated_collection_has_its_class_s_members(tmp_path: Path):
+    service, libraries = _served(tmp_path, {"models.py": USER_PY,
+                                            "models.ts": "export class User {\n  id = 0\n  greet(): string { return '' }\n}\n"})
+    python = ["from models import User\ndef f(users: list[User]):\n    users[0].",
+              "from models import User\ndef f(by_id: dict[int, User]):\n    u = by_id[1]\n    u.",
+              "from models import User\ndef f(by_id: dict[int, User], k):\n    u = by_id.get(k)\n    u."]
+    for text in python:
+        assert {"age", "greet"} <= set(listed(service, libraries, tmp_path / "a.py", text, "python")[:3]), text
+    not_a_mapping = "from models import User\ndef f(users: list[User]):\n    u = users.get(0)\n    u."
+    assert "age" not in listed(service, libraries, tmp_path / "b.py", not_a_mapping, "python")[:3]
+    typescript = ["import { User } from './models'\nfunction f(users: User[]) {\n  users[0].",
+                  "import { User } from './models'\nfunction f(users: Array<User>) {\n  const u = users.find((x) => x.id === 1)\n  u?.",
+                  "import { User } from './models'\nfunction f(users: User[]) {\n  const u = users.at(-1)!\n  u."]
+    for text in typescript:
+        assert {"id", "greet"} <= set(listed(service, libraries, tmp_path / "a.ts", text, "typescript")[:3]), text
