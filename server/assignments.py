@@ -27,6 +27,7 @@ JS_RETURNS = {"Object.keys": "Array", "Object.values": "Array", "Object.entries"
 JS_METHOD_RETURNS = {"split": "Array", "join": "String"}
 # a Python name given an item of another: `= users[0]`, `= by_id.get(key)`, and nothing after on its line
 _ITEM = rb"\s*=\s*" + _DOTTED + rb"\s*(\[|\.get\()[^\n]*?[\])][ \t]*(?=\n|#|;)"
+_RETURNS = re.compile(rb"@returns?\s*\{([^{}\n]+)\}")
 _PROMISE = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)
 _TS_CLASS = re.compile(rb"([A-Z][\w$]*)(?:\s*\|\s*(?:null|undefined))*")  # a class, or null, or undefined
 _CHAINED = re.compile(rb"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")  # a method called on a call's result: `).join(`
@@ -59,18 +60,20 @@ def assigned_class(context: CompletionContext, name: str) -> list[str] | None:
 def returned_by(root: tree_sitter.Node, name: str, python: bool, awaited: bool) -> tuple[str, ...] | None:
     """The class that the file's top-level function ``name`` is declared to return (``def
     load() -> User``, ``-> Optional[User]``; TypeScript's ``function load(): User``, awaited
-    ``Promise<User>``), None where none is written."""
+    ``Promise<User>``; JSDoc's ``@returns {User}``), None where none is written."""
     for child in root.named_children:
         if child.type in ("decorated_definition", "export_statement"):
             child = child.child_by_field_name("definition") or child.child_by_field_name("declaration") or child
         if child.type not in ("function_definition", "function_declaration") or node_text(child.child_by_field_name("name")) != name:
             continue
         written = child.child_by_field_name("return_type")
-        if written is None:
-            return None
         if python:
-            return annotation_class(written.text or b"")
-        text = (written.text or b"").lstrip(b":").strip()
+            return annotation_class(written.text or b"") if written is not None else None
+        comment = child.prev_named_sibling if written is None else None  # JSDoc's `@returns {User}`
+        documented = _RETURNS.search(comment.text or b"") if comment is not None and comment.type == "comment" else None
+        if written is None and documented is None:
+            return None
+        text = (written.text or b"").lstrip(b":").strip() if written is not None else documented.group(1).strip()
         if awaited and (promised := _PROMISE.fullmatch(text)) is not None:
             text = promised.group(1)
         match = _TS_CLASS.fullmatch(text)

@@ -78,6 +78,9 @@ def test_a_call_of_a_function_the_file_declares_gives_its_declared_class(tmp_pat
         assert {"id", "greet"} <= set(listed(service, libraries, tmp_path / "a.ts", text, "typescript")[:3]), text
     untyped = "import { User } from './models'\nfunction make() { return null }\nconst u = make()\nu."
     assert "greet" not in listed(service, libraries, tmp_path / "c.ts", untyped, "typescript")[:3]
+    documented = ("import { User } from './models'\n/**\n * Loads one.\n * @returns {Promise<User>} the user\n */\n"
+                  "async function load() { return new User() }\nasync function f() {\n  const u = await load()\n  u.")
+    assert {"id", "greet"} <= set(listed(service, libraries, tmp_path / "a.js", documented, "javascript")[:3])
 
 
 def test_an_item_of_an_annotated_collection_has_its_class_s_members(tmp_path: Path):
