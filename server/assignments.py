@@ -28,6 +28,7 @@ JS_METHOD_RETURNS = {"split": "Array", "join": "String"}
 # a Python name given an item of another: `= users[0]`, `= by_id.get(key)`, and nothing after on its line
 _ITEM = rb"\s*=\s*" + _DOTTED + rb"\s*(\[|\.get\()[^\n]*?[\])][ \t]*(?=\n|#|;)"
 _RETURNS = re.compile(rb"@returns?\s*\{([^{}\n]+)\}")
+_CONSTANTS = frozenset({b"None", b"True", b"False"})
 _PROMISE = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)
 _TS_CLASS = re.compile(rb"([A-Z][\w$]*)(?:\s*\|\s*(?:null|undefined))*")  # a class, or null, or undefined
 _CHAINED = re.compile(rb"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")  # a method called on a call's result: `).join(`
@@ -39,8 +40,9 @@ def assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     (``log = logging.getLogger(`` -> ["logging", "getLogger()"], ``with open(p) as fh`` ->
     ["open()"]: the libraries read what it returns; the methods called on it after, each marked
     ``()``: ``m = re.compile(p).match(s)`` -> ["re", "compile()", "match()"]), or, in Python, the
-    type written for it (``self.root: Path`` -> ["Path"]) or an element of what a loop iterates,
-    marked ``[]`` (``for line in fh:`` -> ["fh", "[]"])."""
+    type written for it (``self.root: Path`` -> ["Path"]), an element of what a loop iterates,
+    marked ``[]`` (``for line in fh:`` -> ["fh", "[]"]), or another name or attribute (``q =
+    p.parent`` -> ["p", "parent"])."""
     python = context.language.name == "python"
     found = _assigned(context.data, context.prefix_start, name, python, context.tree)
     if found is not None and not python and "." not in name and context.tree is not None \
@@ -157,6 +159,10 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False,
         if item is not None and (best is None or item.start() >= best[1]) \
                 and (cls := item_class(before[:item.start()], item.group(1), item.group(2) == b".get(")) is not None:
             best = (2, item.start(), cls)  # `u = users[0]` of `users: list[User]`, `u = by_id.get(k)` of `dict[int, User]`
+        held = last_match(re.compile(alone(word, rb"[\w.]") + rb"\s*(?::[^=\n]*)?=\s*" + _DOTTED + rb"[ \t]*(?=\n|#|;)"),
+                          before, 0, len(before))
+        if held is not None and (best is None or held.start() >= best[1]) and held.group(1) not in _CONSTANTS:
+            best = (4, held.start(), tuple(held.group(1).decode().split(".")))  # `q = p.parent`, `env = os.environ`
         iterated = _iterated(before, word)
         if iterated is not None and (best is None or iterated[0] >= best[1]):
             best = (3, *iterated)

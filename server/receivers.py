@@ -140,9 +140,11 @@ def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | 
     if not names:
         return None
     head = bound.get(names[0])
+    if head is None and context.language.name == "python":  # `p = Path(...)`, `self.root: Path`, `log = logging.getLogger()`
+        first = 2 if len(names) > 1 and names[0] in OWN["python"] else 1
+        held = _python_target(context, bound, ".".join(names[:first]))  # then its attributes: `p.parent.`
+        return Target(held.module, held.names + tuple(names[first:])) if held is not None else None
     if head is None and (len(names) == 1 or (len(names) == 2 and names[0] in OWN.get(context.language.name, ()))):
-        if context.language.name == "python":  # `p = Path(...)`, `self.root: Path`, `log = logging.getLogger()`
-            return _python_target(context, bound, ".".join(names))
         assigned = assigned_class(context, ".".join(names))  # `const p = new Foo()`, `const log = debug('x')`
         found = bound.get(assigned[0].removesuffix("()")) if assigned is not None else None
         if found is not None and len(assigned) == 1 and assigned[0].endswith("()"):  # `const { f } = require('m')` … `x = f()`

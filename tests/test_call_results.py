@@ -98,3 +98,18 @@ def test_an_item_of_an_annotated_collection_has_its_class_s_members(tmp_path: Pa
                   "import { User } from './models'\nfunction f(users: User[]) {\n  const u = users.at(-1)!\n  u."]
     for text in typescript:
         assert {"id", "greet"} <= set(listed(service, libraries, tmp_path / "a.ts", text, "typescript")[:3]), text
+
+
+def test_an_attribute_s_annotation_or_property_gives_what_it_holds(tmp_path: Path):
+    shop = ("class Item:\n    def price(self):\n        pass\n\nclass Cart:\n    owner: 'Item'\n"
+            "    @property\n    def first(self) -> Item:\n        return Item()\n    def last(self) -> Item:\n        return Item()\n")
+    service, libraries = _served(tmp_path, {"shop.py": shop})
+    for text in ("import os\nos.environ.", "import sys\nsys.stdout."):  # a module's annotated variable
+        assert {"get", "write"} & set(listed(service, libraries, tmp_path / "a.py", text, "python")[:8]), text
+    for text in ("from pathlib import Path\np = Path('x')\np.parent.",  # a property returning Self
+                 "from pathlib import Path\np = Path('x')\nq = p.parent.parent\nq."):  # a name given an attribute
+        assert "exists" in listed(service, libraries, tmp_path / "a.py", text, "python")[:5], text
+    for text in ("from shop import Cart\nc = Cart()\nc.first.", "from shop import Cart\nc = Cart()\nc.owner."):
+        assert listed(service, libraries, tmp_path / "b.py", text, "python")[0] == "price", text
+    method = listed(service, libraries, tmp_path / "b.py", "from shop import Cart\nc = Cart()\nc.last.", "python")
+    assert "price" not in method[:3]  # a method read, not called: no Item

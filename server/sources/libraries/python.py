@@ -127,7 +127,8 @@ class PythonLibraries(CallResults):
         """The members of module or class ``dotted``; None where it names neither. A last name
         marked ``()`` (``logging.getLogger()``) is called: the members of the class it returns;
         a last ``[]`` (``builtins.open().[]``) is an element of what comes before: the members of
-        the class iterating it gives (_instance)."""
+        the class iterating it gives (_instance); an attribute (``os.environ``, ``pathlib.Path.parent``):
+        the members of the class it holds (_attribute)."""
         if dotted.endswith(("()", ".[]")):
             found = self._instance(dotted)
             return self._class_members(found[0], found[1], dotted) if found is not None else None
@@ -140,7 +141,8 @@ class PythonLibraries(CallResults):
             target = ".".join(found[1].ast.module_name + ((found[1].ast.name,) if found[1].ast.name else ()))
             if target != dotted and self._module(target) is not None:
                 return self._module_members(target)
-        return None
+        held = self._attribute(dotted)  # `os.environ`, `Path.parent`: what the attribute holds
+        return self._class_members(held[0], held[1], dotted) if held is not None else None
 
     def find(self, dotted: str) -> Path | None:
         """The file of module ``dotted`` in this environment (the standard library's stubs too)."""

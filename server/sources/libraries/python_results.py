@@ -36,10 +36,51 @@ class CallResults:
             owner = self._instance(owner_written)
             return (self._method(owner[0], owner[1], name) if owner is not None else None), owner
         found = self._resolve(dotted)
-        if found is None and owner_written and (owner := self._resolve(owner_written)) is not None \
-                and isinstance(owner[1].ast, ast.ClassDef):
+        if found is None and owner_written and (owner := self._owner(owner_written)) is not None:
             return self._method(owner[0], owner[1], name), owner
         return found, None
+
+    def _owner(self, dotted: str):
+        """(module, NameInfo) of the class whose member the name after ``dotted`` is: ``dotted``
+        itself where it names a class (``pathlib.Path``), else the class of what it holds (_attribute)."""
+        found = self._resolve(dotted)
+        if found is not None and isinstance(found[1].ast, ast.ClassDef):
+            return found
+        return self._attribute(dotted) if found is None or isinstance(found[1].ast, ast.AnnAssign) else None
+
+    def _attribute(self, dotted: str, depth: int = 0):
+        """(module, NameInfo) of the class of what the attribute ``dotted`` holds: a module's or a
+        class's annotated variable (``os.environ: _Environ[str]``, ``sys.stdout: TextIO``), a
+        property's declared result (``pathlib.Path.parent``: Self, so Path), an instance's
+        (``re.compile().pattern``) and an attribute's (``Path.parent.parent``), BASES deep."""
+        owner_written, _, name = dotted.rpartition(".")
+        if not owner_written or depth > BASES:
+            return None
+        if owner_written.endswith(("()", ".[]")):
+            owner = self._instance(owner_written)
+        elif self._module(owner_written) is not None:
+            owner = None
+        elif (owner := self._resolve(owner_written)) is None or not isinstance(owner[1].ast, ast.ClassDef):
+            owner = self._attribute(owner_written, depth + 1)
+            if owner is None:
+                return None
+        member = self._method(owner[0], owner[1], name) if owner is not None else self._resolve(dotted)
+        if member is None:
+            return None
+        node = member[1].ast
+        if isinstance(node, ast.AnnAssign):
+            written = returned_name(node.annotation)
+            return self._base(member[0], written) if written is not None else None
+        for definition in _definitions(node):
+            if not any(ast.unparse(d).split(".")[-1] in ("property", "cached_property") for d in definition.decorator_list):
+                return None  # a method: what reading it gives is no instance of what it returns
+            if returns_self(definition) and owner is not None:
+                return owner
+            written = returned_name(definition.returns)
+            found = self._base(member[0], written) if written is not None else None
+            if found is not None:
+                return found
+        return None
 
     def _made(self, dotted: str):
         """(module, NameInfo) of the class of what calling ``dotted`` gives: a class's instance, or
