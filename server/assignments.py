@@ -153,8 +153,8 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False,
         best = (2, literal[0], (literal[1],))
     if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter); a loop's variable
         found = last_match(re.compile(rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
-        if found is not None and (best is None or found.start() >= best[1]):
-            best = (1, found.start(), tuple(found.group(1).decode().split(".")))
+        if found is not None and (best is None or found.start() >= best[1]):  # what its __enter__ gives
+            best = (4, found.start(), _made(tuple(found.group(1).decode().split(".")), ("__enter__",)))
         item = last_match(re.compile(alone(word, rb"[\w.]") + _ITEM), before, 0, len(before))
         if item is not None and (best is None or item.start() >= best[1]) \
                 and (cls := item_class(before[:item.start()], item.group(1), item.group(2) == b".get(")) is not None:
@@ -175,7 +175,7 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False,
     names = best[2]
     then = call.then if best[0] == 0 else ()  # `m = re.compile(p).match(s)`: Match; `line.split(',').join('-')`: String
     if best[0] >= 2 or names[-1][:1].isupper() and not then:
-        return best[1], names  # a class, by convention, the type written, or a loop's element
+        return best[1], names  # a class, by convention, the type written, a loop's element, a with's
     if python:  # a function's result: what it is declared to return; a class's instance's method's
         return best[1], _made(names, then)
     if then:

@@ -113,3 +113,12 @@ def test_an_attribute_s_annotation_or_property_gives_what_it_holds(tmp_path: Pat
         assert listed(service, libraries, tmp_path / "b.py", text, "python")[0] == "price", text
     method = listed(service, libraries, tmp_path / "b.py", "from shop import Cart\nc = Cart()\nc.last.", "python")
     assert "price" not in method[:3]  # a method read, not called: no Item
+
+
+def test_a_with_statement_s_name_holds_what_enter_gives(tmp_path: Path):
+    service, libraries = _served(tmp_path, {"models.py": USER_PY})
+    for text, member in (("import zipfile\nwith zipfile.ZipFile('x') as z:\n    z.", "read"),  # __enter__ -> Self
+                         ("from models import User\nwith User() as u:\n    u.", "greet")):  # no __enter__ found: itself
+        assert member in listed(service, libraries, tmp_path / "a.py", text, "python")[:12], text
+    made = listed(service, libraries, tmp_path / "a.py", "import tempfile\nwith tempfile.TemporaryDirectory() as d:\n    d.", "python")
+    assert "cleanup" not in made[:8]  # its __enter__ gives the path (AnyStr), not the directory object

@@ -44,7 +44,7 @@ def test_receivers_through_imports_and_assignments():
         PY + "os.path.": Target("os", ("path",)), PY + "t.": Target("typing"), PY + "p2.": Target("os", ("path",)),
         PY + "x = Path('a')\nx.": Target("pathlib", ("Path",)),
         PY + "y = os.getcwd()\ny.": Target("os", ("getcwd()",)),  # a call's result: what getcwd returns
-        PY + "with open(p) as fh:\n    fh.": Target("builtins", ("open()",)),
+        PY + "with open(p) as fh:\n    fh.": Target("builtins", ("open()", "__enter__()")),  # what its __enter__ gives
         PY + "def f(self, root: Path, n: int):\n    root.": Target("pathlib", ("Path",)),  # the type written
         PY + "class A:\n    def g(self):\n        self.base: Path = make()\n        self.base.": Target("pathlib", ("Path",)),
         PY + "unknown.": None, PY + "call().": None,
