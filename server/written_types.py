@@ -5,6 +5,7 @@ level."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import tree_sitter
 
@@ -32,6 +33,9 @@ def declared_type_name(context: CompletionContext) -> str | None:
         return _array_element(context, name, max(0, context.prefix_start - TYPE_READ), context.prefix_start)
     names = chain(context.receiver) if context.tree is not None and (typed or context.language.name == "javascript") else None
     field = typed and names is not None and len(names) == 2 and names[0] == "this"
+    if typed and names is not None and len(names) == 2 and not field:  # `b.user.` of `b: Box`, Box declaring `user: User`
+        owner = declared_type_name(replace(context, receiver=names[0]))
+        return member_type(context.tree.root_node, owner, names[1]) if owner is not None else None
     if not names or len(names) != 1 and not field:
         return None
     name = re.escape(names[-1].encode())
@@ -238,6 +242,24 @@ def type_members(root: tree_sitter.Node, data: bytes, wanted: str) -> OwnClass |
         node = child.child_by_field_name("declaration") if child.type == "export_statement" else child
         if node is not None and node_text(node.child_by_field_name("name")) == wanted and (found := _type_of(node, data)):
             return found
+    return None
+
+
+def member_type(root: tree_sitter.Node, owner: str, name: str) -> str | None:
+    """The type, a single name, that the interface, object type alias or class ``owner`` the
+    file declares at its top level writes for its property or field ``name`` (``user?: User``,
+    ``tags: string[]``: Array); None where it writes none."""
+    for child in root.named_children:
+        node = child.child_by_field_name("declaration") if child.type == "export_statement" else child
+        if node is None or node_text(node.child_by_field_name("name")) != owner:
+            continue
+        body = node.child_by_field_name("body") or node.child_by_field_name("value")
+        for member in body.named_children if body is not None else ():
+            if member.type in ("property_signature", "public_field_definition") and node_text(member.child_by_field_name("name")) == name:
+                written = member.child_by_field_name("type")
+                match = re.compile(_TS_TYPE).fullmatch((written.text or b"").lstrip(b":").strip()) if written is not None else None
+                return ("Array" if match.group(2) else match.group(1).decode()) if match is not None else None
+        return None
     return None
 
 

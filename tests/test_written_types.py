@@ -96,3 +96,17 @@ def test_what_a_project_function_s_jsdoc_returns_after_its_call_and_before_an_an
     })
     assert found["called"] == found["assigned"] == {"flush"}
     assert {"get", "set"} <= found["annotated"] and "flush" not in found["annotated"]  # the JSDoc where it is bound first
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("interface Box { label?: string; tags: string[] }\nfunction f(b: Box) {\n  b.label.", {"split", "trim"}),
+    ("interface Box { label?: string; tags: string[] }\nfunction f(b: Box) {\n  b.tags.", {"map", "filter"}),
+    ("class Item { when: Date }\nfunction f(i: Item) {\n  i.when.", {"getTime", "toISOString"}),
+    ("type Pair = { left: URL }\nfunction f(p: Pair) {\n  p.left.", {"hostname"}),
+])
+def test_a_property_s_declared_type_in_the_file_gives_its_members(text: str, expected: set[str]):
+    assert expected <= (members(text) or set())
+
+
+def test_a_property_the_type_does_not_declare_gives_nothing():
+    assert members("interface Box { label?: string }\nfunction f(b: Box) {\n  b.other.") is None
