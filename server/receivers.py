@@ -131,7 +131,9 @@ def chain(receiver: str | None) -> list[str] | None:
 
 def target_of(context: CompletionContext, bound: dict[str, Target]) -> Target | None:
     """What the receiver before the dot refers to, through the buffer's imports: a module, a
-    module's name, or an instance of an imported class (``p = Path(...)`` … ``p.``)."""
+    module's name, or an instance of an imported class (``p = Path(...)`` … ``p.``); in Python
+    also an attribute of what a name holds (``p.parent.``) and an item of an annotated
+    collection (``users[0].``)."""
     names = chain(context.receiver)
     if not names and context.language.name == "python" and (item := _SUBSCRIPT.fullmatch(context.receiver or "")):
         before = context.data[max(0, context.prefix_start - ASSIGNMENT_READ):context.prefix_start]

@@ -25,7 +25,9 @@ def declared_type_name(context: CompletionContext) -> str | None:
     cursor: in TypeScript its annotation (``user: User`` … ``user.``: ``User``; ``names:
     string[]``: ``Array``; ``User | null``, ``Readonly<User>``: ``User``), a class's field for
     ``this.user`` (``private user?: User``, a constructor's ``private readonly user: User``), in
-    JavaScript its JSDoc (``@param {Map<K, V>} m``, ``/** @type {string[]} */ const names``)."""
+    JavaScript its JSDoc (``@param {Map<K, V>} m``, ``/** @type {string[]} */ const names``); an
+    element of an array whose element type is written (``users[0].``, ``u = users.find(f)``); in
+    TypeScript a property's type that the file declares (``b.label.`` of ``b: Box``)."""
     typed = context.language.name in TYPED
     indexed = _INDEXED.fullmatch(context.receiver or "")
     if indexed is not None and context.tree is not None and context.language.name in ("javascript", *TYPED):

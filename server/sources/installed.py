@@ -152,8 +152,8 @@ def _folded(environment: tuple[str, ...]) -> dict[str, str]:
 
 def _packages(environment: tuple[str, ...], python: bool) -> list[tuple[str, Path]]:
     """(the name an import binds, the package's folder or module file), first found first
-    (Python's in the folders an editable install adds after site-packages); JavaScript's only those a package.json beside a ``node_modules`` folder depends on, where
-    ``_declared`` says so."""
+    (Python's in the folders an editable install adds after site-packages); JavaScript's only
+    those a package.json beside a ``node_modules`` folder depends on, where ``_declared`` says so."""
     found: list[tuple[str, Path]] = []
     if python:  # then the folders the .pth files of editable installs add (`pip install -e`)
         sites = tuple(map(Path, environment))
