@@ -1,8 +1,9 @@
-"""What calling a name, and iterating what a call gives, give in a Python environment: the class
-of a call's result (a function's declared return, a class's instance, a method's, its own or a
-base's, ``Self``), and of a loop's element (a declared iterator's type argument, a class's
-``__iter__`` or ``__next__``). A mixin of PythonLibraries, whose ``_resolve`` and ``_base`` find
-the names.
+"""What calling a name, iterating what a call gives and reading an attribute give in a Python
+environment: the class of a call's result (a function's declared return, a class's instance, a
+method's, its own or a base's, ``Self``), of a loop's element (a declared iterator's type
+argument, a class's ``__iter__`` or ``__next__``), and of what an attribute holds (its
+annotation, a property's result). A mixin of PythonLibraries, whose ``_resolve`` and ``_base``
+find the names.
 """
 
 from __future__ import annotations
