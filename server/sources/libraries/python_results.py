@@ -72,16 +72,9 @@ class CallResults:
         if isinstance(node, ast.AnnAssign):
             written = returned_name(node.annotation)
             return self._base(member[0], written) if written is not None else None
-        for definition in _definitions(node):
-            if not any(ast.unparse(d).split(".")[-1] in ("property", "cached_property") for d in definition.decorator_list):
-                return None  # a method: what reading it gives is no instance of what it returns
-            if returns_self(definition) and owner is not None:
-                return owner
-            written = returned_name(definition.returns)
-            found = self._base(member[0], written) if written is not None else None
-            if found is not None:
-                return found
-        return None
+        properties = [d for d in _definitions(node)
+                      if any(ast.unparse(p).split(".")[-1] in ("property", "cached_property") for p in d.decorator_list)]
+        return self._returned(member[0], properties, owner)  # not a method: reading one gives no instance of its result
 
     def _made(self, dotted: str):
         """(module, NameInfo) of the class of what calling ``dotted`` gives: a class's instance, or
@@ -93,13 +86,19 @@ class CallResults:
             return owner  # a context manager whose __enter__ is not found: itself, as most give
         if found is None or isinstance(found[1].ast, ast.ClassDef):
             return found
-        for definition in _definitions(found[1].ast):
+        return self._returned(found[0], _definitions(found[1].ast), owner)
+
+    def _returned(self, module: str, definitions: list[ast.FunctionDef | ast.AsyncFunctionDef], owner):
+        """(module, NameInfo) of the class that the first of ``definitions`` (a function's, or
+        its overloads', in ``module``) whose return annotation names one declares; ``Self``:
+        ``owner``, the class of the method."""
+        for definition in definitions:
             if returns_self(definition) and owner is not None:
                 return owner
             written = returned_name(definition.returns)
-            returned = self._base(found[0], written) if written is not None else None
-            if returned is not None:
-                return returned
+            found = self._base(module, written) if written is not None else None
+            if found is not None:
+                return found
         return None
 
     def _element(self, dotted: str):
