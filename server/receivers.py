@@ -389,10 +389,11 @@ def class_in_file(context: CompletionContext, name: str) -> OwnClass | None:
 
 def constructed_in_file(context: CompletionContext, bound: dict[str, Target]) -> OwnClass | None:
     """The class the file defines at its top level whose instance the receiver was last
-    assigned (``const c = new Cache()`` … ``c.``, ``c = Cache()`` … ``c.``), where no import binds
-    that name."""
+    assigned (``const c = new Cache()`` … ``c.``, ``c = Cache()`` … ``c.``, ``self.cache =
+    Cache()`` … ``self.cache.``), where no import binds that name."""
     names = chain(context.receiver)
-    assigned = assigned_class(context, names[0]) if names and len(names) == 1 else None
+    own = names is not None and len(names) == 2 and names[0] in OWN.get(context.language.name, ())
+    assigned = assigned_class(context, ".".join(names)) if names and (len(names) == 1 or own) else None
     if not assigned or len(assigned) != 1 or assigned[0].endswith("()") or assigned[0] in bound:
         return None
     return class_in_file(context, assigned[0])

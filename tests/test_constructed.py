@@ -88,6 +88,17 @@ def test_a_class_the_file_defines_constructed(tmp_path: Path):
     assert imported is None or "size" not in imported.names  # an import's name is the import's
 
 
+def test_an_attribute_of_self_or_this_given_a_class_the_file_defines(tmp_path: Path):
+    cache = "class Cache:\n    def grow(self):\n        pass\n\n"
+    for text in (cache + "class Shop:\n    def __init__(self):\n        self.cache = Cache()\n    def f(self):\n        self.cache.",
+                 cache + "class Shop:\n    cache: Cache\n    def f(self):\n        self.cache."):  # a class body's annotation
+        py, _, _ = members(tmp_path, "a.py", text, "python")
+        assert py is not None and "grow" in py.names, text
+    js, _, _ = members(tmp_path, "a.js", "class Cache {\n  grow() {}\n}\nclass Shop {\n  constructor() {\n"
+                       "    this.cache = new Cache()\n  }\n  f() {\n    this.cache.")
+    assert js is not None and "grow" in js.names
+
+
 def test_a_value_a_project_file_exports_by_its_initialiser(tmp_path: Path):
     (tmp_path / "state.js").write_text("export const cache = new Map();\n"
                                        "export const raf = { tasks: new Set(), tick() {} };\nexport let count = 0;\n")
