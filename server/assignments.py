@@ -17,7 +17,7 @@ from .context import CompletionContext
 from .languages import FUNCTIONS
 from .literals import literal_class, literal_end, whole
 from .python_types import DOTTED as _DOTTED
-from .python_types import annotated_class, annotation_class, item_class, last_match, loop_class, narrowed_class
+from .python_types import FOR, annotated_class, annotation_class, item_class, last_match, loop_class, narrowed_class
 from .words import alone, node_text
 
 ASSIGNMENT_READ = 16 * 1024  # ``x = Class(...)`` is looked for this far back
@@ -152,7 +152,7 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False,
     if literal is not None and (best is None or literal[0] > best[1]):  # `items = []`, `this.name = ''`
         best = (2, literal[0], (literal[1],))
     if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter); a loop's variable
-        found = last_match(re.compile(rb"\bwith\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
+        found = last_match(re.compile(alone(b"with", rb"\w") + rb"\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
         if found is not None and (best is None or found.start() >= best[1]):  # what its __enter__ gives
             best = (4, found.start(), _made(tuple(found.group(1).decode().split(".")), ("__enter__",)))
         item = last_match(re.compile(alone(word, rb"[\w.]") + _ITEM), before, 0, len(before))
@@ -196,7 +196,7 @@ def _iterated(before: bytes, word: bytes) -> tuple[int, tuple[str, ...]] | None:
     """Where the last Python loop in ``before`` binds ``word`` (escaped) to an element of a name
     or of a call's result (``for line in fh:``, ``for p in Path(d).iterdir():``), and that as
     assigned_class writes it, ``[]`` last (``("fh", "[]")``, ``("Path", "iterdir()", "[]")``)."""
-    loop = last_match(re.compile(rb"\bfor\s+" + word + rb"\s+in\s+" + _DOTTED + rb"\s*([(:])"), before, 0, len(before))
+    loop = last_match(re.compile(FOR + rb"\s+" + word + rb"\s+in\s+" + _DOTTED + rb"\s*([(:])"), before, 0, len(before))
     if loop is None:
         return None
     names = tuple(loop.group(1).decode().split("."))

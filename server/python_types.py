@@ -16,14 +16,15 @@ from .words import alone
 DOTTED = rb"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)"  # a dotted name, as one group
 _COLLECTIONS = rb"(?:typing\.|t\.)?(?:list|List|Sequence|MutableSequence|Iterable|Iterator|Collection|set|Set|frozenset|FrozenSet|deque|Deque|tuple|Tuple)"
 _MAPPINGS = rb"(?:typing\.|t\.)?(?:dict|Dict|Mapping|MutableMapping|defaultdict|DefaultDict|OrderedDict)"
+FOR = alone(b"for", rb"\w")  # the keyword, its bytes first: scanned fast (``\bfor`` is tried at every offset)
 # A Python loop's variable (``{w}``) and what it takes of the iterable (the group): 0 an element,
 # 1 a mapping's key, 2 its value
-_LOOPS = ((rb"\bfor\s+{w}\s+in\s+" + DOTTED + rb"\s*:", 0),
-          (rb"\bfor\s+\w+\s*,\s*{w}\s+in\s+enumerate\(\s*" + DOTTED + rb"\s*[,)]", 0),
-          (rb"\bfor\s+\w+\s*,\s*{w}\s+in\s+" + DOTTED + rb"\.items\(\)\s*:", 2),
-          (rb"\bfor\s+{w}\s+in\s+" + DOTTED + rb"\.values\(\)\s*:", 2),
-          (rb"\bfor\s+{w}\s*,\s*\w+\s+in\s+" + DOTTED + rb"\.items\(\)\s*:", 1),
-          (rb"\bfor\s+{w}\s+in\s+" + DOTTED + rb"\.keys\(\)\s*:", 1))
+_LOOPS = ((FOR + rb"\s+{w}\s+in\s+" + DOTTED + rb"\s*:", 0),
+          (FOR + rb"\s+\w+\s*,\s*{w}\s+in\s+enumerate\(\s*" + DOTTED + rb"\s*[,)]", 0),
+          (FOR + rb"\s+\w+\s*,\s*{w}\s+in\s+" + DOTTED + rb"\.items\(\)\s*:", 2),
+          (FOR + rb"\s+{w}\s+in\s+" + DOTTED + rb"\.values\(\)\s*:", 2),
+          (FOR + rb"\s+{w}\s*,\s*\w+\s+in\s+" + DOTTED + rb"\.items\(\)\s*:", 1),
+          (FOR + rb"\s+{w}\s+in\s+" + DOTTED + rb"\.keys\(\)\s*:", 1))
 
 
 # An annotation's class (one group each): ``User``, ``Optional[User]``, ``User | None``, ``'User'``
@@ -55,7 +56,7 @@ def narrowed_class(before: bytes, word: bytes, narrows=None) -> tuple[int, tuple
     """Where the last ``isinstance(word, C)`` in ``before`` that narrows the name at the cursor
     is (``narrows(start, end)``, offsets in ``before``: narrowing.holds), and C; None where
     there is none."""
-    pattern = re.compile(rb"\bisinstance\(\s*" + word + rb"\s*,\s*" + DOTTED + rb"\s*\)")
+    pattern = re.compile(alone(b"isinstance", rb"\w") + rb"\(\s*" + word + rb"\s*,\s*" + DOTTED + rb"\s*\)")
     for match in reversed(list(pattern.finditer(before))):
         if narrows is None or narrows(match.start(), match.end()):
             return match.start(), tuple(match.group(1).decode().split("."))

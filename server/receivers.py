@@ -179,10 +179,10 @@ def _python_target(context: CompletionContext, bound: dict[str, Target], name: s
     found = bound.get(bare)
     if found is not None and head.endswith("()"):  # `from m import f` … `x = f()`; not a module called
         return Target(found.module, found.names[:-1] + (found.names[-1] + "()",) + rest) if found.names else None
-    if found is not None:
-        return Target(found.module, found.names + rest)
-    if head.endswith("()") or bare in _PY_CLASSES:
+    if head.endswith("()"):
         return Target("builtins", (head, *rest))
+    if (target := _class_target(assigned, bound)) is not None:
+        return target
     if depth < LOCAL_DEPTH and bare != name and (inner := _python_target(context, bound, bare, depth + 1)) is not None:
         return Target(inner.module, inner.names + rest)
     return None

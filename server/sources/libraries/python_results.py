@@ -109,7 +109,7 @@ class CallResults:
                 and not isinstance(callee[0][1].ast, ast.ClassDef):
             for definition in _definitions(callee[0][1].ast):
                 element = element_name(definition.returns)
-                if element in ("Self", "typing.Self", "typing_extensions.Self") and callee[1] is not None:
+                if element is not None and element.split(".")[-1] == "Self" and callee[1] is not None:
                     return callee[1]
                 found = self._base(callee[0][0], element) if element is not None else None
                 if found is not None:
