@@ -5,7 +5,6 @@ level."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 import tree_sitter
 
@@ -26,8 +25,8 @@ def declared_type_name(context: CompletionContext) -> str | None:
     string[]``: ``Array``; ``User | null``, ``Readonly<User>``: ``User``), a class's field for
     ``this.user`` (``private user?: User``, a constructor's ``private readonly user: User``), in
     JavaScript its JSDoc (``@param {Map<K, V>} m``, ``/** @type {string[]} */ const names``); an
-    element of an array whose element type is written (``users[0].``, ``u = users.find(f)``); in
-    TypeScript a property's type that the file declares (``b.label.`` of ``b: Box``)."""
+    element of an array whose element type is written (``users[0].``, ``u = users.find(f)``). A
+    member's type (``b.label.``) is type_paths.py's."""
     typed = context.language.name in TYPED
     indexed = _INDEXED.fullmatch(context.receiver or "")
     if indexed is not None and context.tree is not None and context.language.name in ("javascript", *TYPED):
@@ -35,15 +34,12 @@ def declared_type_name(context: CompletionContext) -> str | None:
         return _array_element(context, name, max(0, context.prefix_start - TYPE_READ), context.prefix_start)
     names = chain(context.receiver) if context.tree is not None and (typed or context.language.name == "javascript") else None
     field = typed and names is not None and len(names) == 2 and names[0] == "this"
-    if typed and names is not None and len(names) == 2 and not field:  # `b.user.` of `b: Box`, Box declaring `user: User`
-        owner = declared_type_name(replace(context, receiver=names[0]))
-        return member_type(context.tree.root_node, owner, names[1]) if owner is not None else None
     if not names or len(names) != 1 and not field:
         return None
     name = re.escape(names[-1].encode())
     lo = max(0, context.prefix_start - TYPE_READ)
     if typed:
-        annotation = re.compile((_FIELD + name if field else alone(name)) + rb"\s*[?!]?\s*:\s*" + _TS_TYPE + rb"\s*(?=[,)=;\n<{]|$)")
+        annotation = re.compile((_FIELD + name if field else alone(name)) + rb"\s*[?!]?\s*:\s*" + TS_TYPE + rb"\s*(?=[,)=;\n<{]|$)")
         found = last_match(annotation, context.data, lo, context.prefix_start)
         for other in (_element_type(context, name, lo), _narrowed(context, name, lo), _taken(context, name, lo)) if not field else ():
             if other is not None and (found is None or other[0] > found.start()):
@@ -139,7 +135,7 @@ def _binding_open(context: CompletionContext, offset: int) -> bool:
 
 # A TypeScript annotation's type: its name (group 1) and array brackets (group 2), through a
 # union with null or undefined and a wrapper that keeps the members (``Readonly<User>``)
-_TS_TYPE = (rb"(?:readonly\s+)?(?:(?:null|undefined)\s*\|\s*)*(?:(?:Readonly|Partial|Required|NonNullable)\s*<\s*)?"
+TS_TYPE = (rb"(?:readonly\s+)?(?:(?:null|undefined)\s*\|\s*)*(?:(?:Readonly|Partial|Required|NonNullable)\s*<\s*)?"
             rb"([A-Za-z_$][\w$]*)((?:\s*\[\s*\])*)(?:\s*>)?(?:\s*\|\s*(?:null|undefined))*")
 # where a class declares a field: a line of its body, or a constructor's parameter property
 _FIELD = (rb"(?:(?:^|\n)[ \t]*(?:(?:private|public|protected|readonly|declare|static|override)\s+)*"
@@ -244,24 +240,6 @@ def type_members(root: tree_sitter.Node, data: bytes, wanted: str) -> OwnClass |
         node = child.child_by_field_name("declaration") if child.type == "export_statement" else child
         if node is not None and node_text(node.child_by_field_name("name")) == wanted and (found := _type_of(node, data)):
             return found
-    return None
-
-
-def member_type(root: tree_sitter.Node, owner: str, name: str) -> str | None:
-    """The type, a single name, that the interface, object type alias or class ``owner`` the
-    file declares at its top level writes for its property or field ``name`` (``user?: User``,
-    ``tags: string[]``: Array); None where it writes none."""
-    for child in root.named_children:
-        node = child.child_by_field_name("declaration") if child.type == "export_statement" else child
-        if node is None or node_text(node.child_by_field_name("name")) != owner:
-            continue
-        body = node.child_by_field_name("body") or node.child_by_field_name("value")
-        for member in body.named_children if body is not None else ():
-            if member.type in ("property_signature", "public_field_definition") and node_text(member.child_by_field_name("name")) == name:
-                written = member.child_by_field_name("type")
-                match = re.compile(_TS_TYPE).fullmatch((written.text or b"").lstrip(b":").strip()) if written is not None else None
-                return ("Array" if match.group(2) else match.group(1).decode()) if match is not None else None
-        return None
     return None
 
 

@@ -20,7 +20,7 @@ import tree_sitter
 from ...engines.base import Kind
 from ...languages import JAVASCRIPT, TSX, TYPESCRIPT
 from ...receivers import OwnClass, Target, bindings, read_class
-from ... import written_types
+from ... import type_paths, written_types
 from ...written_types import all_types
 from ...words import node_text
 from ..parameter_keys import function_named, parameter_keys
@@ -222,6 +222,8 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
             pause()
             tree = typed.parse(typed.parser(), data)
         types = _typescript_types(typed.name, data, pause, tree)
+        if len(names) > 1 and names[0] in types and not statics:  # `a.owner.` of `a: Account`
+            return _type_path(path, data, typed, names, types, pause, depth, files)
         if call:
             written = declared_return(tree.root_node, returns, awaited)
             if written in types:
@@ -281,6 +283,30 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     if found.type == "function_declaration":
         own.members, own.statics = {}, set()  # its body's are not the function's own
     return _class_or_statics(own, data, statics, f" from {path.name}", prototype=True)
+
+
+def _type_path(path: Path, data: bytes, language, names: tuple[str, ...], types: dict, pause: Callable[[], object],
+               depth: int, files: list[str] | None) -> Members | None:
+    """The members of what the steps ``names[1:]`` (``owner``, ``holder()``) give from the type
+    ``names[0]`` that a project's TypeScript file declares (type_paths.resolve), read on in the
+    module the file imports a type from (at most two such steps away), else a global class's."""
+    pause()
+    tree = language.parse(language.parser(), data)
+    walked = type_paths.resolve(tree.root_node, names[0], names[1:])
+    if walked is None:
+        return None
+    kind, rest = walked
+    if not rest and kind in types:
+        return _class_or_statics(types[kind], data, False, f" from {path.name}")
+    if not rest:
+        return _written_members(kind, data, tree, language, path, pause, depth, files)
+    origin = bindings(tree, language, [(0, len(data))]).get(kind)
+    if origin is None or not origin.names or depth >= 2:
+        return None
+    members, more = read(path.parent, Target(origin.module, (*origin.names, *rest)), pause, depth + 1)
+    if files is not None:
+        files += more
+    return members
 
 
 def _written_members(written: str, data: bytes, tree: tree_sitter.Tree, language, path: Path, pause: Callable[[], object],

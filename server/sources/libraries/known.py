@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from ... import calls, receivers, scope, written_types
+from ... import calls, receivers, scope, type_paths, written_types
 from ...context import ATTRIBUTE, CompletionContext
 from ...document import Document
 from ...languages import LanguageSpec
@@ -83,6 +83,14 @@ class Libraries:
             elif target is None and called.module and not javascript.builtin(called.module):
                 target = called  # `const c = createClient()` of a package: what its declarations say it returns
         wanted = written_types.declared_type_name(context) if target is None else None  # `user: User` … `user.`
+        if target is None and wanted is None and (walked := type_paths.walked(context)) is not None:
+            wanted, rest = walked  # `a.owner.`, `a.holder().` of `a: Account`: the type the file's own types lead to
+            if rest:  # the rest is read where that type is declared: a module the buffer imports it from
+                origin = bound.get(wanted)
+                if origin is None or not origin.names or javascript.builtin(origin.module):
+                    return None
+                found = self._target(context, receivers.Target(origin.module, (*origin.names, *rest)))
+                return replace(found, declared=True) if found is not None else None
         if wanted is not None and (typed := written_types.type_members(context.tree.root_node, context.data, wanted)):
             found = self._class(context, typed, bound, 0)  # declared in the file
             found.declared = True

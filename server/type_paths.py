@@ -1,0 +1,191 @@
+"""TypeScript: a receiver as a written type and the members taken from it in turn, and where
+those lead through the types a file declares.
+
+    a.owner.            of ``a: Account``                  -> ("Account", ("owner",))
+    a.holder().         a method's result                  -> ("Account", ("holder()",))
+    h.                  of ``const h = a.holder()``        -> ("Account", ("holder()",))
+    this.acct.owner.    of a field ``acct: Account``       -> ("Account", ("owner",))
+    m.get(k)!.          of ``m: Map<string, Box>``         -> ("Box", ())
+
+``resolve`` walks the steps through the classes, interfaces and object types a file declares
+at its top level (a property's written type, a method's written return type) until a type the
+file does not declare: the module that declares it reads the rest the same way
+(server/sources/libraries/javascript.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import tree_sitter
+
+from .assignments import ASSIGNMENT_READ, seen_at
+from .context import CompletionContext, member_access
+from .python_types import last_match
+from .receivers import TYPED
+from .words import alone, node_text
+from .written_types import TS_TYPE, declared_type_name
+
+DEPTH = 2  # names followed to what they were last given (`const h = a.holder()` … `h.`)
+NODES = 8  # members, calls and wrappers read along one receiver
+_SINGLE = re.compile(TS_TYPE)
+_DECLARED = ("class_declaration", "abstract_class_declaration", "interface_declaration", "type_alias_declaration")
+_METHODS = ("method_definition", "method_signature", "abstract_method_signature")
+_FIELDS = ("property_signature", "public_field_definition")
+# `users: Map<string, User>`, `users = new Map<string, User>(`: the value type (group 1)
+_MAP = rb"\s*[?!]?\s*(?::\s*(?:Readonly|Weak)?Map\s*<|=\s*new\s+(?:Weak)?Map\s*<)\s*[^<>=;\n]+?,\s*([A-Za-z_$][\w$]*)\s*>"
+_PROMISE = rb"\s*[?!]?\s*:\s*Promise\s*<\s*([A-Za-z_$][\w$]*)\s*>"  # `p: Promise<User>`: User
+_PROMISED = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)
+_GENERIC = re.compile(rb"([A-Za-z_$][\w$]*)\s*<.*>()", re.S)  # `Map<string, User>`: Map
+AWAIT = "await"  # a step: what awaiting the value gives
+_GIVEN = rb"\s*(?::[^=\n]*)?=(?![=>])"  # `x = `, `const x: T = ` (not `==`, `=>`)
+
+Path = tuple[str, tuple[str, ...]]
+
+
+def walked(context: CompletionContext) -> Path | None:
+    """The receiver's path (receiver_path) walked through the file's own types (resolve): the
+    type it ends at and the steps left for the module declaring that type; None where there is
+    no path or it leads nowhere."""
+    path = receiver_path(context)
+    return resolve(context.tree.root_node, *path) if path is not None else None
+
+
+def receiver_path(context: CompletionContext) -> Path | None:
+    """The written type the receiver starts from and the members taken from it; None where
+    nothing says and outside TypeScript."""
+    if context.language.name not in TYPED or context.tree is None or context.target is None:
+        return None
+    access = member_access(context.target)
+    obj = access.child_by_field_name("object") if access is not None else None
+    return _path(context, obj, 0) if obj is not None else None
+
+
+def _path(context: CompletionContext, node: tree_sitter.Node | None, depth: int) -> Path | None:
+    steps: list[str] = []  # outermost first
+    for _ in range(NODES):
+        if node is None:
+            return None
+        if node.type in ("non_null_expression", "parenthesized_expression"):
+            node = node.named_children[0] if node.named_children else None
+        elif node.type == "await_expression":
+            steps.append(AWAIT)
+            node = node.named_children[0] if node.named_children else None
+        elif node.type == "call_expression":
+            function = node.child_by_field_name("function")
+            if function is None or function.type != "member_expression":
+                return None
+            steps.append(node_text(function.child_by_field_name("property")) + "()")
+            node = function.child_by_field_name("object")
+        elif node.type == "member_expression":
+            obj, name = node.child_by_field_name("object"), node_text(node.child_by_field_name("property"))
+            if obj is not None and obj.type == "this":
+                return _named(context, f"this.{name}", steps[::-1], depth)
+            steps.append(name)
+            node = obj
+        elif node.type == "new_expression":
+            made = node.child_by_field_name("constructor")
+            return (node_text(made), tuple(steps[::-1])) if made is not None and made.type == "identifier" else None
+        elif node.type == "identifier":
+            return _named(context, node_text(node), steps[::-1], depth)
+        else:
+            return None
+    return None
+
+
+def _named(context: CompletionContext, name: str, steps: list[str], depth: int) -> Path | None:
+    """The path from the name ``name`` (``this.x`` too): its written type, else (a plain name)
+    the path of what it was last given before the cursor. The receiver itself, a name alone, is
+    declared_type_name's: only what it was given is read here."""
+    if steps[:1] == ["get()"] and (value := _written_argument(context, name, _MAP)) is not None:
+        return value, tuple(steps[1:])
+    if steps[:1] == [AWAIT] and (value := _written_argument(context, name, _PROMISE)) is not None:
+        return value, tuple(steps[1:])
+    written = declared_type_name(replace(context, receiver=name)) if steps or depth else None
+    if written is not None:
+        return written, tuple(steps)
+    if "." in name or depth >= DEPTH:
+        return None
+    given = _given(context, name)
+    inner = _path(context, given, depth + 1) if given is not None else None
+    return (inner[0], inner[1] + tuple(steps)) if inner is not None else None
+
+
+def _written_argument(context: CompletionContext, name: str, form: bytes) -> str | None:
+    """The type argument that ``form`` (_MAP, _PROMISE) reads where the bytes before the cursor
+    write the type of ``name`` (``this.x``: its field ``x``): a map's values, what a promise gives."""
+    lo = max(0, context.prefix_start - ASSIGNMENT_READ)
+    word = re.escape(name.removeprefix("this.").encode())
+    own = alone(word, rb"[\w$]") if name.startswith("this.") else alone(word)  # `this.users = new Map<…>()` too
+    found = last_match(re.compile(own + form), context.data, lo, context.prefix_start)
+    return found.group(1).decode() if found is not None else None
+
+
+def _given(context: CompletionContext, name: str) -> tree_sitter.Node | None:
+    """The value the name was last given before the cursor (``const h = a.holder()``), where
+    that may be what it holds there (assignments.seen_at)."""
+    lo = max(0, context.prefix_start - ASSIGNMENT_READ)
+    found = last_match(re.compile(alone(re.escape(name.encode())) + _GIVEN), context.data, lo, context.prefix_start)
+    root = context.tree.root_node
+    if found is None or not seen_at(root, found.start(), context.prefix_start):
+        return None
+    node = root.descendant_for_byte_range(found.start(), found.start() + 1)
+    while node is not None and node.type not in ("variable_declarator", "assignment_expression"):
+        node = node.parent
+    if node is None or node_text(node.child_by_field_name("name") or node.child_by_field_name("left")) != name:
+        return None
+    value = node.child_by_field_name("value") or node.child_by_field_name("right")
+    return value if value is not None and value.end_byte <= context.prefix_start else None
+
+
+def resolve(root: tree_sitter.Node, kind: str, steps: tuple[str, ...]) -> Path | None:
+    """``steps`` walked from the type ``kind`` through the types the file (its tree's ``root``)
+    declares at its top level: the type reached and the steps left, which begin at a type the
+    file does not declare (none left: all walked); None where a declared type has no such
+    member or writes no single type for it."""
+    for index, step in enumerate(steps):
+        if step == AWAIT and index and steps[index - 1].endswith("()"):
+            continue  # read with the call before it
+        declared = _declared(root, kind) if step != AWAIT else None
+        if declared is None:
+            return kind, steps[index:]
+        found = _member_type(declared, step, steps[index + 1:index + 2] == (AWAIT,))
+        if found is None:
+            return None
+        kind = found
+    return kind, ()
+
+
+def _declared(root: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
+    for child in root.named_children:
+        node = child.child_by_field_name("declaration") if child.type == "export_statement" else child
+        if node is not None and node.type in _DECLARED and node_text(node.child_by_field_name("name")) == name:
+            return node
+    return None
+
+
+def _member_type(declared: tree_sitter.Node, step: str, awaited: bool) -> str | None:
+    """The single type a class, interface or object type writes for its member: a property's
+    (``owner: User``, ``tags: string[]``: Array, ``Map<K, V>``: Map) or, for ``name()``, a
+    method's result (``Promise<User>``: Promise, ``awaited``: User)."""
+    called = step.endswith("()")
+    name = step.removesuffix("()")
+    body = declared.child_by_field_name("body") or declared.child_by_field_name("value")
+    for member in body.named_children if body is not None else ():
+        if node_text(member.child_by_field_name("name")) != name:
+            continue
+        if called and member.type in _METHODS:
+            written = member.child_by_field_name("return_type")
+        elif not called and member.type in _FIELDS:
+            written = member.child_by_field_name("type")
+        else:
+            continue
+        text = (written.text or b"").lstrip(b":").strip() if written is not None else b""
+        if (promised := _PROMISED.fullmatch(text)) is not None:
+            if not awaited:
+                return "Promise"
+            text = promised.group(1)
+        match = _SINGLE.fullmatch(text) or _GENERIC.fullmatch(text)
+        return None if match is None else "Array" if match.group(2) else match.group(1).decode()
+    return None
