@@ -59,6 +59,16 @@ def assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     return list(found[1]) if found is not None else None
 
 
+def attribute_class(context: CompletionContext, node: tree_sitter.Node, name: str) -> list[str] | None:
+    """What the class ``node`` says its attribute ``name`` (``self.x``, ``this.x``) holds, read
+    as assigned_class reads a name, at the class's end and inside the class only: its body's
+    annotation (``x: X``), an instance a method assigns it (``self.x = X()``)."""
+    found = _assigned(context.data, node.end_byte, name, context.language.name == "python", context.tree)
+    if found is None or max(0, node.end_byte - ASSIGNMENT_READ) + found[0] < node.start_byte:
+        return None
+    return list(found[1])
+
+
 def returned_by(root: tree_sitter.Node, name: str, python: bool, awaited: bool) -> tuple[str, ...] | None:
     """The class that the file's top-level function ``name`` is declared to return (``def
     load() -> User``, ``-> Optional[User]``; TypeScript's ``function load(): User``, awaited

@@ -370,30 +370,12 @@ def parameters(node: tree_sitter.Node | None) -> str:
     return f"({', '.join(names)})"
 
 
-def class_in_file(context: CompletionContext, name: str) -> OwnClass | None:
-    """A class the file defines at its top level by that name, read as own_class reads one."""
-    kinds = ("class_definition",) if context.language.name == "python" else ("class_declaration",)
-    for child in context.tree.root_node.named_children if context.tree is not None else ():
-        if child.type == "decorated_definition":
-            child = child.child_by_field_name("definition") or child
-        if child.type in kinds and node_text(child.child_by_field_name("name")) == name:
-            inner = child.child_by_field_name("body")
-            probe = inner.named_children[0] if inner is not None and inner.named_children else None
-            if probe is None:
-                return None
-            own = OWN[context.language.name][0]
-            return own_class(CompletionContext(context.language, context.uri, context.data, context.cursor, "",
-                                               context.prefix_start, context.category, (), own, probe, context.tree))
-    return None
-
-
-def constructed_in_file(context: CompletionContext, bound: dict[str, Target]) -> OwnClass | None:
-    """The class the file defines at its top level whose instance the receiver was last
-    assigned (``const c = new Cache()`` … ``c.``, ``c = Cache()`` … ``c.``, ``self.cache =
-    Cache()`` … ``self.cache.``), where no import binds that name."""
-    names = chain(context.receiver)
-    own = names is not None and len(names) == 2 and names[0] in OWN.get(context.language.name, ())
-    assigned = assigned_class(context, ".".join(names)) if names and (len(names) == 1 or own) else None
-    if not assigned or len(assigned) != 1 or assigned[0].endswith("()") or assigned[0] in bound:
-        return None
-    return class_in_file(context, assigned[0])
+def held_target(context: CompletionContext, held: list[str], bound: dict[str, Target]) -> Target | None:
+    """What an attribute holds (file_classes.attribute_holder: ``["Owner"]``) as the libraries
+    read it: an instance of a class an import binds, or of a builtin or global class."""
+    if context.language.name == "python":
+        return _class_target(held, bound)
+    found = bound.get(held[0])
+    if found is not None:  # `this.f = new Foo()` of `require('./foo')`: its default export's instance
+        return Target(found.module, found.names + tuple(held[1:]) if found.names else ("default",))
+    return Target("", (held[0], "prototype")) if len(held) == 1 else None

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from ... import calls, receivers, scope, type_paths, written_types
+from ... import calls, file_classes, receivers, scope, type_paths, written_types
 from ...context import ATTRIBUTE, CompletionContext
 from ...document import Document
 from ...languages import LanguageSpec
@@ -66,7 +66,7 @@ class Libraries:
         own = receivers.own_class(context)
         if own is not None:
             return self._class(context, own, bound, 0)
-        constructed = receivers.constructed_in_file(context, bound)
+        constructed = file_classes.constructed_in_file(context, bound)
         if constructed is not None:  # `const c = new Cache()` … `c.`, Cache defined in the file
             return self._class(context, constructed, bound, 0)
         target = receivers.target_of(context, bound)
@@ -107,6 +107,11 @@ class Libraries:
             return found
         if target is None:  # `str(value).`, `", ".`, `new URL(s).`, `Object.keys(o).`: a builtin class's instance
             target = receivers.builtin_instance(context)
+        if target is None and wanted is None and (held := file_classes.attribute_holder(context, bound)) is not None:
+            inner = file_classes.class_in_file(context, held[0]) if len(held) == 1 and held[0] not in bound else None
+            if inner is not None:  # `c.owner.` of `c = Item()`, Item's `owner: Owner`, both the file's classes
+                return self._class(context, inner, bound, 0)
+            target = receivers.held_target(context, held, bound)
         if target is None and wanted is None and (named := self._named_like(context, bound)) is not None:
             return named
         if target is None and context.language.name != "python":  # `Math.`, `JSON.`, `process.`: a global's
@@ -129,7 +134,7 @@ class Libraries:
         found = None
         if target is not None and target.names and _own(context.uri, target.module, context.language.name):
             found = self._target(context, target)
-        elif target is None and (inner := receivers.class_in_file(context, name)) is not None:
+        elif target is None and (inner := file_classes.class_in_file(context, name)) is not None:
             found = self._class(context, inner, bound, 0)
         return replace(found, complete=False) if found is not None else None
 
@@ -281,7 +286,7 @@ class Libraries:
                 elif context.language.name != "python" and javascript.builtin(target.module):  # `extends Transform`
                     names = (*names[:-1], names[-1] + "()") if names else ("()",)  # of Node's: its instance
                 found = self._target(context, receivers.Target(target.module, names))
-            elif not rest and depth < BASES and (inner := receivers.class_in_file(context, head)) is not None:
+            elif not rest and depth < BASES and (inner := file_classes.class_in_file(context, head)) is not None:
                 found = self._class(context, inner, bound, depth + 1)
             if found is None:
                 out.complete = False

@@ -1,0 +1,40 @@
+"""What the attributes of a class the file defines hold, followed along a receiver
+(server/file_classes.py): ``c.owner.`` of ``c = Item()`` where Item's body annotates ``owner:
+Owner`` or a method assigns ``self.maker = Owner()``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .test_constructed import FOO, members
+
+PY = ("from pathlib import Path\n\nclass Owner:\n    def greet(self):\n        pass\n    age = 0\n\n"
+      "class Item:\n    owner: Owner\n    def __init__(self):\n        self.maker = Owner()\n        self.path = Path('x')\n\n"
+      "class Other:\n    other: Owner\n\n")
+JS = ("const Foo = require('./foo');\nclass Owner {\n  greet() {}\n}\nclass Item {\n  constructor() {\n"
+      "    this.owner = new Owner();\n    this.foo = new Foo();\n    this.tags = [];\n  }\n}\n")
+
+
+def names(tmp_path: Path, name: str, text: str, language: str) -> set[str] | None:
+    found, _, _ = members(tmp_path, name, text, language)
+    return set(found.names) if found is not None else None
+
+
+def test_a_python_attribute_of_a_class_the_file_defines(tmp_path: Path):
+    assert names(tmp_path, "a.py", PY + "def f(c: Item):\n    c.owner.", "python") == {"age", "greet"}  # its annotation
+    assert names(tmp_path, "b.py", PY + "c = Item()\nc.maker.", "python") == {"age", "greet"}  # a method's assignment
+    assert {"exists", "parent"} <= names(tmp_path, "c.py", PY + "c = Item()\nc.path.", "python")  # an imported class
+    shop = "class Shop:\n    def __init__(self):\n        self.item = Item()\n    def f(self):\n        self.item.owner."
+    assert names(tmp_path, "d.py", PY + shop, "python") == {"age", "greet"}  # from self, two attributes
+
+
+def test_an_attribute_another_class_declares_is_not_this_one_s(tmp_path: Path):
+    assert names(tmp_path, "a.py", PY + "c = Item()\nc.other.", "python") is None
+    assert names(tmp_path, "b.py", PY + "def f(c):\n    c.owner.", "python") is None  # nothing says c is an Item
+
+
+def test_a_javascript_attribute_of_a_class_the_file_defines(tmp_path: Path):
+    (tmp_path / "foo.js").write_text(FOO)
+    assert names(tmp_path, "a.js", JS + "const c = new Item();\nc.owner.", "javascript") == {"greet"}
+    assert {"start", "stop"} <= names(tmp_path, "b.js", JS + "const c = new Item();\nc.foo.", "javascript")
+    assert {"map", "filter"} <= names(tmp_path, "c.js", JS + "const c = new Item();\nc.tags.", "javascript")
