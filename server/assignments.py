@@ -31,6 +31,7 @@ _RETURNS = re.compile(rb"@returns?\s*\{([^{}\n]+)\}")
 _CONSTANTS = frozenset({b"None", b"True", b"False"})
 _PROMISE = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)
 _TS_CLASS = re.compile(rb"([A-Z][\w$]*)(?:\s*\|\s*(?:null|undefined))*")  # a class, or null, or undefined
+_ASYNC = re.compile(rb"async\s+\Z")  # before `with`: `async with`, whose name holds what __aenter__ gives
 _CHAINED = re.compile(rb"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")  # a method called on a call's result: `).join(`
 
 
@@ -164,7 +165,8 @@ def _assigned(data: bytes, offset: int, name: str, python: bool = False,
     if python:  # `with open(p) as fh:`; `root: Path` (an attribute, a parameter); a loop's variable
         found = last_match(re.compile(alone(b"with", rb"\w") + rb"\s+" + _DOTTED + rb"\s*\([^\n]*?\)\s+as\s+" + word + rb"\b"), before, 0, len(before))
         if found is not None and (best is None or found.start() >= best[1]):  # what its __enter__ gives
-            best = (4, found.start(), _made(tuple(found.group(1).decode().split(".")), ("__enter__",)))
+            entered = "__aenter__" if _ASYNC.search(before, max(0, found.start() - 16), found.start()) else "__enter__"
+            best = (4, found.start(), _made(tuple(found.group(1).decode().split(".")), (entered,)))
         item = last_match(re.compile(alone(word, rb"[\w.]") + _ITEM), before, 0, len(before))
         if item is not None and (best is None or item.start() >= best[1]) \
                 and (cls := item_class(before[:item.start()], item.group(1), item.group(2) == b".get(")) is not None:

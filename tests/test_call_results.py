@@ -122,3 +122,14 @@ def test_a_with_statement_s_name_holds_what_enter_gives(tmp_path: Path):
         assert member in listed(service, libraries, tmp_path / "a.py", text, "python")[:12], text
     made = listed(service, libraries, tmp_path / "a.py", "import tempfile\nwith tempfile.TemporaryDirectory() as d:\n    d.", "python")
     assert "cleanup" not in made[:8]  # its __enter__ gives the path (AnyStr), not the directory object
+
+
+def test_an_async_with_statement_s_name_holds_what_aenter_gives(tmp_path: Path):
+    pool = ("class Conn:\n    def query(self):\n        pass\n\nclass Pool:\n    def close(self):\n        pass\n"
+            "    async def __aenter__(self) -> Conn:\n        return Conn()\n")
+    service, libraries = _served(tmp_path, {"pool.py": pool})
+    text = "from pool import Pool\nasync def f():\n    async with Pool() as c:\n        c."
+    made = listed(service, libraries, tmp_path / "a.py", text, "python")
+    assert made[0] == "query" and "close" not in made[:5]
+    plain = listed(service, libraries, tmp_path / "b.py", "from pool import Pool\nwith Pool() as c:\n    c.", "python")
+    assert plain[0] == "close"  # no __enter__: the pool itself

@@ -82,7 +82,7 @@ class CallResults:
         ``str.strip``'s ``LiteralString`` one does not; ``Optional``, ``| None`` and type
         arguments dropped; ``Self``: the method's class)."""
         found, owner = self._callee(dotted)
-        if found is None and dotted.endswith(".__enter__"):
+        if found is None and dotted.endswith((".__enter__", ".__aenter__")):
             return owner  # a context manager whose __enter__ is not found: itself, as most give
         if found is None or isinstance(found[1].ast, ast.ClassDef):
             return found
