@@ -31,6 +31,7 @@ _RETURNS = re.compile(rb"@returns?\s*\{([^{}\n]+)\}")
 _CONSTANTS = frozenset({b"None", b"True", b"False"})
 _PROMISE = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)
 _TS_CLASS = re.compile(rb"([A-Z][\w$]*)(?:\s*\|\s*(?:null|undefined))*")  # a class, or null, or undefined
+_FUNCTIONS = ("function_definition", "function_declaration", "method_definition")
 _ASYNC = re.compile(rb"async\s+\Z")  # before `with`: `async with`, whose name holds what __aenter__ gives
 _CHAINED = re.compile(rb"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")  # a method called on a call's result: `).join(`
 
@@ -64,20 +65,22 @@ def attribute_class(context: CompletionContext, node: tree_sitter.Node, name: st
     """What the class ``node`` says its attribute ``name`` (``self.x``, ``this.x``) holds, read
     as assigned_class reads a name, at the class's end and inside the class only: its body's
     annotation (``x: X``), an instance a method assigns it (``self.x = X()``)."""
-    found = _assigned(context.data, node.end_byte, name, context.language.name == "python", context.tree)
-    if found is None or max(0, node.end_byte - ASSIGNMENT_READ) + found[0] < node.start_byte:
+    end = context.data.find(b"\n", node.end_byte) + 1 or len(context.data)  # the class's last line whole
+    found = _assigned(context.data, end, name, context.language.name == "python", context.tree)
+    if found is None or max(0, end - ASSIGNMENT_READ) + found[0] < node.start_byte:
         return None
     return list(found[1])
 
 
 def returned_by(root: tree_sitter.Node, name: str, python: bool, awaited: bool) -> tuple[str, ...] | None:
-    """The class that the file's top-level function ``name`` is declared to return (``def
-    load() -> User``, ``-> Optional[User]``; TypeScript's ``function load(): User``, awaited
-    ``Promise<User>``; JSDoc's ``@returns {User}``), None where none is written."""
+    """The class that the file's top-level function ``name`` (or, ``root`` a class's body, its
+    method) is declared to return (``def load() -> User``, ``-> Optional[User]``; TypeScript's
+    ``function load(): User``, awaited ``Promise<User>``; JSDoc's ``@returns {User}``), None
+    where none is written."""
     for child in root.named_children:
         if child.type in ("decorated_definition", "export_statement"):
             child = child.child_by_field_name("definition") or child.child_by_field_name("declaration") or child
-        if child.type not in ("function_definition", "function_declaration") or node_text(child.child_by_field_name("name")) != name:
+        if child.type not in _FUNCTIONS or node_text(child.child_by_field_name("name")) != name:
             continue
         written = child.child_by_field_name("return_type")
         if python:

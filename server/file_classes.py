@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import tree_sitter
 
-from .assignments import assigned_class, attribute_class
-from .context import CompletionContext
+from .assignments import assigned_class, attribute_class, returned_by
+from .context import CompletionContext, member_access
 from .receivers import CLASS_READ, OWN, OwnClass, Target, chain, read_class
 from .words import node_text
 
-ATTRIBUTES = 3  # attributes followed along one receiver (`self.shop.cart.owner.`)
+STEPS = 3  # attributes and calls followed along one receiver (`self.shop.cart.owner.`)
+_ACCESSES = {"attribute": "attribute", "member_expression": "property"}  # Python's, JavaScript's: the name's field
+_CALLS = ("call", "call_expression")
 _KINDS = {"python": ("class_definition",)}  # others: JavaScript's and TypeScript's
 _JS_KINDS = ("class_declaration",)
 
@@ -52,28 +54,65 @@ def constructed_in_file(context: CompletionContext, bound: dict[str, Target]) ->
 
 
 def attribute_holder(context: CompletionContext, bound: dict[str, Target]) -> list[str] | None:
-    """What the receiver's last attribute holds (as assigned_class writes it: ``["Owner"]``,
-    ``["models", "User"]``), where the receiver is a name given an instance of a class the file
-    defines (``c = Item()``, ``c: Item``, ``const c = new Item()``), or ``self`` / ``this``,
-    then attributes of such classes (assignments.attribute_class); None elsewhere."""
-    names = chain(context.receiver)
-    own = OWN.get(context.language.name)
-    if not names or not own or not 2 <= len(names) <= ATTRIBUTES + 1 or context.tree is None:
+    """What the receiver's last attribute or method call gives (as assigned_class writes it:
+    ``["Owner"]``, ``["models", "User"]``), where the receiver starts at a name given an instance
+    of a class the file defines (``c = Item()``, ``c: Item``, ``const c = new Item()``) or at
+    ``self`` / ``this``, and goes on through such classes' attributes (attribute_class) and
+    methods' declared results (returned_by): ``c.owner.``, ``self.shop.cart.``, ``b.copy().``,
+    ``c.`` of ``c = b.copy()``; None elsewhere.""" 
+    access = member_access(context.target) if context.target is not None and context.tree is not None else None
+    node = access.child_by_field_name("object") if access is not None else None
+    steps: list[str] = []  # outermost first
+    while node is not None and len(steps) <= STEPS:
+        if node.type in _ACCESSES:
+            steps.append(node_text(node.child_by_field_name(_ACCESSES[node.type])))
+            node = node.child_by_field_name("object")
+        elif node.type in _CALLS and (function := node.child_by_field_name("function")) is not None \
+                and function.type in _ACCESSES:
+            steps.append(node_text(function.child_by_field_name(_ACCESSES[function.type])) + "()")
+            node = function.child_by_field_name("object")
+        else:
+            break
+    if node is None or len(steps) > STEPS or OWN.get(context.language.name) is None:
         return None
-    if names[0] in own:
-        node = context.target
+    if steps and node.type in ("this", "identifier") and node_text(node) in OWN[context.language.name]:
         while node is not None and node.type not in _KINDS.get(context.language.name, (*_JS_KINDS, "class")):
             node = node.parent
-    else:
-        assigned = assigned_class(context, names[0])
-        if not assigned or len(assigned) != 1 or assigned[0].endswith("()") or assigned[0] in bound:
-            return None
-        node = class_node(context, assigned[0])
+        return _walked(context, node, steps[::-1], bound)
+    if node.type != "identifier":
+        return None
+    start, given = _instance_of(context, node_text(node), bound, 0)
+    return _walked(context, start, given + steps[::-1], bound) if given or steps else None  # `c.`: constructed_in_file's
+
+
+def _instance_of(context: CompletionContext, name: str, bound: dict[str, Target], depth: int) -> tuple:
+    """(the file's class node, steps) that the name was last given an instance of: ``c =
+    Item()``; ``c = b.copy()``, the steps from ``b``'s; (None, []) where nothing says."""
+    assigned = assigned_class(context, name)
+    if not assigned or assigned[0] in bound or assigned[0].endswith("()"):
+        return None, []
+    if len(assigned) == 1:
+        return class_node(context, assigned[0]), []
+    if depth >= 1 or assigned[0] == name:
+        return None, []
+    node, steps = _instance_of(context, assigned[0], bound, depth + 1)
+    return node, steps + assigned[1:]
+
+
+def _walked(context: CompletionContext, node: tree_sitter.Node | None, steps: list[str],
+            bound: dict[str, Target]) -> list[str] | None:
+    """What ``steps`` give from the file's class ``node``: its attributes' and methods' classes."""
     held = None
-    for attribute in names[1:]:
+    python = context.language.name == "python"
+    for step in steps:
         if node is None:
             return None
-        held = attribute_class(context, node, f"{own[0]}.{attribute}")
+        if step.endswith("()"):
+            body = node.child_by_field_name("body")
+            found = returned_by(body, step[:-2], python, False) if body is not None else None
+            held = list(found) if found is not None else None
+        else:
+            held = attribute_class(context, node, f"{OWN[context.language.name][0]}.{step}")
         if not held:
             return None
         node = class_node(context, held[0]) if len(held) == 1 and held[0] not in bound else None

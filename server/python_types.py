@@ -27,9 +27,12 @@ _LOOPS = ((FOR + rb"\s+{w}\s+in\s+" + DOTTED + rb"\s*:", 0),
           (FOR + rb"\s+{w}\s+in\s+" + DOTTED + rb"\.keys\(\)\s*:", 1))
 
 
-# An annotation's class (one group each): ``User``, ``Optional[User]``, ``User | None``, ``'User'``
-_ANNOTATED = (rb"\s*:\s*(?:" + DOTTED + rb"|(?:typing\.|t\.)?Optional\[\s*" + DOTTED + rb"\s*\]|" + DOTTED
-              + rb"\s*\|\s*None|None\s*\|\s*" + DOTTED + rb"|['\"]" + DOTTED + rb"(?:\s*\|\s*None)?['\"])\s*(?=\n|#|=|,|\))")
+# An annotation's class (one group each): ``User``, ``Optional[User]``, ``User | None``, ``'User'``,
+# ``Optional['User']``
+_ANNOTATED = (rb"\s*:\s*(?:" + DOTTED
+              + rb"|(?:typing\.|t\.)?Optional\[\s*(?:" + DOTTED + rb"|['\"]" + DOTTED + rb"['\"])\s*\]"
+              + rb"|" + DOTTED + rb"\s*\|\s*None|None\s*\|\s*" + DOTTED
+              + rb"|['\"]" + DOTTED + rb"(?:\s*\|\s*None)?['\"])\s*(?=\n|#|=|,|\))")
 
 
 def annotation_class(text: bytes) -> tuple[str, ...] | None:

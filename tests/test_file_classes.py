@@ -28,6 +28,16 @@ def test_a_python_attribute_of_a_class_the_file_defines(tmp_path: Path):
     assert names(tmp_path, "d.py", PY + shop, "python") == {"age", "greet"}  # from self, two attributes
 
 
+def test_a_python_class_s_last_line_a_quoted_optional_and_a_method_s_result(tmp_path: Path):
+    point = "from dataclasses import dataclass\n@dataclass\nclass P:\n    x: int\n    name: str\n"
+    assert {"upper", "strip"} <= names(tmp_path, "a.py", point + "p = P(1, 'a')\np.name.", "python")
+    tree = "class Node:\n    parent: Optional['Node']\n    def up(self):\n        pass\n"
+    assert names(tmp_path, "b.py", tree + "n = Node()\nn.parent.", "python") == {"parent", "up"}
+    copy = "class B:\n    def copy(self) -> 'B':\n        return self\n    def go(self):\n        pass\nb = B()\n"
+    assert names(tmp_path, "c.py", copy + "b.copy().", "python") == {"copy", "go"}
+    assert names(tmp_path, "d.py", copy + "c = b.copy()\nc.", "python") == {"copy", "go"}
+
+
 def test_an_attribute_another_class_declares_is_not_this_one_s(tmp_path: Path):
     assert names(tmp_path, "a.py", PY + "c = Item()\nc.other.", "python") is None
     assert names(tmp_path, "b.py", PY + "def f(c):\n    c.owner.", "python") is None  # nothing says c is an Item
@@ -38,3 +48,5 @@ def test_a_javascript_attribute_of_a_class_the_file_defines(tmp_path: Path):
     assert names(tmp_path, "a.js", JS + "const c = new Item();\nc.owner.", "javascript") == {"greet"}
     assert {"start", "stop"} <= names(tmp_path, "b.js", JS + "const c = new Item();\nc.foo.", "javascript")
     assert {"map", "filter"} <= names(tmp_path, "c.js", JS + "const c = new Item();\nc.tags.", "javascript")
+    made = "class B {\n  /** @returns {Item} */\n  make() { return new Item(); }\n}\nconst b = new B();\n"
+    assert names(tmp_path, "d.js", JS + made + "b.make().owner.", "javascript") == {"greet"}  # a method's JSDoc
