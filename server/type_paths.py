@@ -36,9 +36,11 @@ _FIELDS = ("property_signature", "public_field_definition")
 # `users: Map<string, User>`, `users = new Map<string, User>(`: the value type (group 1)
 _MAP = rb"\s*[?!]?\s*(?::\s*(?:Readonly|Weak)?Map\s*<|=\s*new\s+(?:Weak)?Map\s*<)\s*[^<>=;\n]+?,\s*([A-Za-z_$][\w$]*)\s*>"
 _PROMISE = rb"\s*[?!]?\s*:\s*Promise\s*<\s*([A-Za-z_$][\w$]*)\s*>"  # `p: Promise<User>`: User
-_PROMISED = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)
 _GENERIC = re.compile(rb"([A-Za-z_$][\w$]*)\s*<.*>()", re.S)  # `Map<string, User>`: Map
 AWAIT = "await"  # a step: what awaiting the value gives
+# what a step after a member reads inside its written type: a promise's result, a map's value
+_UNWRAPPED = {(AWAIT,): re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S),
+              ("get()",): re.compile(rb"(?:Readonly|Weak)?Map\s*<[^<>]+?,\s*(.*?)\s*>", re.S)}
 _GIVEN = rb"\s*(?::[^=\n]*)?=(?![=>])"  # `x = `, `const x: T = ` (not `==`, `=>`)
 
 Path = tuple[str, tuple[str, ...]]
@@ -144,16 +146,16 @@ def resolve(root: tree_sitter.Node, kind: str, steps: tuple[str, ...]) -> Path |
     declares at its top level: the type reached and the steps left, which begin at a type the
     file does not declare (none left: all walked); None where a declared type has no such
     member or writes no single type for it."""
-    for index, step in enumerate(steps):
-        if step == AWAIT and index and steps[index - 1].endswith("()"):
-            continue  # read with the call before it
-        declared = _declared(root, kind) if step != AWAIT else None
+    index = 0
+    while index < len(steps):
+        declared = _declared(root, kind) if steps[index] != AWAIT else None
         if declared is None:
             return kind, steps[index:]
-        found = _member_type(declared, step, steps[index + 1:index + 2] == (AWAIT,))
+        found = _member_type(declared, steps[index], steps[index + 1:index + 2])
         if found is None:
             return None
-        kind = found
+        kind, taken = found
+        index += taken
     return kind, ()
 
 
@@ -165,10 +167,11 @@ def _declared(root: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
     return None
 
 
-def _member_type(declared: tree_sitter.Node, step: str, awaited: bool) -> str | None:
-    """The single type a class, interface or object type writes for its member: a property's
-    (``owner: User``, ``tags: string[]``: Array, ``Map<K, V>``: Map) or, for ``name()``, a
-    method's result (``Promise<User>``: Promise, ``awaited``: User)."""
+def _member_type(declared: tree_sitter.Node, step: str, then: tuple[str, ...]) -> tuple[str, int] | None:
+    """The single type a class, interface or object type writes for its member, and the steps
+    that took (1, or 2 with ``then``, the step after, read with it): a property's (``owner:
+    User``, ``tags: string[]``: Array, ``Map<K, V>``: Map, and V with ``get()`` after) or, for
+    ``name()``, a method's result (``Promise<User>``: Promise, and User with ``await`` after)."""
     called = step.endswith("()")
     name = step.removesuffix("()")
     body = declared.child_by_field_name("body") or declared.child_by_field_name("value")
@@ -182,10 +185,9 @@ def _member_type(declared: tree_sitter.Node, step: str, awaited: bool) -> str | 
         else:
             continue
         text = (written.text or b"").lstrip(b":").strip() if written is not None else b""
-        if (promised := _PROMISED.fullmatch(text)) is not None:
-            if not awaited:
-                return "Promise"
-            text = promised.group(1)
+        taken = 1
+        if (unwrapped := _UNWRAPPED.get(then)) is not None and (inner := unwrapped.fullmatch(text)) is not None:
+            text, taken = inner.group(1), 2  # `(await a.find(x)).`, `a.users.get(k).`
         match = _SINGLE.fullmatch(text) or _GENERIC.fullmatch(text)
-        return None if match is None else "Array" if match.group(2) else match.group(1).decode()
+        return (None if match is None else ("Array" if match.group(2) else match.group(1).decode(), taken))
     return None

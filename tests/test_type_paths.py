@@ -12,7 +12,7 @@ from treecomplete.sources.libraries.known import Libraries
 from treecomplete.type_paths import receiver_path
 
 USER = "interface User { name: string; email: string }\n"
-REPO = USER + "class Repo {\n  owner: User\n  holder(): User { return this.owner }\n  async find(id: string): Promise<User> { return null! }\n  plain() {}\n}\n"
+REPO = USER + "class Repo {\n  owner: User\n  users: Map<string, User>\n  holder(): User { return this.owner }\n  async find(id: string): Promise<User> { return null! }\n  plain() {}\n}\n"
 
 
 def listed(folder, texts: dict[str, str], written: dict[str, str] | None = None) -> dict[str, set[str] | None]:
@@ -68,10 +68,14 @@ def test_members_through_the_file_s_own_types(tmp_path):
         "awaited": REPO + "async function f(a: Repo) {\n  const u = await a.find('x')\n  u.",
         "promise": REPO + "function f(a: Repo) {\n  const p = a.find('x')\n  p.",
         "map": USER + "class S {\n  private users = new Map<string, User>()\n  f() {\n    const u = this.users.get('x')\n    u.",
+        "map field": REPO + "function f(a: Repo) {\n  const u = a.users.get('x')\n  u.",
+        "string": REPO + "function f(s: string) {\n  s.split(',').",
         "undeclared": REPO + "function f(a: Repo) {\n  a.other.",
         "unwritten": REPO + "function f(a: Repo) {\n  a.plain().",
     })
-    assert found["field"] == found["method"] == found["assigned"] == found["awaited"] == found["map"] == {"name", "email"}
+    for name in ("field", "method", "assigned", "awaited", "map", "map field"):
+        assert found[name] == {"name", "email"}, name
+    assert {"map", "filter"} <= found["string"]  # a global class's method: what the others read
     assert {"then", "catch"} <= found["promise"]
     assert found["undeclared"] is None and found["unwritten"] is None
 

@@ -85,12 +85,12 @@ class Libraries:
         wanted = written_types.declared_type_name(context) if target is None else None  # `user: User` … `user.`
         if target is None and wanted is None and (walked := type_paths.walked(context)) is not None:
             wanted, rest = walked  # `a.owner.`, `a.holder().` of `a: Account`: the type the file's own types lead to
-            if rest:  # the rest is read where that type is declared: a module the buffer imports it from
-                origin = bound.get(wanted)
-                if origin is None or not origin.names or javascript.builtin(origin.module):
-                    return None
+            origin = bound.get(wanted) if rest else None  # the rest is read where that type is declared
+            if origin is not None and origin.names and not javascript.builtin(origin.module):  # a module the buffer imports
                 found = self._target(context, receivers.Target(origin.module, (*origin.names, *rest)))
                 return replace(found, declared=True) if found is not None else None
+            if rest:
+                wanted = None  # nowhere to read it (`s.split(',').` of `s: string`): the readings below
         if wanted is not None and (typed := written_types.type_members(context.tree.root_node, context.data, wanted)):
             found = self._class(context, typed, bound, 0)  # declared in the file
             found.declared = True
