@@ -53,6 +53,7 @@ class OwnClass:
     signatures: dict[str, str] = field(default_factory=dict)  # a method's parameters, ``(x, y=…)``
     dynamic: bool = False  # it defines __getattr__ / __getattribute__: any name may be a member
     statics: set[str] = field(default_factory=set)  # JavaScript's ``static`` members, among ``members``
+    dual: set[str] = field(default_factory=set)  # of those, the names an instance member has too (``connect``)
 
 
 @functools.cache
@@ -299,6 +300,7 @@ def _parse_closed(source: bytes) -> tree_sitter.Node:
 def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) -> OwnClass:
     body = node.child_by_field_name("body")
     found = OwnClass(node_text(node.child_by_field_name("name")) or "class")
+    plain = set()  # the body's names defined without `static`
     for child in body.named_children if body is not None else ():
         read_as = "method"  # a property (`@property`, `get x()`) is read as an attribute is
         if child.type == "decorated_definition":
@@ -310,8 +312,7 @@ def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) 
         if child.type in ("function_definition", "method_definition"):
             name = node_text(child.child_by_field_name("name"))
             found.members.setdefault(name, read_as)
-            if any(c.type == "static" for c in child.children):
-                found.statics.add(name)
+            (found.statics if any(c.type == "static" for c in child.children) else plain).add(name)
             if read_as == "method":
                 found.signatures.setdefault(name, parameters(child.child_by_field_name("parameters")))
         elif child.type == "expression_statement" and child.named_children and child.named_children[0].type == "assignment":
@@ -321,8 +322,8 @@ def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) 
         elif child.type in ("field_definition", "public_field_definition"):  # TypeScript's: `public_field_definition`
             name = node_text(child.child_by_field_name("property") or child.child_by_field_name("name"))
             found.members.setdefault(name, "attribute")
-            if any(c.type == "static" for c in child.children):
-                found.statics.add(name)
+            (found.statics if any(c.type == "static" for c in child.children) else plain).add(name)
+    found.dual = found.statics & plain
     own = rb"(?:self|cls)" if language == "python" else rb"this"
     text = data[node.start_byte:node.end_byte]
     member = own + rb"\s*\.\s*([A-Za-z_$][\w$]*)"

@@ -144,3 +144,12 @@ def test_a_project_class_itself_lists_its_statics_and_its_instance_the_rest(tmp_
     assert set(typed.names) == {"limit"}
     typed, _, _ = members(tmp_path, "e.ts", "import { Retry } from './retry';\nlet r: Retry;\nr.", "typescript")
     assert set(typed.names) == {"count", "next"}
+
+
+def test_a_name_both_static_and_an_instance_member_is_listed_on_both(tmp_path: Path):
+    (tmp_path / "client.js").write_text("class Client {\n  static connect(url) { return new Client(); }\n"
+                                        "  connect() {}\n  static parse() {}\n  close() {}\n}\nmodule.exports = Client;\n")
+    made, _, _ = members(tmp_path, "a.js", "const Client = require('./client');\nconst c = new Client();\nc.")
+    assert {"connect", "close"} == set(made.names)
+    itself, _, _ = members(tmp_path, "b.js", "const Client = require('./client');\nClient.")
+    assert {"connect", "parse"} <= set(itself.names) and "close" not in itself.names

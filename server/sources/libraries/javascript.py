@@ -330,7 +330,7 @@ def _class_or_statics(own: OwnClass, data: bytes, statics: bool, source: str, pr
     complete = not own.dynamic and not own.bases
     outside = {n: k for n, k in own.members.items() if not n.startswith("#")}
     if not statics:
-        return class_members(own.name, {n: k for n, k in outside.items() if n not in own.statics}, complete, source, own.signatures)
+        return class_members(own.name, {n: k for n, k in outside.items() if n not in own.statics or n in own.dual}, complete, source, own.signatures)
     members = {n: k for n, k in outside.items() if n in own.statics} | ({"prototype": "attribute"} if prototype else {})
     for name, kind in assigned_members(data, own.name).items():
         members.setdefault(name, "method" if kind == FUNCTION else "attribute")
