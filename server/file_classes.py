@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tree_sitter
 
-from .assignments import assigned_class, attribute_class, returned_by
+from .assignments import assigned_class, attribute_class, returned_by, seen_call
 from .context import CompletionContext, member_access
 from .receivers import CLASS_READ, OWN, OwnClass, Target, chain, read_class
 from .words import node_text
@@ -59,7 +59,7 @@ def attribute_holder(context: CompletionContext, bound: dict[str, Target]) -> li
     of a class the file defines (``c = Item()``, ``c: Item``, ``const c = new Item()``) or at
     ``self`` / ``this``, and goes on through such classes' attributes (attribute_class) and
     methods' declared results (returned_by): ``c.owner.``, ``self.shop.cart.``, ``b.copy().``,
-    ``c.`` of ``c = b.copy()``; None elsewhere.""" 
+    ``c.`` of ``c = b.copy()`` or ``c = self.make()``; None elsewhere."""
     access = member_access(context.target) if context.target is not None and context.tree is not None else None
     node = access.child_by_field_name("object") if access is not None else None
     steps: list[str] = []  # outermost first
@@ -76,9 +76,7 @@ def attribute_holder(context: CompletionContext, bound: dict[str, Target]) -> li
     if node is None or len(steps) > STEPS or OWN.get(context.language.name) is None:
         return None
     if steps and node.type in ("this", "identifier") and node_text(node) in OWN[context.language.name]:
-        while node is not None and node.type not in _KINDS.get(context.language.name, (*_JS_KINDS, "class")):
-            node = node.parent
-        return _walked(context, node, steps[::-1], bound)
+        return _walked(context, _around(context), steps[::-1], bound)
     if node.type != "identifier":
         return None
     start, given = _instance_of(context, node_text(node), bound, 0)
@@ -89,14 +87,28 @@ def _instance_of(context: CompletionContext, name: str, bound: dict[str, Target]
     """(the file's class node, steps) that the name was last given an instance of: ``c =
     Item()``; ``c = b.copy()``, the steps from ``b``'s; (None, []) where nothing says."""
     assigned = assigned_class(context, name)
+    if assigned is None and context.language.name != "python":  # `const x = b.make()`: JavaScript's call of a method
+        call = seen_call(context.tree.root_node, context.data, context.prefix_start, name)
+        if call is not None and len(call.names) > 1 and call.whole and not call.then and not call.awaited:
+            assigned = [*call.names[:-1], call.names[-1] + "()"]
     if not assigned or assigned[0] in bound or assigned[0].endswith("()"):
         return None, []
     if len(assigned) == 1:
         return class_node(context, assigned[0]), []
+    if assigned[0] in OWN[context.language.name]:  # `x = self.make()`
+        return _around(context), assigned[1:]
     if depth >= 1 or assigned[0] == name:
         return None, []
     node, steps = _instance_of(context, assigned[0], bound, depth + 1)
     return node, steps + assigned[1:]
+
+
+def _around(context: CompletionContext) -> tree_sitter.Node | None:
+    """The class around the cursor."""
+    node = context.target
+    while node is not None and node.type not in _KINDS.get(context.language.name, (*_JS_KINDS, "class")):
+        node = node.parent
+    return node
 
 
 def _walked(context: CompletionContext, node: tree_sitter.Node | None, steps: list[str],

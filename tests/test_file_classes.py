@@ -36,6 +36,8 @@ def test_a_python_class_s_last_line_a_quoted_optional_and_a_method_s_result(tmp_
     copy = "class B:\n    def copy(self) -> 'B':\n        return self\n    def go(self):\n        pass\nb = B()\n"
     assert names(tmp_path, "c.py", copy + "b.copy().", "python") == {"copy", "go"}
     assert names(tmp_path, "d.py", copy + "c = b.copy()\nc.", "python") == {"copy", "go"}
+    shop = "class Shop:\n    def make(self) -> B:\n        return B()\n    def f(self):\n        x = self.make()\n        x."
+    assert names(tmp_path, "e.py", copy + shop, "python") == {"copy", "go"}  # a method of the class around
 
 
 def test_an_attribute_another_class_declares_is_not_this_one_s(tmp_path: Path):
@@ -50,3 +52,4 @@ def test_a_javascript_attribute_of_a_class_the_file_defines(tmp_path: Path):
     assert {"map", "filter"} <= names(tmp_path, "c.js", JS + "const c = new Item();\nc.tags.", "javascript")
     made = "class B {\n  /** @returns {Item} */\n  make() { return new Item(); }\n}\nconst b = new B();\n"
     assert names(tmp_path, "d.js", JS + made + "b.make().owner.", "javascript") == {"greet"}  # a method's JSDoc
+    assert names(tmp_path, "e.js", JS + made + "const i = b.make();\ni.owner.", "javascript") == {"greet"}
