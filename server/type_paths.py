@@ -41,6 +41,8 @@ AWAIT = "await"  # a step: what awaiting the value gives
 # what a step after a member reads inside its written type: a promise's result, a map's value
 _UNWRAPPED = {(AWAIT,): re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S),
               ("get()",): re.compile(rb"(?:Readonly|Weak)?Map\s*<[^<>]+?,\s*(.*?)\s*>", re.S)}
+_CLASS = re.compile(rb"class\s+([A-Za-z_$][\w$]*)[^{;]*\{")
+CLASS_READ = 64 * 1024  # a class being written is looked for this far back
 _GIVEN = rb"\s*(?::[^=\n]*)?=(?![=>])"  # `x = `, `const x: T = ` (not `==`, `=>`)
 
 Path = tuple[str, tuple[str, ...]]
@@ -91,6 +93,9 @@ def _path(context: CompletionContext, node: tree_sitter.Node | None, depth: int)
             return (node_text(made), tuple(steps[::-1])) if made is not None and made.type == "identifier" else None
         elif node.type == "identifier":
             return _named(context, node_text(node), steps[::-1], depth)
+        elif node.type == "this" and steps:  # `this.make()`: the class around the cursor's method
+            name = _class_around(context, node)
+            return (name, tuple(steps[::-1])) if name else None
         else:
             return None
     return None
@@ -112,6 +117,20 @@ def _named(context: CompletionContext, name: str, steps: list[str], depth: int) 
     given = _given(context, name)
     inner = _path(context, given, depth + 1) if given is not None else None
     return (inner[0], inner[1] + tuple(steps)) if inner is not None else None
+
+
+def _class_around(context: CompletionContext, node: tree_sitter.Node) -> str | None:
+    """The name of the class around ``node``; in a tree broken there (the class being written),
+    the last ``class X {`` before it whose brace the text has not closed."""
+    around = node.parent
+    while around is not None and around.type not in ("class_declaration", "abstract_class_declaration"):
+        around = around.parent
+    if around is not None:
+        return node_text(around.child_by_field_name("name")) or None
+    for match in reversed(list(_CLASS.finditer(context.data, max(0, node.start_byte - CLASS_READ), node.start_byte))):
+        rest = context.data[match.end():node.start_byte]
+        return match.group(1).decode() if rest.count(b"{") >= rest.count(b"}") else None
+    return None
 
 
 def _written_argument(context: CompletionContext, name: str, form: bytes) -> str | None:

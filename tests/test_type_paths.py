@@ -16,8 +16,8 @@ REPO = USER + "class Repo {\n  owner: User\n  users: Map<string, User>\n  holder
 
 
 def listed(folder, texts: dict[str, str], written: dict[str, str] | None = None) -> dict[str, set[str] | None]:
-    """The members listed at the end of each TypeScript buffer ``name.ts`` holding ``text``, in
-    ``folder`` (where the files ``written`` are), once the libraries they need are read."""
+    """The members listed at the end (or the ``|``) of each TypeScript buffer ``name.ts`` holding
+    ``text``, in ``folder`` (where the files ``written`` are), once the libraries they need are read."""
     from treecomplete.service import CompletionService
 
     for name, text in (written or {}).items():
@@ -26,10 +26,11 @@ def listed(folder, texts: dict[str, str], written: dict[str, str] | None = None)
     service = CompletionService(libraries=libraries)
     found = {}
     for name, text in texts.items():
-        doc = service.open((folder / f"{name}.ts").as_uri(), "typescript", 1, text)
-        libraries.members(context_at(doc, len(doc.data)))
+        cursor = len(text.partition("|")[0].encode())  # `|`: the cursor, else the end
+        doc = service.open((folder / f"{name}.ts").as_uri(), "typescript", 1, text.replace("|", "", 1))
+        libraries.members(context_at(doc, cursor))
         libraries.loader.wait(5)
-        got = libraries.members(context_at(doc, len(doc.data)))
+        got = libraries.members(context_at(doc, cursor))
         found[name] = set(got.names) if got is not None else None
     return found
 
@@ -46,6 +47,7 @@ def path_of(text: str):
     ("async function f(a: Repo) {\n  const u = await a.find('x')\n  u.", ("Repo", ("find()", "await"))),
     ("class S {\n  constructor(private repo: Repo) {}\n  f() {\n    this.repo.owner.", ("Repo", ("owner",))),
     ("const r = new Repo()\nr.owner.", ("Repo", ("owner",))),
+    ("class Shop {\n  make(): Repo { return new Repo() }\n  f() {\n    this.make().", ("Shop", ("make()",))),
     ("function f(m: Map<string, User>) {\n  m.get('k')!.", ("User", ())),
     ("const m = new Map<string, User>()\nconst u = m.get('k')\nu.", ("User", ())),
     ("class S {\n  constructor() { this.m = new Map<string, User>() }\n  f() {\n    this.m.get('k').", ("User", ())),
@@ -68,12 +70,14 @@ def test_members_through_the_file_s_own_types(tmp_path):
         "awaited": REPO + "async function f(a: Repo) {\n  const u = await a.find('x')\n  u.",
         "promise": REPO + "function f(a: Repo) {\n  const p = a.find('x')\n  p.",
         "map": USER + "class S {\n  private users = new Map<string, User>()\n  f() {\n    const u = this.users.get('x')\n    u.",
+        "own method": REPO + "class Shop {\n  make(): Repo { return new Repo() }\n  f() {\n    const r = this.make()\n"
+                             "    r.owner.|\n  }\n}\n",
         "map field": REPO + "function f(a: Repo) {\n  const u = a.users.get('x')\n  u.",
         "string": REPO + "function f(s: string) {\n  s.split(',').",
         "undeclared": REPO + "function f(a: Repo) {\n  a.other.",
         "unwritten": REPO + "function f(a: Repo) {\n  a.plain().",
     })
-    for name in ("field", "method", "assigned", "awaited", "map", "map field"):
+    for name in ("field", "method", "assigned", "awaited", "map", "map field", "own method"):
         assert found[name] == {"name", "email"}, name
     assert {"map", "filter"} <= found["string"]  # a global class's method: what the others read
     assert {"then", "catch"} <= found["promise"]
