@@ -127,10 +127,9 @@ def _class_around(context: CompletionContext, node: tree_sitter.Node) -> str | N
         around = around.parent
     if around is not None:
         return node_text(around.child_by_field_name("name")) or None
-    for match in reversed(list(_CLASS.finditer(context.data, max(0, node.start_byte - CLASS_READ), node.start_byte))):
-        rest = context.data[match.end():node.start_byte]
-        return match.group(1).decode() if rest.count(b"{") >= rest.count(b"}") else None
-    return None
+    found = last_match(_CLASS, context.data, max(0, node.start_byte - CLASS_READ), node.start_byte)
+    rest = context.data[found.end():node.start_byte] if found is not None else b""
+    return found.group(1).decode() if found is not None and rest.count(b"{") >= rest.count(b"}") else None
 
 
 def _written_argument(context: CompletionContext, name: str, form: bytes) -> str | None:
