@@ -61,13 +61,14 @@ def assigned_class(context: CompletionContext, name: str) -> list[str] | None:
     return list(found[1]) if found is not None else None
 
 
-def attribute_class(context: CompletionContext, node: tree_sitter.Node, name: str) -> list[str] | None:
-    """What the class ``node`` says its attribute ``name`` (``self.x``, ``this.x``) holds, read
-    as assigned_class reads a name, at the class's end and inside the class only: its body's
-    annotation (``x: X``), an instance a method assigns it (``self.x = X()``)."""
-    end = context.data.find(b"\n", node.end_byte) + 1 or len(context.data)  # the class's last line whole
+def attribute_class(context: CompletionContext, start: int, end: int, name: str) -> list[str] | None:
+    """What the class in the bytes [start, end) says its attribute ``name`` (``self.x``,
+    ``this.x``) holds, read as assigned_class reads a name, at the class's end and inside the
+    class only: its body's annotation (``x: X``), an instance a method assigns it (``self.x =
+    X()``)."""
+    end = context.data.find(b"\n", end) + 1 or len(context.data)  # the class's last line whole
     found = _assigned(context.data, end, name, context.language.name == "python", context.tree)
-    if found is None or max(0, end - ASSIGNMENT_READ) + found[0] < node.start_byte:
+    if found is None or max(0, end - ASSIGNMENT_READ) + found[0] < start:
         return None
     return list(found[1])
 

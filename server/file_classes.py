@@ -10,7 +10,7 @@ import tree_sitter
 
 from .assignments import assigned_class, attribute_class, returned_by, seen_call
 from .context import CompletionContext, member_access
-from .receivers import CLASS_READ, OWN, OwnClass, Target, chain, read_class
+from .receivers import CLASS_READ, OWN, OwnClass, Target, chain, open_class, read_class
 from .words import node_text
 
 STEPS = 3  # attributes and calls followed along one receiver (`self.shop.cart.owner.`)
@@ -18,6 +18,7 @@ _ACCESSES = {"attribute": "attribute", "member_expression": "property"}  # Pytho
 _CALLS = ("call", "call_expression")
 _KINDS = {"python": ("class_definition",)}  # others: JavaScript's and TypeScript's
 _JS_KINDS = ("class_declaration",)
+Span = tuple[int, int, "tree_sitter.Node | None"]  # a class's bytes and its body (None: one being written)
 
 
 def class_node(context: CompletionContext, name: str) -> tree_sitter.Node | None:
@@ -84,7 +85,7 @@ def attribute_holder(context: CompletionContext, bound: dict[str, Target]) -> li
 
 
 def _instance_of(context: CompletionContext, name: str, bound: dict[str, Target], depth: int) -> tuple:
-    """(the file's class node, steps) that the name was last given an instance of: ``c =
+    """(the file's class's span, steps) that the name was last given an instance of: ``c =
     Item()``; ``c = b.copy()``, the steps from ``b``'s; (None, []) where nothing says."""
     assigned = assigned_class(context, name)
     if assigned is None and context.language.name != "python":  # `const x = b.make()`: JavaScript's call of a method
@@ -94,7 +95,7 @@ def _instance_of(context: CompletionContext, name: str, bound: dict[str, Target]
     if not assigned or assigned[0] in bound or assigned[0].endswith("()"):
         return None, []
     if len(assigned) == 1:
-        return class_node(context, assigned[0]), []
+        return _span(class_node(context, assigned[0])), []
     if assigned[0] in OWN[context.language.name]:  # `x = self.make()`
         return _around(context), assigned[1:]
     if depth >= 1 or assigned[0] == name:
@@ -103,29 +104,37 @@ def _instance_of(context: CompletionContext, name: str, bound: dict[str, Target]
     return node, steps + assigned[1:]
 
 
-def _around(context: CompletionContext) -> tree_sitter.Node | None:
-    """The class around the cursor."""
+def _around(context: CompletionContext) -> Span | None:
+    """The class around the cursor; in JavaScript's tree broken there (the class being written),
+    the last ``class X {`` before the cursor whose brace the text has not closed, up to the cursor."""
     node = context.target
     while node is not None and node.type not in _KINDS.get(context.language.name, (*_JS_KINDS, "class")):
         node = node.parent
-    return node
+    if node is not None or context.language.name == "python":
+        return _span(node)
+    found = open_class(context.data, context.prefix_start)
+    return (found.start(), context.prefix_start, None) if found is not None else None
 
 
-def _walked(context: CompletionContext, node: tree_sitter.Node | None, steps: list[str],
+def _span(node: tree_sitter.Node | None) -> Span | None:
+    return (node.start_byte, node.end_byte, node.child_by_field_name("body")) if node is not None else None
+
+
+def _walked(context: CompletionContext, span: Span | None, steps: list[str],
             bound: dict[str, Target]) -> list[str] | None:
-    """What ``steps`` give from the file's class ``node``: its attributes' and methods' classes."""
+    """What ``steps`` give from the file's class ``span``: its attributes' and methods' classes."""
     held = None
     python = context.language.name == "python"
     for step in steps:
-        if node is None:
+        if span is None:
             return None
+        start, end, body = span
         if step.endswith("()"):
-            body = node.child_by_field_name("body")
             found = returned_by(body, step[:-2], python, False) if body is not None else None
             held = list(found) if found is not None else None
         else:
-            held = attribute_class(context, node, f"{OWN[context.language.name][0]}.{step}")
+            held = attribute_class(context, start, end, f"{OWN[context.language.name][0]}.{step}")
         if not held:
             return None
-        node = class_node(context, held[0]) if len(held) == 1 and held[0] not in bound else None
+        span = _span(class_node(context, held[0])) if len(held) == 1 and held[0] not in bound else None
     return held

@@ -268,7 +268,23 @@ def own_class(context: CompletionContext) -> OwnClass | None:
     return read_class(node, data, language, context.prefix)
 
 
-_JS_CLASS = re.compile(rb"\bclass(?:\s+[A-Za-z_$][\w$]*)?(?:\s+extends\s+[^{]+)?\s*\{")
+_JS_CLASS = re.compile(rb"\bclass(?:\s+([A-Za-z_$][\w$]*))?(?:\s+extends\s+[^{]+)?\s*\{")  # its name: group 1
+_BRACES = re.compile(rb"[{}]")
+
+
+def open_class(data: bytes, offset: int) -> re.Match[bytes] | None:
+    """The last ``class X {`` in the CLASS_READ bytes before ``offset`` whose brace is still open
+    there (strings and comments not told apart): a JavaScript class being written, which error
+    recovery may leave no class node for."""
+    for match in reversed(list(_JS_CLASS.finditer(data, max(0, offset - CLASS_READ), offset))):
+        depth = 0
+        for brace in _BRACES.finditer(data, match.end() - 1, offset):
+            depth += 1 if brace.group() == b"{" else -1
+            if depth == 0:
+                break
+        if depth > 0:
+            return match
+    return None
 
 
 def _closed_class(context: CompletionContext) -> tuple[tree_sitter.Node | None, bytes]:

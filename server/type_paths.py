@@ -23,7 +23,7 @@ import tree_sitter
 from .assignments import ASSIGNMENT_READ, seen_at
 from .context import CompletionContext, member_access
 from .python_types import last_match
-from .receivers import TYPED
+from .receivers import TYPED, open_class
 from .words import alone, node_text
 from .written_types import TS_TYPE, declared_type_name
 
@@ -41,8 +41,6 @@ AWAIT = "await"  # a step: what awaiting the value gives
 # what a step after a member reads inside its written type: a promise's result, a map's value
 _UNWRAPPED = {(AWAIT,): re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S),
               ("get()",): re.compile(rb"(?:Readonly|Weak)?Map\s*<[^<>]+?,\s*(.*?)\s*>", re.S)}
-_CLASS = re.compile(rb"class\s+([A-Za-z_$][\w$]*)[^{;]*\{")
-CLASS_READ = 64 * 1024  # a class being written is looked for this far back
 _GIVEN = rb"\s*(?::[^=\n]*)?=(?![=>])"  # `x = `, `const x: T = ` (not `==`, `=>`)
 
 Path = tuple[str, tuple[str, ...]]
@@ -127,9 +125,8 @@ def _class_around(context: CompletionContext, node: tree_sitter.Node) -> str | N
         around = around.parent
     if around is not None:
         return node_text(around.child_by_field_name("name")) or None
-    found = last_match(_CLASS, context.data, max(0, node.start_byte - CLASS_READ), node.start_byte)
-    rest = context.data[found.end():node.start_byte] if found is not None else b""
-    return found.group(1).decode() if found is not None and rest.count(b"{") >= rest.count(b"}") else None
+    found = open_class(context.data, node.start_byte)
+    return found.group(1).decode() if found is not None and found.group(1) else None
 
 
 def _written_argument(context: CompletionContext, name: str, form: bytes) -> str | None:

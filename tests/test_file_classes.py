@@ -53,3 +53,5 @@ def test_a_javascript_attribute_of_a_class_the_file_defines(tmp_path: Path):
     made = "class B {\n  /** @returns {Item} */\n  make() { return new Item(); }\n}\nconst b = new B();\n"
     assert names(tmp_path, "d.js", JS + made + "b.make().owner.", "javascript") == {"greet"}  # a method's JSDoc
     assert names(tmp_path, "e.js", JS + made + "const i = b.make();\ni.owner.", "javascript") == {"greet"}
+    shop = "class Shop {\n  constructor() { this.item = new Item(); }\n  f() {\n    if (x) { y(); }\n    this.item.owner."
+    assert names(tmp_path, "f.js", JS + shop, "javascript") == {"greet"}  # the class being written: no class node
