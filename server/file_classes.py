@@ -100,8 +100,8 @@ def _instance_of(context: CompletionContext, name: str, bound: dict[str, Target]
         return _around(context), assigned[1:]
     if depth >= 1 or assigned[0] == name:
         return None, []
-    node, steps = _instance_of(context, assigned[0], bound, depth + 1)
-    return node, steps + assigned[1:]
+    span, steps = _instance_of(context, assigned[0], bound, depth + 1)
+    return span, steps + assigned[1:]
 
 
 def _around(context: CompletionContext) -> Span | None:

@@ -17,7 +17,7 @@ from .assignments import ASSIGNMENT_READ, JS_METHOD_RETURNS, JS_RETURNS, assigne
 from .context import CompletionContext, member_access
 from .languages import JAVASCRIPT, LanguageSpec
 from .python_types import item_class
-from .words import node_text
+from .words import alone, node_text
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
 CLASS_READ = 256 * 1024  # a larger class body is not read for its members
@@ -268,7 +268,8 @@ def own_class(context: CompletionContext) -> OwnClass | None:
     return read_class(node, data, language, context.prefix)
 
 
-_JS_CLASS = re.compile(rb"\bclass(?:\s+([A-Za-z_$][\w$]*))?(?:\s+extends\s+[^{]+)?\s*\{")  # its name: group 1
+# `class X {`, its name group 1; the keyword's bytes first (words.alone): scanned fast
+_JS_CLASS = re.compile(alone(b"class", rb"[\w$]") + rb"(?:\s+([A-Za-z_$][\w$]*))?(?:\s+extends\s+[^{]+)?\s*\{")
 _BRACES = re.compile(rb"[{}]")
 
 
