@@ -289,19 +289,22 @@ def open_class(data: bytes, offset: int) -> re.Match[bytes] | None:
 
 
 def _closed_class(context: CompletionContext) -> tuple[tree_sitter.Node | None, bytes]:
-    """The class being written around the cursor (open_class), parsed alone with its braces
+    """The last class opened before the cursor and not closed, parsed alone with its braces
     closed: error recovery leaves no class node around the cursor in ``class A { m() { this.``."""
-    found = open_class(context.data, context.prefix_start)
-    if found is None:
-        return None, b""  # `this.` in a function after a class closed before it: not that class's
-    text = context.data[found.start():context.prefix_start]
-    text = text[:text.rfind(b"\n") + 1] or text  # the cursor's line may not parse
-    source = text + b"}" * max(1, text.count(b"{") - text.count(b"}"))
-    root = _parse_closed(source)
-    node = root.named_children[0] if root.named_children else None
-    while node is not None and node.type not in ("class_declaration", "class"):
-        node = node.named_children[0] if node.named_children else None
-    return node, source
+    lo = max(0, context.prefix_start - CLASS_READ)
+    before = context.data[lo:context.prefix_start]
+    for match in reversed(list(_JS_CLASS.finditer(before))):
+        text = before[match.start():]
+        text = text[:text.rfind(b"\n") + 1] or text  # the cursor's line may not parse
+        depth = text.count(b"{") - text.count(b"}")
+        if depth > 0:
+            source = text + b"}" * depth
+            root = _parse_closed(source)
+            node = root.named_children[0] if root.named_children else None
+            while node is not None and node.type not in ("class_declaration", "class"):
+                node = node.named_children[0] if node.named_children else None
+            return node, source
+    return None, b""
 
 
 @functools.lru_cache(maxsize=4)

@@ -90,8 +90,6 @@ def test_the_class_around_the_cursor_javascript_even_unclosed():
     assert found.name == "Store" and found.bases == ["Base"]
     assert {"count", "items", "load"} <= set(found.members) and "constructor" not in found.members
     assert own_class(at_end("function f() {\n  this.", JAVASCRIPT)) is None
-    after = "class A {\n  alpha() {}\n}\nfunction f() {\n  if (x) { y(); }\n  this."
-    assert own_class(at_end(after, JAVASCRIPT)) is None  # a class closed before the function: not its `this`
     inner = "class A {\n  alpha() {}\n  m() {\n    class B { beta() {} }\n    this."
     assert set(own_class(at_end(inner, JAVASCRIPT)).members) == {"alpha", "m"}  # a class closed inside it: A's
     accessors = own_class(at_end("class A {\n  get size() { return 1 }\n  set size(v) {}\n  grow() {\n    this.", JAVASCRIPT))
