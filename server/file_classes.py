@@ -10,7 +10,8 @@ import tree_sitter
 
 from .assignments import assigned_class, attribute_class, returned_by, seen_call
 from .context import CompletionContext, member_access
-from .receivers import CLASS_READ, OWN, OwnClass, Target, chain, open_class, read_class
+from .open_classes import open_class
+from .receivers import CLASS_READ, OWN, OwnClass, Target, chain, read_class
 from .words import node_text
 
 STEPS = 3  # attributes and calls followed along one receiver (`self.shop.cart.owner.`)

@@ -15,9 +15,10 @@ import tree_sitter
 
 from .assignments import ASSIGNMENT_READ, JS_METHOD_RETURNS, JS_RETURNS, assigned_class
 from .context import CompletionContext, member_access
-from .languages import JAVASCRIPT, LanguageSpec
+from .languages import LanguageSpec
+from .open_classes import closed_class
 from .python_types import item_class
-from .words import alone, node_text
+from .words import node_text
 
 BINDINGS_READ = 32 * 1024  # imports are read in the file's first 32 KB and the 16 KB before the cursor
 CLASS_READ = 256 * 1024  # a larger class body is not read for its members
@@ -262,56 +263,10 @@ def own_class(context: CompletionContext) -> OwnClass | None:
         node = node.parent
     data = context.data
     if node is None and language == "javascript":  # an unclosed class (the buffer ends in it): read it alone, closed
-        node, data = _closed_class(context)
+        node, data = closed_class(context)
     if node is None or node.end_byte - node.start_byte > CLASS_READ:
         return None
     return read_class(node, data, language, context.prefix)
-
-
-# `class X {`, its name group 1; the keyword's bytes first (words.alone): scanned fast
-_JS_CLASS = re.compile(alone(b"class", rb"[\w$]") + rb"(?:\s+([A-Za-z_$][\w$]*))?(?:\s+extends\s+[^{]+)?\s*\{")
-_BRACES = re.compile(rb"[{}]")
-
-
-def open_class(data: bytes, offset: int) -> re.Match[bytes] | None:
-    """The last ``class X {`` in the CLASS_READ bytes before ``offset`` whose brace is still open
-    there (strings and comments not told apart): a JavaScript class being written, which error
-    recovery may leave no class node for."""
-    for match in reversed(list(_JS_CLASS.finditer(data, max(0, offset - CLASS_READ), offset))):
-        depth = 0
-        for brace in _BRACES.finditer(data, match.end() - 1, offset):
-            depth += 1 if brace.group() == b"{" else -1
-            if depth == 0:
-                break
-        if depth > 0:
-            return match
-    return None
-
-
-def _closed_class(context: CompletionContext) -> tuple[tree_sitter.Node | None, bytes]:
-    """The last class opened before the cursor and not closed, parsed alone with its braces
-    closed: error recovery leaves no class node around the cursor in ``class A { m() { this.``."""
-    lo = max(0, context.prefix_start - CLASS_READ)
-    before = context.data[lo:context.prefix_start]
-    for match in reversed(list(_JS_CLASS.finditer(before))):
-        text = before[match.start():]
-        text = text[:text.rfind(b"\n") + 1] or text  # the cursor's line may not parse
-        depth = text.count(b"{") - text.count(b"}")
-        if depth > 0:
-            source = text + b"}" * depth
-            root = _parse_closed(source)
-            node = root.named_children[0] if root.named_children else None
-            while node is not None and node.type not in ("class_declaration", "class"):
-                node = node.named_children[0] if node.named_children else None
-            return node, source
-    return None, b""
-
-
-@functools.lru_cache(maxsize=4)
-def _parse_closed(source: bytes) -> tree_sitter.Node:
-    """The closed class parsed: the same while an identifier is typed after ``this.`` (the
-    cursor's line is not part of it)."""
-    return JAVASCRIPT.parser().parse(source).root_node
 
 
 def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) -> OwnClass:

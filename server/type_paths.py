@@ -23,7 +23,8 @@ import tree_sitter
 from .assignments import ASSIGNMENT_READ, seen_at
 from .context import CompletionContext, member_access
 from .python_types import last_match
-from .receivers import TYPED, open_class
+from .open_classes import open_class
+from .receivers import TYPED
 from .words import alone, node_text
 from .written_types import TS_TYPE, declared_type_name
 
