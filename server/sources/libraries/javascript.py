@@ -223,7 +223,7 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
             tree = typed.parse(typed.parser(), data)
         types = _typescript_types(typed.name, data, pause, tree)
         if len(names) > 1 and names[0] in types and not statics:  # `a.owner.` of `a: Account`
-            return _type_path(path, data, typed, names, types, pause, depth, files)
+            return _type_path(path, data, tree, typed, names, types, pause, depth, files)
         if call:
             written = declared_return(tree.root_node, returns, awaited)
             if written in types:
@@ -285,13 +285,15 @@ def _project_class(path: Path, names: tuple[str, ...], pause: Callable[[], objec
     return _class_or_statics(own, data, statics, f" from {path.name}", prototype=True)
 
 
-def _type_path(path: Path, data: bytes, language, names: tuple[str, ...], types: dict, pause: Callable[[], object],
-               depth: int, files: list[str] | None) -> Members | None:
+def _type_path(path: Path, data: bytes, tree: tree_sitter.Tree | None, language, names: tuple[str, ...], types: dict,
+               pause: Callable[[], object], depth: int, files: list[str] | None) -> Members | None:
     """The members of what the steps ``names[1:]`` (``owner``, ``holder()``) give from the type
     ``names[0]`` that a project's TypeScript file declares (type_paths.resolve), read on in the
-    module the file imports a type from (at most two such steps away), else a global class's."""
-    pause()
-    tree = language.parse(language.parser(), data)
+    module the file imports a type from (at most two such steps away), else a global class's.
+    ``tree``: the file's, where the caller parsed it."""
+    if tree is None:
+        pause()
+        tree = language.parse(language.parser(), data)
     walked = type_paths.resolve(tree.root_node, names[0], names[1:])
     if walked is None:
         return None
