@@ -11,12 +11,10 @@ import tree_sitter
 from .assignments import assigned_class, attribute_class, returned_by, seen_call
 from .context import CompletionContext, member_access
 from .open_classes import open_class
-from .receivers import CLASS_READ, OWN, OwnClass, Target, chain, read_class
+from .receivers import CLASS_READ, OWN, OwnClass, Target, chain, read_class, receiver_steps
 from .words import node_text
 
 STEPS = 3  # attributes and calls followed along one receiver (`self.shop.cart.owner.`)
-_ACCESSES = {"attribute": "attribute", "member_expression": "property"}  # Python's, JavaScript's: the name's field
-_CALLS = ("call", "call_expression")
 _KINDS = {"python": ("class_definition",)}  # others: JavaScript's and TypeScript's
 _JS_KINDS = ("class_declaration",)
 Span = tuple[int, int, "tree_sitter.Node | None"]  # a class's bytes and its body (None: one being written)
@@ -63,19 +61,8 @@ def attribute_holder(context: CompletionContext, bound: dict[str, Target]) -> li
     methods' declared results (returned_by): ``c.owner.``, ``self.shop.cart.``, ``b.copy().``,
     ``c.`` of ``c = b.copy()`` or ``c = self.make()``; None elsewhere."""
     access = member_access(context.target) if context.target is not None and context.tree is not None else None
-    node = access.child_by_field_name("object") if access is not None else None
-    steps: list[str] = []  # outermost first
-    while node is not None and len(steps) <= STEPS:
-        if node.type in _ACCESSES:
-            steps.append(node_text(node.child_by_field_name(_ACCESSES[node.type])))
-            node = node.child_by_field_name("object")
-        elif node.type in _CALLS and (function := node.child_by_field_name("function")) is not None \
-                and function.type in _ACCESSES:
-            steps.append(node_text(function.child_by_field_name(_ACCESSES[function.type])) + "()")
-            node = function.child_by_field_name("object")
-        else:
-            break
-    if node is None or len(steps) > STEPS or OWN.get(context.language.name) is None:
+    node, steps = receiver_steps(access.child_by_field_name("object") if access is not None else None, STEPS + 1)
+    if node is None or OWN.get(context.language.name) is None:
         return None
     if steps and node.type in ("this", "identifier") and node_text(node) in OWN[context.language.name]:
         return _walked(context, _around(context), steps[::-1], bound)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from .assignments import ASSIGNMENT_READ, JS_METHOD_RETURNS, JS_RETURNS, assigned_class
-from .context import CompletionContext, member_access
+from .context import ATTRIBUTE_PARENTS, CompletionContext, member_access
 from .languages import LanguageSpec
 from .open_classes import closed_class
 from .python_types import item_class
@@ -121,6 +121,36 @@ def _js_binding(captures: dict, found: dict[str, Target]) -> None:
             for specifier in part.named_children:
                 name, alias = specifier.child_by_field_name("name"), specifier.child_by_field_name("alias")
                 found[node_text(alias or name)] = Target(source, (node_text(name),))
+
+
+AWAIT = "await"  # a receiver's step (receiver_steps): what awaiting the value gives
+_CALLS = ("call", "call_expression")
+_WRAPPERS = ("non_null_expression", "parenthesized_expression", "await_expression")
+
+
+def receiver_steps(node: tree_sitter.Node | None, limit: int, unwrap: bool = False) -> tuple[tree_sitter.Node | None, list[str]]:
+    """A receiver node read from the outside in: the node it starts from (a name, ``self``,
+    ``this``, a ``new``, whatever else) and the members and method calls taken from it, outermost
+    first (``a.b().c`` -> (a, ["c", "b()"])); with ``unwrap``, through TypeScript's ``x!``,
+    parentheses and ``await`` (a step AWAIT). (None, steps) past ``limit`` nodes read."""
+    steps: list[str] = []
+    for _ in range(limit):
+        if node is None:
+            break
+        if unwrap and node.type in _WRAPPERS:
+            if node.type == "await_expression":
+                steps.append(AWAIT)
+            node = node.named_children[0] if node.named_children else None
+        elif node.type in ATTRIBUTE_PARENTS:
+            steps.append(node_text(node.child_by_field_name(ATTRIBUTE_PARENTS[node.type])))
+            node = node.child_by_field_name("object")
+        elif node.type in _CALLS and (function := node.child_by_field_name("function")) is not None \
+                and function.type in ATTRIBUTE_PARENTS:
+            steps.append(node_text(function.child_by_field_name(ATTRIBUTE_PARENTS[function.type])) + "()")
+            node = function.child_by_field_name("object")
+        else:
+            return node, steps
+    return None, steps
 
 
 def chain(receiver: str | None) -> list[str] | None:

@@ -24,7 +24,7 @@ from .assignments import ASSIGNMENT_READ, seen_at
 from .context import CompletionContext, member_access
 from .python_types import last_match
 from .open_classes import open_class
-from .receivers import TYPED
+from .receivers import AWAIT, TYPED, receiver_steps
 from .words import alone, node_text
 from .written_types import TS_TYPE, declared_type_name
 
@@ -38,7 +38,6 @@ _FIELDS = ("property_signature", "public_field_definition")
 _MAP = rb"\s*[?!]?\s*(?::\s*(?:Readonly|Weak)?Map\s*<|=\s*new\s+(?:Weak)?Map\s*<)\s*[^<>=;\n]+?,\s*([A-Za-z_$][\w$]*)\s*>"
 _PROMISE = rb"\s*[?!]?\s*:\s*Promise\s*<\s*([A-Za-z_$][\w$]*)\s*>"  # `p: Promise<User>`: User
 _GENERIC = re.compile(rb"([A-Za-z_$][\w$]*)\s*<.*>()", re.S)  # `Map<string, User>`: Map
-AWAIT = "await"  # a step: what awaiting the value gives
 # what a step after a member reads inside its written type: a promise's result, a map's value
 _UNWRAPPED = {(AWAIT,): re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S),
               ("get()",): re.compile(rb"(?:Readonly|Weak)?Map\s*<[^<>]+?,\s*(.*?)\s*>", re.S)}
@@ -66,37 +65,20 @@ def receiver_path(context: CompletionContext) -> Path | None:
 
 
 def _path(context: CompletionContext, node: tree_sitter.Node | None, depth: int) -> Path | None:
-    steps: list[str] = []  # outermost first
-    for _ in range(NODES):
-        if node is None:
-            return None
-        if node.type in ("non_null_expression", "parenthesized_expression"):
-            node = node.named_children[0] if node.named_children else None
-        elif node.type == "await_expression":
-            steps.append(AWAIT)
-            node = node.named_children[0] if node.named_children else None
-        elif node.type == "call_expression":
-            function = node.child_by_field_name("function")
-            if function is None or function.type != "member_expression":
-                return None
-            steps.append(node_text(function.child_by_field_name("property")) + "()")
-            node = function.child_by_field_name("object")
-        elif node.type == "member_expression":
-            obj, name = node.child_by_field_name("object"), node_text(node.child_by_field_name("property"))
-            if obj is not None and obj.type == "this":
-                return _named(context, f"this.{name}", steps[::-1], depth)
-            steps.append(name)
-            node = obj
-        elif node.type == "new_expression":
-            made = node.child_by_field_name("constructor")
-            return (node_text(made), tuple(steps[::-1])) if made is not None and made.type == "identifier" else None
-        elif node.type == "identifier":
-            return _named(context, node_text(node), steps[::-1], depth)
-        elif node.type == "this" and steps:  # `this.make()`: the class around the cursor's method
-            name = _class_around(context, node)
-            return (name, tuple(steps[::-1])) if name else None
-        else:
-            return None
+    head, steps = receiver_steps(node, NODES, unwrap=True)
+    steps.reverse()  # innermost first
+    if head is None:
+        return None
+    if head.type == "this" and steps and not steps[0].endswith("()") and steps[0] != AWAIT:
+        return _named(context, f"this.{steps[0]}", steps[1:], depth)  # a field: `this.acct.owner`
+    if head.type == "this" and steps:  # `this.make()`: the class around the cursor's method
+        name = _class_around(context, head)
+        return (name, tuple(steps)) if name else None
+    if head.type == "new_expression":
+        made = head.child_by_field_name("constructor")
+        return (node_text(made), tuple(steps)) if made is not None and made.type == "identifier" else None
+    if head.type == "identifier":
+        return _named(context, node_text(head), steps, depth)
     return None
 
 
