@@ -29,7 +29,7 @@ JS_METHOD_RETURNS = {"split": "Array", "join": "String"}
 _ITEM = rb"\s*=\s*" + _DOTTED + rb"\s*(\[|\.get\()[^\n]*?[\])][ \t]*(?=\n|#|;)"
 _RETURNS = re.compile(rb"@returns?\s*\{([^{}\n]+)\}")
 _CONSTANTS = frozenset({b"None", b"True", b"False"})
-_PROMISE = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)
+PROMISED = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)  # what a promise gives: group 1
 _TS_CLASS = re.compile(rb"([A-Z][\w$]*)(?:\s*\|\s*(?:null|undefined))*")  # a class, or null, or undefined
 _FUNCTIONS = ("function_definition", "function_declaration", "method_definition")
 _ASYNC = re.compile(rb"async\s+\Z")  # before `with`: `async with`, whose name holds what __aenter__ gives
@@ -91,7 +91,7 @@ def returned_by(root: tree_sitter.Node, name: str, python: bool, awaited: bool) 
         if written is None and documented is None:
             return None
         text = (written.text or b"").lstrip(b":").strip() if written is not None else documented.group(1).strip()
-        if awaited and (promised := _PROMISE.fullmatch(text)) is not None:
+        if awaited and (promised := PROMISED.fullmatch(text)) is not None:
             text = promised.group(1)
         match = _TS_CLASS.fullmatch(text)
         return (match.group(1).decode(),) if match is not None else None

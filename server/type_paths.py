@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import tree_sitter
 
-from .assignments import ASSIGNMENT_READ, seen_at
+from .assignments import ASSIGNMENT_READ, PROMISED, seen_at
 from .context import CompletionContext, member_access
 from .python_types import last_match
 from .open_classes import open_class
@@ -39,7 +39,7 @@ _MAP = rb"\s*[?!]?\s*(?::\s*(?:Readonly|Weak)?Map\s*<|=\s*new\s+(?:Weak)?Map\s*<
 _PROMISE = rb"\s*[?!]?\s*:\s*Promise\s*<\s*([A-Za-z_$][\w$]*)\s*>"  # `p: Promise<User>`: User
 _GENERIC = re.compile(rb"([A-Za-z_$][\w$]*)\s*<.*>()", re.S)  # `Map<string, User>`: Map
 # what a step after a member reads inside its written type: a promise's result, a map's value
-_UNWRAPPED = {(AWAIT,): re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S),
+_UNWRAPPED = {(AWAIT,): PROMISED,
               ("get()",): re.compile(rb"(?:Readonly|Weak)?Map\s*<[^<>]+?,\s*(.*?)\s*>", re.S)}
 _GIVEN = rb"\s*(?::[^=\n]*)?=(?![=>])"  # `x = `, `const x: T = ` (not `==`, `=>`)
 
