@@ -35,7 +35,7 @@ from treecomplete.calls import called
 from treecomplete.assignments import ASSIGNMENT_READ
 from treecomplete.python_types import last_match
 from treecomplete.receivers import Target, bindings, chain
-from treecomplete.sources.libraries import javascript
+from treecomplete.sources.libraries import node_table
 from treecomplete.sources.declarations import (
     declares,
     member_position,
@@ -151,7 +151,7 @@ def made_receiver(node, bound: dict[str, Target], data: bytes, language: Languag
         return False
     names = chain(node_text(receiver))
     python = language.name == "python"
-    if not python and names and len(names) == 2 and javascript.typed(Target("", tuple(names))):
+    if not python and names and len(names) == 2 and node_table.typed(Target("", tuple(names))):
         return True
     if receiver.type == "identifier":
         before = data[max(0, node.start_byte - ASSIGNMENT_READ):node.start_byte]
@@ -164,7 +164,7 @@ def made_receiver(node, bound: dict[str, Target], data: bytes, language: Languag
     if python or receiver.type not in ("identifier", "call_expression", "new_expression"):
         return False
     target = called(receiver, data, node.start_byte, bound)
-    return target is not None and javascript.typed(target)
+    return target is not None and node_table.typed(target)
 
 
 def collect(files: list[Path], language: LanguageSpec, lang: str, select: str = "", drop_imports: bool = False) -> list[Sample]:

@@ -12,7 +12,7 @@ import statistics
 import time
 from pathlib import Path
 
-from treecomplete.sources.libraries import javascript
+from treecomplete.sources.libraries import javascript, node_table
 from treecomplete.sources.libraries.python import PythonLibraries
 from treecomplete.sources.libraries.python_environment import environment
 from treecomplete.receivers import Target
@@ -49,8 +49,8 @@ def main() -> None:
     timed("Python standard library, first read", PYTHON, lambda name: libraries.read(name)[0])
     timed("the same again (kept by the reader)", PYTHON, lambda name: libraries.read(name)[0])
     started = time.perf_counter()
-    javascript.table()
-    javascript.usage()
+    node_table.table()
+    node_table.usage()
     print(f"{'JavaScript table (javascript.json) load':<44}      {(time.perf_counter() - started) * 1000:6.2f} ms")
     timed("Node modules from the table", NODE, lambda name: javascript.read(None, Target(name))[0])
     timed("globals from the table", GLOBALS, lambda name: javascript.read(None, Target("", (name,)))[0])

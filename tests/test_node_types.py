@@ -12,7 +12,7 @@ from treecomplete.languages import JAVASCRIPT, PYTHON
 from treecomplete.calls import call_result
 from treecomplete.receivers import Target, bindings
 from treecomplete.service import CompletionService
-from treecomplete.sources.libraries import javascript
+from treecomplete.sources.libraries import javascript, node_table
 from treecomplete.sources.libraries.build_table import build, lineage, resolve
 from treecomplete.sources.libraries.declarations import Reader
 from treecomplete.sources.libraries.known import Libraries
@@ -116,8 +116,8 @@ def test_the_shipped_table_reads_node_s_instances():
     assert {"split", "replace"} <= names(Target("path", ("join()",)))  # `const path: PlatformPath; export = path`
     assert {"isDirectory", "size"} <= names(Target("fs/promises", ("stat()", "await")))  # `await stat(p)`
     assert {"slice", "forEach"} <= names(Target("", ("process", "argv"))) and names(Target("fs", ("readdirSync()",)))
-    assert javascript.typed(Target("fs", ("createReadStream()",))) and javascript.typed(Target("", ("process", "stdout")))
-    assert not javascript.typed(Target("./local", ("make()",))) and not javascript.typed(Target("fs", ("readFileSync()",)))
+    assert node_table.typed(Target("fs", ("createReadStream()",))) and node_table.typed(Target("", ("process", "stdout")))
+    assert not node_table.typed(Target("./local", ("make()",))) and not node_table.typed(Target("fs", ("readFileSync()",)))
 
 
 def at_end(text: str, language=JAVASCRIPT):

@@ -16,7 +16,7 @@ from ..calls import callee_target
 from ..context import NAME, CompletionContext
 from ..engines.base import Kind
 from .arguments import CALLEE, READ_BACK, unclosed
-from .libraries import javascript
+from .libraries import node_table
 from .libraries.members import Members
 from .parameter_keys import function_named, parameter_keys
 
@@ -46,7 +46,7 @@ def option_keys(context: CompletionContext, libraries: Libraries) -> Members | N
         return None
     index = _flat(before[paren + 1:brace]).count(b",")  # the arguments before: no comma inside their brackets
     bound = libraries.bindings(context)
-    keys = javascript.options(callee_target(names, bound), index) or _own_keys(context, names, bound, index, libraries)
+    keys = node_table.options(callee_target(names, bound), index) or _own_keys(context, names, bound, index, libraries)
     if not keys:
         return None
     given = {m.group(1).decode() for m in _KEY.finditer(_flat(before[brace + 1:]))}
@@ -69,7 +69,7 @@ def _own_keys(context: CompletionContext, names: list[str], bound: dict[str, rec
         function = function_named(context.tree.root_node, names[0]) if len(names) == 1 and context.tree is not None else None
         return parameter_keys(function, index) if function is not None else []
     called = (*head.names, *names[1:]) or ("default",)
-    if javascript.builtin(head.module) or len(called) != 1:
+    if node_table.builtin(head.module) or len(called) != 1:
         return []
     return libraries.keys_of(context, receivers.Target(head.module, called), index) or []
 

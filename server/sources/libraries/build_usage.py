@@ -46,7 +46,7 @@ def _parsed(files: list[Path], language: LanguageSpec):
 def count(files: list[Path], language: LanguageSpec) -> dict[str, Counter[str]]:
     globals_ = {}
     if language is JAVASCRIPT:
-        from .javascript import table
+        from .node_table import table
 
         globals_ = {name: receivers.Target("", (name,)) for name in table()["globals"]}
     usage: dict[str, Counter[str]] = defaultdict(Counter)

@@ -1,5 +1,5 @@
 """JavaScript modules' members: Node's built-in modules and the language's globals from the
-shipped table (javascript.json, build_table.py), other modules resolved as Node resolves them
+shipped table (node_table.py), other modules resolved as Node resolves them
 (relative paths; ``node_modules`` up the folders, ``@types`` too; ``package.json``'s ``types``,
 ``exports``, ``main``), preferring ``.d.ts`` declarations to the JavaScript's exports.
 Called on the loader's thread only: it reads the disk.
@@ -7,7 +7,6 @@ Called on the loader's thread only: it reads the disk.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import logging
@@ -24,44 +23,21 @@ from ... import type_paths, written_types
 from ...written_types import all_types
 from ...words import node_text
 from ..parameter_keys import function_named, parameter_keys
-from . import declarations, package_types
-from .declarations import CLASS, FUNCTION, NAMESPACE, VARIABLE, Reader
-from .declared_types import PRIMITIVES
+from . import package_types
+from .declarations import FUNCTION, VARIABLE, Reader
 from .module_exports import PROTOTYPE, assigned_members, javascript_module, object_keys, prototype_members
 from .members import Member, Members, class_members
+from .node_table import builtin, declared_members, global_class, instance, table, table_key
 from .node_resolution import file_of, linked, resolve, would_hold
 from .project_values import declared_return, enum_members, top_values, unwrapped
 
 log = logging.getLogger(__name__)
 
-TABLE = Path(__file__).with_name("javascript.json")
-USAGE = Path(__file__).with_name("javascript_usage.json")
 MAX_FILE = 2 * 1024 * 1024  # a larger file is not read
 STATICS = "<statics>"  # a target's last name where it is a project class itself, not its instance (``Batch.``)
 FOLLOW = 4  # re-exports (``module.exports = require('./lib/x')``, ``export * from``) followed this deep
 SOURCES = 16  # and at most this many of a module's
-KINDS = {FUNCTION: Kind.FUNCTION, CLASS: Kind.CLASS, NAMESPACE: Kind.MODULE}
 _REQUIRED = re.compile(rb"module\.exports\s*=\s*require\(\s*['\"]([^'\"]+)['\"]\s*\)")
-
-
-@functools.cache
-def table() -> dict:
-    try:
-        return json.loads(TABLE.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:  # a broken install: no built-ins, nothing else lost
-        log.warning("%s not read: %s", TABLE, error)
-        return {"modules": {}, "globals": {}}
-
-
-@functools.cache
-def usage() -> dict[str, dict[str, int]]:
-    """How many files of real code use each member of a module or global (javascript_usage.json,
-    build_usage.py)."""
-    try:
-        return json.loads(USAGE.read_text(encoding="utf-8"))["modules"]
-    except (OSError, ValueError, KeyError) as error:
-        log.warning("%s not read: %s", USAGE, error)
-        return {}
 
 
 def read(folder: Path | None, target: Target, pause: Callable[[], object] = lambda: None,
@@ -70,11 +46,11 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
     ""), and the files they were read from (``depth``: _project_class's)."""
     spec = target.module.removeprefix("node:")
     if not spec and target.names[1:] == ("prototype",):  # an instance of a global class (`'a'.`, `new URL(s).`)
-        return _instance(target.names[0]), []
+        return instance(target.names[0]), []
     if not spec:
         found = table()["globals"].get(target.names[0]) if len(target.names) == 1 else None
         typed = table().get("types", {}).get(".".join(target.names)) if len(target.names) > 1 else None  # `process.stdout.`
-        return (_members(target.names[0], found, "global", target.names[0], True) if found else _instance(typed, ".".join(target.names))), []
+        return (declared_members(target.names[0], found, "global", target.names[0], True) if found else instance(typed, ".".join(target.names))), []
     builtin = table()["modules"]
     if spec in builtin or spec.split("/")[0] in builtin:
         if target.names == ("default",):  # `this.e = new EventEmitter()` of `require('events')`: `events()`
@@ -82,8 +58,8 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         name = table_key(target)  # `fs`, `util.inspect` (a namespace of util), `fs.createReadStream()`
         found = builtin.get(name) or (builtin.get("/".join((spec,) + target.names)) if target.names else None)  # `fs/promises`
         if found is None and target.names:  # `fs.createReadStream(p)`, `new EventEmitter()`: an instance
-            return _instance(table().get("types", {}).get(name), name), []
-        return (_members(name, found, f"node:{spec}", name) if found else None), []
+            return instance(table().get("types", {}).get(name), name), []
+        return (declared_members(name, found, f"node:{spec}", name) if found else None), []
     if folder is None:
         return None, []
     path = resolve(folder, spec)
@@ -95,7 +71,7 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         found = package_types.members(package_types.read(path, files, pause), target.names[:-1] if itself else target.names, itself)
         if found is None or not found[1]:
             return None, files
-        out = _members(found[0], found[1], spec, "", True)
+        out = declared_members(found[0], found[1], spec, "", True)
         out.complete = found[2]
         return out, files
     own = spec.startswith(".") or "node_modules" not in path.parts or linked(path)  # the project's file (`@/lib/api`: an alias's too)
@@ -108,7 +84,7 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         return _project_class(path, target.names, pause, depth=depth, files=read_from), read_from
     files: list[str] = []
     names, static = _exports(path, files, 0)
-    members = _members(spec, names, spec, spec) if names else None
+    members = declared_members(spec, names, spec, spec) if names else None
     if members is not None and "prototype" in names:  # the module exports a function or a class
         _function_own(members, spec)
     if members is None and own and not path.name.endswith(".d.ts"):
@@ -117,42 +93,6 @@ def read(folder: Path | None, target: Target, pause: Callable[[], object] = lamb
         # the project's own objects take members as it runs (koa's context.app); an ES module's namespace does not
         members.complete = static
     return members, files
-
-
-def builtin(spec: str) -> bool:
-    """Whether ``spec`` names one of Node's modules (``fs``, ``node:fs``, ``fs/promises``)."""
-    spec = spec.removeprefix("node:")
-    return spec in table()["modules"] or spec.split("/")[0] in table()["modules"]
-
-
-def table_key(target: Target) -> str:
-    """How the table names what ``target`` names: ``fs.createReadStream()``, ``process.stdout``,
-    ``events()`` (a module's default export called)."""
-    spec = target.module.removeprefix("node:")
-    return ".".join(((spec,) if spec else ()) + target.names).replace(".()", "()")
-
-
-_PRIMITIVES = {**PRIMITIVES, "bigint": "BigInt", "symbol": "Symbol"}
-
-
-def global_class(written: str) -> str | None:
-    """The global class whose instances a written type names (``string`` -> String, ``Map``,
-    ``URL``, ``Buffer``), where the table has its members; else None."""
-    name = _PRIMITIVES.get(written, written)
-    return name if name in table().get("instances", {}) else None
-
-
-def typed(target: Target) -> bool:
-    """Whether the table says of what class ``target`` is (a Node module's function's result, a
-    global's property: ``fs.createReadStream()``, ``process.stdout``)."""
-    return table_key(target) in table().get("types", {})
-
-
-def options(call: Target, index: int) -> list[str]:
-    """The keys an options object passed as argument ``index`` of the call ``call`` (its callee's
-    target marked ``()``: calls.callee_target) may hold, by Node's declarations; [] where they say
-    nothing."""
-    return table().get("options", {}).get(table_key(call), {}).get(str(index), [])
 
 
 def keys_of(folder: Path | None, target: Target, index: int, pause: Callable[[], object] = lambda: None) -> tuple[list[str], list[str]]:
@@ -170,15 +110,6 @@ def keys_of(folder: Path | None, target: Target, index: int, pause: Callable[[],
         return [], []
     function = function_named((_TYPED.get(path.suffix) or JAVASCRIPT).parser().parse(data).root_node, target.names[0])
     return (parameter_keys(function, index) if function is not None else []), [str(path)]
-
-
-def _instance(name: str | None, used_as: str = "") -> Members | None:
-    """The members of an instance of the class or interface ``name`` of the table (a global
-    class's, a Node module's: ``fs.ReadStream``), or None; how often real code uses each, counted
-    under ``used_as`` (``process.stdout``) where it is not a call's result and counted, else under the class."""
-    found = table().get("instances", {}).get(name) if name else None
-    uses = used_as if used_as and not used_as.endswith(")") and used_as in usage() else f"{name}.prototype"
-    return _members(name, found, name, uses, True) if found else None
 
 
 DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")  # a declaration file's suffixes
@@ -320,7 +251,7 @@ def _written_members(written: str, data: bytes, tree: tree_sitter.Tree, language
     members, more = read(path.parent, target, pause, depth + 1) if target is not None and depth < 2 else (None, [])
     if files is not None:
         files += more
-    return members or _instance(global_class(written))
+    return members or instance(global_class(written))
 
 
 def _class_or_statics(own: OwnClass, data: bytes, statics: bool, source: str, prototype: bool = False) -> Members | None:
@@ -364,12 +295,12 @@ def _value(node: tree_sitter.Node, names: tuple[str, ...], source: str) -> Membe
     if node.type == "object":
         keys: dict[str, str] = {}
         object_keys(node, keys, {})
-        found = _members(source, keys, source, "", True) if keys else None
+        found = declared_members(source, keys, source, "", True) if keys else None
         if found is not None:
             found.complete = frozen and not names
         return found
     made = node.child_by_field_name("constructor") if node.type == "new_expression" else None
-    return _instance(node_text(made) if made is not None and made.type == "identifier" else _VALUES.get(node.type))
+    return instance(node_text(made) if made is not None and made.type == "identifier" else _VALUES.get(node.type))
 
 
 _TYPES: dict[tuple[str, bytes], dict] = {}  # (language, a digest of a file's bytes) -> its types; the loader's thread only
@@ -408,22 +339,6 @@ def _function_own(members: Members, where: str) -> None:
         kind = Kind.METHOD if parameters else Kind.PROPERTY
         shown = f"{name}{parameters} " if parameters else ""
         members.after[name] = Member(name, kind, f"{shown}of Function, {where}", signature=parameters, origin="Function")
-
-
-def _members(where: str, names: dict[str, str], source: str, key: str, of_object: bool = False) -> Members:
-    """Members from declarations' entries (declarations.py); ``of_object``: an object's (a global's,
-    an instance's), whose functions are methods and whose values properties."""
-    out = Members(where)
-    uses = usage().get(key, {})
-    for name, entry in names.items():
-        kind, parameters = KINDS.get(declarations.kind(entry), Kind.VARIABLE), declarations.signature(entry)
-        if kind == Kind.VARIABLE and len(name) > 1 and name.isupper():
-            kind = Kind.CONSTANT
-        elif of_object and kind in (Kind.FUNCTION, Kind.VARIABLE):
-            kind = Kind.METHOD if kind == Kind.FUNCTION else Kind.PROPERTY
-        shown = f"function {name}{parameters} " if parameters else ""
-        out.add(name, kind, f"{shown}from {source}", uses.get(name, 0), parameters, where)
-    return out
 
 
 def _exports(path: Path, files: list[str], depth: int) -> tuple[dict[str, str], bool]:

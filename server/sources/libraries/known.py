@@ -20,7 +20,7 @@ from ...context import ATTRIBUTE, CompletionContext
 from ...document import Document
 from ...languages import LanguageSpec
 from .. import imports
-from . import javascript, package_types, path_aliases
+from . import javascript, node_table, package_types, path_aliases
 from ...recent import Recent
 from ..installed import environment_of
 from ..reader_process import ReaderProcess
@@ -74,19 +74,19 @@ class Libraries:
             target = receivers.Target(target.module, (*target.names, javascript.STATICS))
         returned = None
         if context.language.name != "python" and (called := calls.call_result(context, bound)) is not None:
-            if javascript.typed(called):  # `const s = fs.createReadStream(p)` … `s.`: what it returns
+            if node_table.typed(called):  # `const s = fs.createReadStream(p)` … `s.`: what it returns
                 target = called
-            elif called.names == ("()",) and not javascript.builtin(called.module):  # `new Foo()` of `require('./foo')`
+            elif called.names == ("()",) and not node_table.builtin(called.module):  # `new Foo()` of `require('./foo')`
                 target = receivers.Target(called.module, ("default",))  # the instance of the class it exports
             elif target is None and _own(context.uri, called.module, context.language.name):
                 returned = called  # `get_batch()` of a project file: what its JSDoc says it returns, below
-            elif target is None and called.module and not javascript.builtin(called.module):
+            elif target is None and called.module and not node_table.builtin(called.module):
                 target = called  # `const c = createClient()` of a package: what its declarations say it returns
         wanted = written_types.declared_type_name(context) if target is None else None  # `user: User` … `user.`
         if target is None and wanted is None and (walked := type_paths.walked(context)) is not None:
             wanted, rest = walked  # `a.owner.`, `a.holder().` of `a: Account`: the type the file's own types lead to
             origin = bound.get(wanted) if rest else None  # the rest is read where that type is declared
-            if origin is not None and origin.names and not javascript.builtin(origin.module):  # a module the buffer imports
+            if origin is not None and origin.names and not node_table.builtin(origin.module):  # a module the buffer imports
                 found = self._target(context, receivers.Target(origin.module, (*origin.names, *rest)))
                 return replace(found, declared=True) if found is not None else None
             if rest:
@@ -97,10 +97,10 @@ class Libraries:
             return found
         if wanted is not None and wanted not in bound and context.language.name == "javascript":  # `@param {Batch} b`
             bound = {**written_types.jsdoc_imports(context.data[:receivers.BINDINGS_READ]), **bound}  # of `@import { Batch }`
-        if wanted in bound and bound[wanted].names and not javascript.builtin(bound[wanted].module):  # a project file's, a package's
+        if wanted in bound and bound[wanted].names and not node_table.builtin(bound[wanted].module):  # a project file's, a package's
             found = self._target(context, bound[wanted])
             return replace(found, declared=True) if found is not None else None
-        if target is None and wanted is not None and (named := javascript.global_class(wanted)) is not None:
+        if target is None and wanted is not None and (named := node_table.global_class(wanted)) is not None:
             found = self._target(context, receivers.Target("", (named, "prototype")))  # `s: string`, `m: Map<K, V>`
             return replace(found, declared=True) if found is not None else None
         if target is None and returned is not None and (found := self._target(context, returned)) is not None:
@@ -117,7 +117,7 @@ class Libraries:
         if target is None and context.language.name != "python":  # `Math.`, `JSON.`, `process.`: a global's
             names = receivers.chain(context.receiver)
             target = receivers.Target("", tuple(names)) if names and len(names) == 1 else None
-            if names and len(names) == 2 and javascript.typed(global_property := receivers.Target("", tuple(names))):
+            if names and len(names) == 2 and node_table.typed(global_property := receivers.Target("", tuple(names))):
                 target = global_property  # `process.stdout.`
         return self._target(context, target) if target is not None else None
 
@@ -283,7 +283,7 @@ class Libraries:
                 names = target.names + tuple(filter(None, rest.split(".")))
                 if not names and context.language.name == "javascript" and target.module.startswith("."):
                     names = ("default",)  # `const Base = require('./base')`: the class the file exports
-                elif context.language.name != "python" and javascript.builtin(target.module):  # `extends Transform`
+                elif context.language.name != "python" and node_table.builtin(target.module):  # `extends Transform`
                     names = (*names[:-1], names[-1] + "()") if names else ("()",)  # of Node's: its instance
                 found = self._target(context, receivers.Target(target.module, names))
             elif not rest and depth < BASES and (inner := file_classes.class_in_file(context, head)) is not None:
@@ -328,7 +328,7 @@ def _project_class_itself(context: CompletionContext, target: receivers.Target, 
     """Whether the receiver is a name that a JavaScript or TypeScript import binds to what a
     project file or a package exports by name (``import { Batch } from './batch.js'`` … ``Batch.``)."""
     names = receivers.chain(context.receiver)
-    return (context.language.name != "python" and not javascript.builtin(target.module) and len(target.names) == 1
+    return (context.language.name != "python" and not node_table.builtin(target.module) and len(target.names) == 1
             and target.names[0] != "default" and names is not None and len(names) == 1 and bound.get(names[0]) == target)
 
 
