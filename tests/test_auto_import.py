@@ -515,6 +515,26 @@ def test_a_javascript_default_export_is_offered_under_the_name_it_has_in_its_fil
     assert offers("req", JAVASCRIPT, snapshot, mine) == []  # not from itself
 
 
+def test_a_packages_own_main_file_is_offered_under_the_packages_name(tmp_path):
+    # `const semver = require('../')` in the package's bin script: its main file exports an
+    # object (no name of its own), which the package's own files import under the package's name
+    index = _project(tmp_path, {"package.json": '{"name": "@acme/semver-tools", "main": "lib/main.js"}',
+                                "lib/main.js": "module.exports = { parse, valid };\n",
+                                "lib/parse.js": "module.exports = function parse() {};\n",
+                                "bin/cli.js": "const x = 1;\n"})
+    here = str((tmp_path / "bin" / "cli.js").resolve())
+    snapshot = index.snapshot(JAVASCRIPT, here)
+    assert offers("semverTools", JAVASCRIPT, snapshot, here) == [Offer("semverTools", "../lib/main", "", "project")]
+    assert offers("semver", JAVASCRIPT, snapshot, here) == []
+    main = str((tmp_path / "lib" / "main.js").resolve())
+    assert offers("semverTools", JAVASCRIPT, snapshot, main) == []  # not from itself
+    # the folder above's index, as its own files write it
+    index = _project(tmp_path / "b", {"package.json": '{"name": "tool"}', "index.js": "module.exports = {};\n",
+                                      "lib/a.js": "const tool = require('..');\n", "lib/b.js": "const y = 1;\n"})
+    here = str((tmp_path / "b" / "lib" / "b.js").resolve())
+    assert [o.module for o in offers("tool", JAVASCRIPT, index.snapshot(JAVASCRIPT, here), here)] == [".."]
+
+
 def test_a_file_is_never_offered_as_an_import_of_itself(tmp_path):
     # two files import lib/platform/index.js' default export as `platform`, written with and
     # without its `/index.js`: in that file the name has no import (`./index.js` is itself)

@@ -8,7 +8,8 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
   (``_nearest_first``); a relative import resolved and written again from this file;
 - a project file that defines the name at its top level (JavaScript: exports it by name, or
   exports under that name as its default: ``module.exports = req``; a file exporting it from
-  another, an index, after those);
+  another, an index, after those); JavaScript: the package's own main file under the package's
+  name, as its bin scripts, examples and tests import it (``const semver = require('../')``);
 - an installed package of that name, or one that exports it (sources/installed.py);
 - the standard library's and Node's modules: what real code imports from each, then the
   members it reads after the module's name, then the rest they declare (sources/library_names.py).
@@ -40,6 +41,7 @@ from .import_specs import as_imported, relative_style, written
 from .imports import module_position
 from .installed import EXPORTS, folded, installed
 from .library_names import library_names
+from .package_exports import own_package
 from .libraries.node_resolution import resolve
 from .project import BOUND, fold, path_of
 from .project_imports import file_stem, is_file_key
@@ -67,7 +69,8 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     """The imports that may bind ``name`` in the file ``path``, most likely first (at most
     OFFERS): the project's imports of it, a project module of that name, a project file defining
     it (JavaScript: exporting it by name, or as its default export of that name, then a file
-    exporting it from another: Snapshot.relays), an installed package of that name, what real
+    exporting it from another: Snapshot.relays; the package's own main file under the package's
+    name), an installed package of that name, what real
     code imports from the standard library, what an installed package exports, the members real
     code reads after a standard module's name; where none of these knows the name, what a
     standard module declares (``cast``: typing, ctypes). Never the file's own module."""
@@ -104,6 +107,9 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
         for defining, imported in [(d, name) for d in definers if d not in relays] + [(d, "") for d in defaulters] \
                 + [(d, name) for d in definers if d in relays]:
             add("@" + as_imported(defining, own), imported)
+        mine = own_package(Path(folder)) if folder is not None and project is not None else None
+        if mine is not None and mine[0] == name and str(mine[1]) in project.files:
+            add("@" + as_imported(str(mine[1]), own), "")  # `const semver = require('../')`: the package's main file
     modules = (project.modules.get(name, ()) if python else project.folded.get(fold(name), ())) if project is not None else ()
     for found in modules if path is not None else ():
         stem = Path(found).with_suffix("")

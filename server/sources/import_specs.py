@@ -47,7 +47,7 @@ def _written(module: str, relative: bool, python: bool, path: str | None) -> str
     here = Path(path).parent
     if not python:
         spec = os.path.relpath(target, here).replace(os.sep, "/")
-        return spec if spec.startswith("../") else "./" + spec
+        return spec if spec.startswith("../") or spec == ".." else "./" + spec  # `require('..')`: the folder above's index
     if relative:  # from the folder of the module (a package: its own)
         base, tail = (target, ()) if os.path.isdir(target) else (target.parent, (target.name,))
         common = Path(os.path.commonpath([here, base]))

@@ -29,7 +29,7 @@ from pathlib import Path, PurePath
 
 from .libraries.node_resolution import package_manifest
 from .libraries.python_environment import linked_folders, user_environment
-from .package_exports import javascript_exports, python_exports
+from .package_exports import binding_name, javascript_exports, python_exports
 from .project import fold
 
 log = logging.getLogger(__name__)
@@ -170,7 +170,7 @@ def _packages(environment: tuple[str, ...], python: bool) -> list[tuple[str, Pat
         scoped = [p for e in entries if e.name.startswith("@") and e.name != "@types" and e.is_dir() for p in sorted(e.iterdir())]
         for package in [e for e in entries if not e.name.startswith("@")] + scoped:
             if not package.name.startswith((".", "@")):
-                found.append((re.sub(r"[-.](\w)", lambda m: m.group(1).upper(), package.name), package))
+                found.append((binding_name(package.name), package))
     declared, strict = _declared(environment)
     return [entry for entry in found if _module(entry[1], False) in declared] if strict else found
 

@@ -11,7 +11,9 @@ name it has there (``module.exports = convert``).
 
 from __future__ import annotations
 
+import functools
 import re
+import time
 from pathlib import Path
 
 import tree_sitter
@@ -19,7 +21,7 @@ import tree_sitter
 from ..languages import JAVASCRIPT, PYTHON
 from ..receivers import bindings
 from ..words import exported_names
-from .libraries.node_resolution import package_manifest
+from .libraries.node_resolution import LOOK_AGAIN, package_manifest, package_of
 from .project import default_name, exported_query
 from .project_imports import python_module_path
 
@@ -87,6 +89,28 @@ def javascript_exports(path: Path) -> list[tuple[str, str]]:
 
 
 RELAYS = 64  # a package's files read for what its main file exports from them
+
+
+def binding_name(package: str) -> str:
+    """The name code binds a JavaScript package under: its name after any scope, each part after
+    a ``-`` or ``.`` capitalised (``on-finished``: onFinished, ``@sinonjs/samsam``: samsam)."""
+    return re.sub(r"[-.](\w)", lambda m: m.group(1).upper(), package.rsplit("/", 1)[-1])
+
+
+def own_package(folder: Path) -> tuple[str, Path] | None:
+    """The JavaScript package that a project file in ``folder`` is part of (the nearest
+    package.json above it naming one, outside node_modules): the name an import binds it under
+    (``binding_name``) and its main file (``_main_file``), which the package's own bin scripts,
+    examples and tests import by a path (``const semver = require('../')``); None where there is
+    none. Read again once package_of looks at the disk again."""
+    found = package_of(folder)
+    return _own_package(*found[:2], int(time.monotonic() // LOOK_AGAIN)) if found is not None else None
+
+
+@functools.lru_cache(maxsize=64)
+def _own_package(root: Path, name: str, _epoch: int) -> tuple[str, Path] | None:
+    main = _main_file(root)
+    return (binding_name(name), main.resolve()) if main is not None else None
 
 
 def _main_file(path: Path) -> Path | None:

@@ -161,6 +161,12 @@ def package_spec(folder: Path, stem: Path) -> str | None:
 LOOK_AGAIN = 5.0  # seconds before package_spec looks at the disk again for the same question
 
 
+def package_of(folder: Path) -> tuple[Path, str, bool] | None:
+    """The nearest package.json above ``folder`` that names a package (not under node_modules):
+    its folder, the name, whether it has ``exports``."""
+    return _package_of(folder, int(time.monotonic() // LOOK_AGAIN))
+
+
 @functools.lru_cache(maxsize=1024)
 def _package_spec(folder: Path, stem: Path, _epoch: int) -> str | None:
     found = _package_of(stem if stem.is_dir() else stem.parent, _epoch)  # a folder's index: the folder's
