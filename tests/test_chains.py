@@ -141,3 +141,28 @@ def test_the_setting_turns_multi_token_items_off(toy_checkpoint):
     service.neural.multi_token = False
     off = [c.text for c in service.complete("file:///t.py", 2, len(lines[2]), 20).candidates]
     assert "zibble_total.lower(" not in off and "zibble_total" in off
+
+
+def test_the_search_reads_the_answers_vocabulary_row_and_finds_the_same_continuations(monkeypatch):
+    predictor = Predictor.load(resolve("python-pointer-lstm"), "cpu")
+    text = "import os\n\n\ndef make(base, name):\n    value = base + name\n    return va"
+    context = context_at(Document("file:///t.py", text, 1, PYTHON), len(text.encode()))
+    rows = []
+    top = predictor.vocabulary_top
+
+    def counted(g, k=200):
+        rows.append(g.shape[0])
+        return top(g, k)
+
+    predictor.vocabulary_top = counted
+    reused = predictor.answer(context, chain_budget=10.0, chain_steps=1)
+    # the chain starts at the cursor: its first step takes the answer's row (one call for the
+    # values at the cursor, one for the beams after the step), not a third call
+    assert len(rows) == 2 and reused.first
+    search = chains.search
+    monkeypatch.setattr(chains, "search", lambda p, s, b, n, vocabulary=None: search(p, s, b, n))  # reads its own
+    rows.clear()
+    predictor.forget_answers()
+    fresh = predictor.answer(context, chain_budget=10.0, chain_steps=1)
+    assert len(rows) == 3
+    assert fresh.chains == reused.chains and fresh.first == reused.first

@@ -189,7 +189,8 @@ class Predictor(Lookahead):
         last = self._read(session, keys, [c for c in (cuts.statement, cuts.chain, at) if c is not None])
         self.sessions.put(context.uri, session)
         window = flat.values[a:]
-        scores = self.value_scores(last.g, last.alpha, last.switch, window, flat.starts[a:])
+        vocabulary = self.vocabulary_top(last.g.unsqueeze(0))[0]  # the multi-token search's first step reads it too
+        scores = self.value_scores(last.g, last.alpha, last.switch, window, flat.starts[a:], vocabulary=vocabulary)
         if called is not None and (snap := session.snapshots.get(called.index)) is not None:
             scores = self._with_call(scores, snap, called, window, flat.starts[a:])
         if self.suffix:
@@ -200,7 +201,8 @@ class Predictor(Lookahead):
         if cuts.chain is not None and (snap := session.snapshots.get(cuts.chain)) is not None:
             answer.expression = self._types(snap)
             if chain_budget > 0 and snap.type_logits is not None:
-                found = chains.search(self, self._chain_start(context, flat, a, keys, cuts, snap), chain_budget, chain_steps)
+                found = chains.search(self, self._chain_start(context, flat, a, keys, cuts, snap), chain_budget, chain_steps,
+                                      vocabulary if snap is last else None)
                 answer.chains, answer.first = found.chains, found.first
         remember(self._recent, cache_key, answer, RECENT)
         return remember(self._texts, text_key, answer, RECENT)

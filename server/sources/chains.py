@@ -34,6 +34,7 @@ TYPES_PER_STEP = 4
 VALUES_PER_STEP = 3
 MAX_NODES = 10
 RESULTS = 5
+VOCABULARY_READ = 30  # the vocabulary's most probable values a hypothesis' leaf is chosen among
 
 
 
@@ -155,11 +156,13 @@ class Found:
     first: dict[str, float]  # the identifier at the cursor -> probability summed over the structures searched
 
 
-def search(predictor, start: Start, budget: float, steps: int = MAX_NODES) -> Found:
+def search(predictor, start: Start, budget: float, steps: int = MAX_NODES,
+           vocabulary: list[tuple[int, float]] | None = None) -> Found:
     """Continuations of the chain at the cursor after at most ``steps`` runs of the model over
     the beams, and within ``budget`` seconds, and what they say of the identifier at the cursor.
     A count of steps gives the same list whatever else the machine does; the budget is a bound
-    for a slow or busy machine."""
+    for a slow or busy machine. ``vocabulary``: the start snapshot's ``vocabulary_top`` row, most
+    probable first (at least VOCABULARY_READ), where the caller read it already."""
     deadline = time.perf_counter() + budget
     grammar = start.grammar
     snap = start.snapshot
@@ -178,7 +181,7 @@ def search(predictor, start: Start, budget: float, steps: int = MAX_NODES) -> Fo
     began = time.perf_counter()
     for run in range(MAX_NODES):
         grown: list[Hypothesis] = []
-        tops = None
+        tops = [vocabulary[:VOCABULARY_READ]] if run == 0 and vocabulary is not None else None
         for h in live:
             scores = type_logp[h.lane].index_select(0, allowed_ids)
             top = torch.topk(scores, min(TYPES_PER_STEP, len(allowed)))
@@ -200,7 +203,7 @@ def search(predictor, start: Start, budget: float, steps: int = MAX_NODES) -> Fo
                     else:
                         if values is None:
                             if tops is None:  # the vocabulary's share, for every lane at once
-                                tops = predictor.vocabulary_top(g, 30)
+                                tops = predictor.vocabulary_top(g, VOCABULARY_READ)
                             values = _values(predictor, h, g, alpha, switch, start, tops[h.lane])
                         options = [(v, math.log(p), 0) for v, p in values
                                    if h.free or v.lower().startswith(start.prefix)][:VALUES_PER_STEP]
