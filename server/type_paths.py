@@ -117,9 +117,13 @@ def _written_argument(context: CompletionContext, name: str, form: bytes) -> str
     write the type of ``name`` (``this.x``: its field ``x``): a map's values, what a promise gives."""
     lo = max(0, context.prefix_start - ASSIGNMENT_READ)
     word = re.escape(name.removeprefix("this.").encode())
-    own = alone(word, rb"[\w$]") if name.startswith("this.") else alone(word)  # `this.users = new Map<…>()` too
-    found = last_match(re.compile(own + form), context.data, lo, context.prefix_start)
-    return found.group(1).decode() if found is not None else None
+    field = name.startswith("this.")
+    own = alone(word, rb"[\w$]") if field else alone(word)  # `this.users = new Map<…>()` too
+    root = context.tree.root_node
+    for found in reversed(list(re.compile(own + form).finditer(context.data, lo, context.prefix_start))):
+        if field or seen_at(root, found.start(), context.prefix_start):  # not another function's parameter
+            return found.group(1).decode()
+    return None
 
 
 def _given(context: CompletionContext, name: str) -> tree_sitter.Node | None:

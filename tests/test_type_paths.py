@@ -60,6 +60,11 @@ def test_the_path_of_a_receiver(text: str, expected):
 def test_no_path_where_nothing_is_written_or_another_function_gave_the_name():
     assert path_of("function f(a) {\n  a.owner.") is None
     assert path_of("function g(a: Repo) { const h = a.holder() }\nfunction f() {\n  h.") is None
+    # another function's parameter of that name says nothing of this one's
+    assert path_of("function g(m: Map<string, User>) {}\nfunction f(m) {\n  m.get('k')!.") is None
+    assert path_of("async function g(p: Promise<User>) {}\nasync function f(p) {\n  const u = await p\n  u.") is None
+    # the parameter around the cursor, where another function's comes after it in the text
+    assert path_of("function f(m: Map<string, User>) {\n  function g(m: Map<string, Repo>) {}\n  m.get('k')!.") == ("User", ())
 
 
 def test_members_through_the_file_s_own_types(tmp_path):
