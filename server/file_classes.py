@@ -1,10 +1,13 @@
 """The classes a file defines at its top level, seen from outside them: the class by its name
-(``class_in_file``), the one a receiver was given an instance of (``c = Cache()`` … ``c.``:
+(``class_in_file``), the class or an enum's member a receiver names (``Color.``, ``Color.RED.``:
+``class_itself``), the one a receiver was given an instance of (``c = Cache()`` … ``c.``:
 ``constructed_in_file``), and what its attributes hold, followed along a receiver
 (``c.owner.``, ``self.shop.cart.``: ``attribute_holder``).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import tree_sitter
 
@@ -12,6 +15,8 @@ from .assignments import assigned_class, attribute_class, returned_by, seen_call
 from .context import CompletionContext, member_access
 from .open_classes import open_class
 from .receivers import CLASS_READ, OWN, OwnClass, Target, chain, read_class, receiver_steps
+from .scope import local_to
+from .sources.libraries.python_definitions import ENUM_BASES
 from .words import node_text
 
 STEPS = 3  # attributes and calls followed along one receiver (`self.shop.cart.owner.`)
@@ -39,6 +44,67 @@ def class_in_file(context: CompletionContext, name: str) -> OwnClass | None:
     if body is None or not body.named_children or node.end_byte - node.start_byte > CLASS_READ:
         return None
     return read_class(node, context.data, context.language.name, "")
+
+
+CLASS, MEMBER, INSTANCE = "class", "member", "instance"  # what class_itself's receiver is of its class
+
+
+def class_itself(context: CompletionContext, bound: dict[str, Target]) -> tuple[OwnClass, str] | None:
+    """A class the file defines at its top level, and what the receiver is of it: the class
+    itself (``Color.``, ``Foo.``: CLASS), one of its members that is an instance of it (a Python
+    enum's: ``Color.RED.``, ``c.`` of ``c = Color.RED``: MEMBER), or the instance its call makes
+    (``A().``, ``new Foo().``: INSTANCE); not where an import or a local of the functions around
+    binds the class's name."""
+    python = context.language.name == "python"
+    names = chain(context.receiver)
+    if names is None:  # `A().`, `new Foo().`
+        names, view = [_called(context)], INSTANCE
+    elif len(names) == 1 and python and class_node(context, names[0]) is None:
+        names, view = assigned_class(context, names[0]) or [], MEMBER  # `c = Color.RED`
+    else:
+        view = CLASS if len(names) == 1 else MEMBER
+    if not names or not names[0] or len(names) != (2 if view == MEMBER else 1) or names[0] in bound \
+            or names[0] in OWN.get(context.language.name, ()) \
+            or local_to(context.language.name, context.target, context.data, context.prefix_start, names[0]) is not None:
+        return None
+    own = class_in_file(context, names[0])
+    if own is None or view != MEMBER:
+        return (own, view) if own is not None else None
+    return (own, MEMBER) if python and names[1] in own.assigned and _enum(context, own, bound, 0) else None
+
+
+def instance_side(context: CompletionContext, own: OwnClass, bound: dict[str, Target]) -> OwnClass:
+    """What an instance of the class has: its members but the ``static`` ones (JavaScript), but
+    a Python enum's members (its body's assignments: ``Color.RED`` has no ``GREEN``)."""
+    if own.statics:
+        return replace(own, members={n: k for n, k in own.members.items() if n not in own.statics or n in own.dual})
+    if own.assigned and context.language.name == "python" and _enum(context, own, bound, 0):
+        return replace(own, members={n: k for n, k in own.members.items() if n not in own.assigned})
+    return own
+
+
+def _called(context: CompletionContext) -> str | None:
+    """The name a receiver calls or constructs (``A().``, ``new Foo().``), else None."""
+    access = member_access(context.target) if context.target is not None else None
+    made = access.child_by_field_name("object") if access is not None else None
+    if made is None or made.type not in ("call", "new_expression"):
+        return None
+    function = made.child_by_field_name("function" if made.type == "call" else "constructor")
+    return node_text(function) if function is not None and function.type == "identifier" else None
+
+
+def _enum(context: CompletionContext, own: OwnClass, bound: dict[str, Target], depth: int) -> bool:
+    """Whether a Python class of the file derives from one of the enum module's (``Enum``,
+    ``enum.IntEnum``), directly or through the file's classes."""
+    for base in own.bases:
+        head, _, last = base.rpartition(".")
+        target = bound.get(head or last)
+        if last in ENUM_BASES and (target is None or target.module == "enum"):
+            return True
+        if not head and target is None and depth < STEPS and (inner := class_in_file(context, last)) is not None \
+                and _enum(context, inner, bound, depth + 1):
+            return True
+    return False
 
 
 def constructed_in_file(context: CompletionContext, bound: dict[str, Target]) -> OwnClass | None:

@@ -55,6 +55,7 @@ class OwnClass:
     dynamic: bool = False  # it defines __getattr__ / __getattribute__: any name may be a member
     statics: set[str] = field(default_factory=set)  # JavaScript's ``static`` members, among ``members``
     dual: set[str] = field(default_factory=set)  # of those, the names an instance member has too (``connect``)
+    assigned: set[str] = field(default_factory=set)  # Python: the names the body assigns (an enum's members)
 
 
 @functools.cache
@@ -321,6 +322,7 @@ def read_class(node: tree_sitter.Node, data: bytes, language: str, prefix: str) 
             left = child.named_children[0].child_by_field_name("left")
             if left is not None and left.type == "identifier":
                 found.members.setdefault(node_text(left), "attribute")
+                found.assigned.add(node_text(left))
         elif child.type in ("field_definition", "public_field_definition"):  # TypeScript's: `public_field_definition`
             name = node_text(child.child_by_field_name("property") or child.child_by_field_name("name"))
             found.members.setdefault(name, "attribute")

@@ -55,3 +55,33 @@ def test_a_javascript_attribute_of_a_class_the_file_defines(tmp_path: Path):
     assert names(tmp_path, "e.js", JS + made + "const i = b.make();\ni.owner.", "javascript") == {"greet"}
     shop = "class Shop {\n  constructor() { this.item = new Item(); }\n  f() {\n    if (x) { y(); }\n    this.item.owner."
     assert names(tmp_path, "f.js", JS + shop, "javascript") == {"greet"}  # the class being written: no class node
+
+
+def test_a_class_the_file_defines_itself_and_an_enum_s_member(tmp_path: Path):
+    color = ("import enum\nfrom enum import Enum\n\nclass Color(Enum):\n    RED = 1\n    GREEN = 2\n\n"
+             "    def describe(self):\n        return self.name\n\nclass Shade(Color):\n    DARK = 3\n\n"
+             "class Plain:\n    LIMIT = 3\n\n    def f(self):\n        pass\n\n")
+    assert {"RED", "GREEN", "describe"} == names(tmp_path, "a.py", color + "Color.", "python")  # not Enum's `name`
+    assert {"LIMIT", "f"} == names(tmp_path, "b.py", color + "Plain.", "python")
+    member = names(tmp_path, "c.py", color + "Color.RED.", "python")  # an enum's member: an instance of it
+    assert {"describe", "name", "value"} <= member and not {"RED", "GREEN"} & member  # not the other members
+    assert {"describe", "name", "value"} <= names(tmp_path, "d.py", color + "Shade.DARK.", "python")  # through a base
+    assert names(tmp_path, "e.py", color + "Plain.LIMIT.", "python") is None  # a plain class's attribute: unknown
+    assert names(tmp_path, "f.py", color + "def g(Plain):\n    Plain.", "python") is None  # a parameter of that name
+    assert {"describe", "name"} <= names(tmp_path, "h.py", color + "c = Color.RED\nc.", "python")  # given a member
+    assert names(tmp_path, "i.py", color + "p = Plain.LIMIT\np.", "python") is None
+    for n, made in enumerate(("Color(1).", "c = Color(1)\nc.", "def g(c: Color):\n    c.")):  # an instance, however made
+        found = names(tmp_path, f"k{n}.py", color + made, "python")
+        assert "describe" in found and not {"RED", "GREEN"} & found
+    made = "class A:\n    def __init__(self):\n        self.n = 1\n\n    def f(self):\n        pass\n\n"
+    assert names(tmp_path, "j.py", made + "A().", "python") == {"n", "f"}  # the instance a call makes
+    flag = "import enum\n\nclass Mode(enum.IntFlag):\n    READ = 1\n\n"
+    assert {"name", "value"} <= names(tmp_path, "g.py", flag + "Mode.READ.", "python")
+
+
+def test_a_javascript_class_the_file_defines_itself_lists_its_statics(tmp_path: Path):
+    foo = "class Foo {\n  static make() { return new Foo(); }\n  static LIMIT = 3;\n  bar() {}\n}\nFoo.extra = 1;\n"
+    assert names(tmp_path, "a.js", foo + "Foo.", "javascript") == {"make", "LIMIT", "extra", "prototype"}
+    assert names(tmp_path, "b.ts", foo + "Foo.", "typescript") == {"make", "LIMIT", "extra", "prototype"}
+    assert names(tmp_path, "c.js", foo + "new Foo().", "javascript") == {"bar"}  # the instance: not the statics
+    assert names(tmp_path, "d.js", foo + "const f = new Foo();\nf.", "javascript") == {"bar"}

@@ -236,3 +236,14 @@ def test_an_environment_dropped_is_freed_at_once(site: Path):
         assert dropped() is None, "the dropped environment waits for a full collection"
     finally:
         gc.enable()
+
+
+def test_an_enums_member_is_an_instance_of_the_enum(libraries: PythonLibraries):
+    ok = libraries.members("http.HTTPStatus.OK")  # typeshed's `class HTTPStatus(IntEnum)`: `OK = 200`
+    assert ok is not None
+    names = set(ok.names)
+    assert {"phrase", "description", "name", "value"} <= names  # its own and enum.Enum's
+    assert "NOT_FOUND" not in names and "bit_length" in names  # not the other members; int's, through IntEnum
+    assert "NOT_FOUND" in libraries.members("http.HTTPStatus").names  # the class itself lists them
+    assert {"name", "value"} <= set(libraries.members("re.RegexFlag.IGNORECASE").names)  # enum.IntFlag's
+    assert libraries.members("fakepkg.shapes.Polygon.corners") is None  # a plain class's attribute: no enum

@@ -254,6 +254,12 @@ def _written_members(written: str, data: bytes, tree: tree_sitter.Tree, language
     return members or instance(global_class(written))
 
 
+def class_statics(own: OwnClass, data: bytes) -> Members | None:
+    """A class the buffer defines, seen as itself (``Foo.``): its static members, those the
+    buffer assigns to its name, its ``prototype``."""
+    return _class_or_statics(own, data, True, "", prototype=True)
+
+
 def _class_or_statics(own: OwnClass, data: bytes, statics: bool, source: str, prototype: bool = False) -> Members | None:
     """An instance's members of the class ``own`` read from ``data`` (its statics left out), or
     with ``statics`` the class's own: its ``static`` members, those the file assigns to its name

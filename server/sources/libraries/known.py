@@ -28,6 +28,7 @@ from .loader import Loader
 from .members import Members, class_members
 from .node_resolution import file_of
 from .python import PythonLibraries
+from .python_definitions import ENUM_BASES
 from .python_environment import environment, import_folders, import_root, linked_folders, project_module
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,17 @@ class Libraries:
             return self._class(context, own, bound, 0)
         constructed = file_classes.constructed_in_file(context, bound)
         if constructed is not None:  # `const c = new Cache()` … `c.`, Cache defined in the file
-            return self._class(context, constructed, bound, 0)
+            return self._class(context, file_classes.instance_side(context, constructed, bound), bound, 0)
+        if (itself := file_classes.class_itself(context, bound)) is not None:
+            cls, view = itself
+            if view != file_classes.CLASS:  # `Color.RED.`, `A().`, `new Foo().`: what an instance has
+                return self._class(context, file_classes.instance_side(context, cls, bound), bound, 0)
+            if context.language.name == "python":  # `Color.`: the class's and its bases', not enum.Enum's `name`
+                cls = replace(cls, bases=[b for b in cls.bases if b.rpartition(".")[2] not in ENUM_BASES])
+                return self._class(context, cls, bound, 0)
+            statics = javascript.class_statics(cls, context.data)  # `Foo.`: its static members and its prototype
+            if statics is not None:
+                return statics
         target = receivers.target_of(context, bound)
         if target is not None and _project_class_itself(context, target, bound):  # `Batch.`, not `b = new Batch()` … `b.`
             target = receivers.Target(target.module, (*target.names, javascript.STATICS))
@@ -92,7 +103,7 @@ class Libraries:
             if rest:
                 wanted = None  # nowhere to read it (`s.split(',').` of `s: string`): the readings below
         if wanted is not None and (typed := written_types.type_members(context.tree.root_node, context.data, wanted)):
-            found = self._class(context, typed, bound, 0)  # declared in the file
+            found = self._class(context, file_classes.instance_side(context, typed, bound), bound, 0)  # declared in the file
             found.declared = True
             return found
         if wanted is not None and wanted not in bound and context.language.name == "javascript":  # `@param {Batch} b`

@@ -141,6 +141,15 @@ class PythonLibraries(CallResults):
             target = ".".join(found[1].ast.module_name + ((found[1].ast.name,) if found[1].ast.name else ()))
             if target != dotted and self._module(target) is not None:
                 return self._module_members(target)
+        enum = self._enum_member(dotted)
+        if enum is not None:  # `HTTPStatus.OK.`: an instance of the enum, with the `name` and `value` of enum.Enum
+            out = self._class_members(enum[0], enum[1], dotted)
+            for name, child in (enum[1].child_nodes or {}).items():
+                if isinstance(child.ast, (ast.Assign, ast.AnnAssign)):
+                    out.names.pop(name, None)  # the enum's other members: not what a member's dot reads
+            if (base := self._resolve("enum.Enum")) is not None:
+                self._class_members(base[0], base[1], dotted, BASES, out)
+            return out
         held = self._attribute(dotted)  # `os.environ`, `Path.parent`: what the attribute holds
         return self._class_members(held[0], held[1], dotted) if held is not None else None
 

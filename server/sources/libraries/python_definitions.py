@@ -9,6 +9,9 @@ import ast
 from ...engines.base import Kind
 
 
+ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"})  # the enum module's classes
+
+
 def kind_of(name: str, node, method: bool = False) -> tuple[Kind, str, str]:
     """A definition's kind, the start of its detail (``def join(a, /, *paths) ``) and its signature
     (``(a, /, *paths)``). ``method``: defined in a class body."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from .python_definitions import element_name, returned_name, returns_self
+from .python_definitions import ENUM_BASES, element_name, returned_name, returns_self
 
 BASES = 4  # base classes followed this deep
 
@@ -75,6 +75,27 @@ class CallResults:
         properties = [d for d in _definitions(node)
                       if any(ast.unparse(p).split(".")[-1] in ("property", "cached_property") for p in d.decorator_list)]
         return self._returned(member[0], properties, owner)  # not a method: reading one gives no instance of its result
+
+    def _enum_member(self, dotted: str):
+        """(module, NameInfo) of the enum whose member ``dotted`` is (``http.HTTPStatus.OK``: an
+        instance of HTTPStatus), where the class derives from one of the enum module's classes
+        and the name is assigned in its body; else None."""
+        owner_written, _, name = dotted.rpartition(".")
+        owner = self._resolve(owner_written) if owner_written and not name.startswith("_") else None
+        if owner is None or not isinstance(owner[1].ast, ast.ClassDef):
+            return None
+        member = (owner[1].child_nodes or {}).get(name)
+        if member is None or not isinstance(member.ast, (ast.Assign, ast.AnnAssign)):
+            return None
+        return owner if self._derives_from_enum(*owner, 0) else None
+
+    def _derives_from_enum(self, module: str, info, depth: int) -> bool:
+        for base in info.ast.bases if depth <= BASES else ():
+            found = self._base(module, ast.unparse(base).split("[")[0])
+            if found is not None and (found[0] == "enum" and found[1].name in ENUM_BASES
+                                      or self._derives_from_enum(*found, depth + 1)):
+                return True
+        return False
 
     def _made(self, dotted: str):
         """(module, NameInfo) of the class of what calling ``dotted`` gives: a class's instance, or
