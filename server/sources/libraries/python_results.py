@@ -90,6 +90,7 @@ class CallResults:
         return owner if self._derives_from_enum(*owner, 0) else None
 
     def _derives_from_enum(self, module: str, info, depth: int) -> bool:
+        """Whether the class derives from one of the enum module's, through BASES classes at most."""
         for base in info.ast.bases if depth <= BASES else ():
             found = self._base(module, ast.unparse(base).split("[")[0])
             if found is not None and (found[0] == "enum" and found[1].name in ENUM_BASES
