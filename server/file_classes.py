@@ -52,9 +52,9 @@ CLASS, MEMBER, INSTANCE = "class", "member", "instance"  # what class_itself's r
 def class_itself(context: CompletionContext, bound: dict[str, Target]) -> tuple[OwnClass, str] | None:
     """A class the file defines at its top level, and what the receiver is of it: the class
     itself (``Color.``, ``Foo.``: CLASS), one of its members that is an instance of it (a Python
-    enum's: ``Color.RED.``, ``c.`` of ``c = Color.RED``: MEMBER), or the instance its call makes
-    (``A().``, ``new Foo().``: INSTANCE); not where an import or a local of the functions around
-    binds the class's name."""
+    enum's: ``Color.RED.``, ``c.`` of ``c = Color.RED`` or of ``for c in Color:``: MEMBER), or the
+    instance its call makes (``A().``, ``new Foo().``: INSTANCE); not where an import or a local of
+    the functions around binds the class's name."""
     python = context.language.name == "python"
     names = chain(context.receiver)
     if names is None:  # `A().`, `new Foo().`
@@ -70,7 +70,8 @@ def class_itself(context: CompletionContext, bound: dict[str, Target]) -> tuple[
     own = class_in_file(context, names[0])
     if own is None or view != MEMBER:
         return (own, view) if own is not None else None
-    return (own, MEMBER) if python and names[1] in own.assigned and _enum(context, own, bound, 0) else None
+    member = names[1] in own.assigned or names[1] == "[]"  # `for c in Color:`: each of its members
+    return (own, MEMBER) if python and member and _enum(context, own, bound, 0) else None
 
 
 def instance_side(context: CompletionContext, own: OwnClass, bound: dict[str, Target]) -> OwnClass:

@@ -69,6 +69,9 @@ def test_a_class_the_file_defines_itself_and_an_enum_s_member(tmp_path: Path):
     assert names(tmp_path, "e.py", color + "Plain.LIMIT.", "python") is None  # a plain class's attribute: unknown
     assert names(tmp_path, "f.py", color + "def g(Plain):\n    Plain.", "python") is None  # a parameter of that name
     assert {"describe", "name"} <= names(tmp_path, "h.py", color + "c = Color.RED\nc.", "python")  # given a member
+    looped = names(tmp_path, "h2.py", color + "for c in Color:\n    c.", "python")  # each member in turn
+    assert {"describe", "name"} <= looped and not {"RED", "GREEN"} & looped
+    assert names(tmp_path, "h3.py", color + "for p in Plain:\n    p.", "python") is None  # no enum
     assert names(tmp_path, "i.py", color + "p = Plain.LIMIT\np.", "python") is None
     for n, made in enumerate(("Color(1).", "c = Color(1)\nc.", "def g(c: Color):\n    c.")):  # an instance, however made
         found = names(tmp_path, f"k{n}.py", color + made, "python")
