@@ -30,7 +30,7 @@ _ITEM = rb"\s*=\s*" + _DOTTED + rb"\s*(\[|\.get\()[^\n]*?[\])][ \t]*(?=\n|#|;)"
 _RETURNS = re.compile(rb"@returns?\s*\{([^{}\n]+)\}")
 _CONSTANTS = frozenset({b"None", b"True", b"False"})
 PROMISED = re.compile(rb"Promise\s*<\s*(.*?)\s*>", re.S)  # what a promise gives: group 1
-_TS_CLASS = re.compile(rb"([A-Z][\w$]*)(?:\s*\|\s*(?:null|undefined))*")  # a class, or null, or undefined
+_TS_CLASS = re.compile(rb"([A-Z][\w$]*|this)(?:\s*\|\s*(?:null|undefined))*")  # a class (`this`: a method's own), or null, or undefined
 _FUNCTIONS = ("function_definition", "function_declaration", "method_definition")
 _ASYNC = re.compile(rb"async\s+\Z")  # before `with`: `async with`, whose name holds what __aenter__ gives
 _CHAINED = re.compile(rb"\s*\??\.\s*([A-Za-z_$][\w$]*)\s*\(")  # a method called on a call's result: `).join(`

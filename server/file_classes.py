@@ -22,6 +22,7 @@ from .words import node_text
 STEPS = 3  # attributes and calls followed along one receiver (`self.shop.cart.owner.`)
 _KINDS = {"python": ("class_definition",)}  # others: JavaScript's and TypeScript's
 _JS_KINDS = ("class_declaration",)
+SELF = ("Self", "this")  # what a method declares it returns where that is its own class's instance
 Span = tuple[int, int, "tree_sitter.Node | None"]  # a class's bytes and its body (None: one being written)
 
 
@@ -135,18 +136,23 @@ def attribute_holder(context: CompletionContext, bound: dict[str, Target]) -> li
         return _walked(context, _around(context), steps[::-1], bound)
     if node.type != "identifier":
         return None
-    start, given = _instance_of(context, node_text(node), bound, 0)
+    start, given = _instance_of(context, node_text(node), bound, 0, bool(steps) and steps[-1].endswith("()"))
     return _walked(context, start, given + steps[::-1], bound) if given or steps else None  # `c.`: constructed_in_file's
 
 
-def _instance_of(context: CompletionContext, name: str, bound: dict[str, Target], depth: int) -> tuple:
+def _instance_of(context: CompletionContext, name: str, bound: dict[str, Target], depth: int, called: bool) -> tuple:
     """(the file's class's span, steps) that the name was last given an instance of: ``c =
-    Item()``; ``c = b.copy()``, the steps from ``b``'s; (None, []) where nothing says."""
+    Item()``; ``c = b.copy()``, the steps from ``b``'s; where ``called`` (a method of the name is
+    called next) and the name is a class the file defines, that class (``Q.make()``, ``q =
+    Q.make()``: its classmethods and statics); (None, []) where nothing says."""
     assigned = assigned_class(context, name)
     if assigned is None and context.language.name != "python":  # `const x = b.make()`: JavaScript's call of a method
         call = seen_call(context.tree.root_node, context.data, context.prefix_start, name)
         if call is not None and len(call.names) > 1 and call.whole and not call.then and not call.awaited:
             assigned = [*call.names[:-1], call.names[-1] + "()"]
+    if assigned is None and called and name not in bound \
+            and local_to(context.language.name, context.target, context.data, context.prefix_start, name) is None:
+        return _span(class_node(context, name)), []
     if not assigned or assigned[0] in bound or assigned[0].endswith("()"):
         return None, []
     if len(assigned) == 1:
@@ -155,7 +161,7 @@ def _instance_of(context: CompletionContext, name: str, bound: dict[str, Target]
         return _around(context), assigned[1:]
     if depth >= 1 or assigned[0] == name:
         return None, []
-    span, steps = _instance_of(context, assigned[0], bound, depth + 1)
+    span, steps = _instance_of(context, assigned[0], bound, depth + 1, assigned[1].endswith("()"))
     return span, steps + assigned[1:]
 
 
@@ -187,6 +193,8 @@ def _walked(context: CompletionContext, span: Span | None, steps: list[str],
         if step.endswith("()"):
             found = returned_by(body, step[:-2], python, False) if body is not None else None
             held = list(found) if found is not None else None
+            if held and held[-1] in SELF and held[:-1] in ([], ["typing"], ["typing_extensions"]) and body is not None:
+                held = [node_text(body.parent.child_by_field_name("name"))]  # `-> Self`, TypeScript's `: this`
         else:
             held = attribute_class(context, start, end, f"{OWN[context.language.name][0]}.{step}")
         if not held:

@@ -173,7 +173,8 @@ def _member_type(declared: tree_sitter.Node, step: str, then: tuple[str, ...]) -
     """The single type a class, interface or object type writes for its member, and the steps
     that took (1, or 2 with ``then``, the step after, read with it): a property's (``owner:
     User``, ``tags: string[]``: Array, ``Map<K, V>``: Map, and V with ``get()`` after) or, for
-    ``name()``, a method's result (``Promise<User>``: Promise, and User with ``await`` after)."""
+    ``name()``, a method's result (``Promise<User>``: Promise, and User with ``await`` after; ``this``:
+    the declared type itself)."""
     called = step.endswith("()")
     name = step.removesuffix("()")
     body = declared.child_by_field_name("body") or declared.child_by_field_name("value")
@@ -187,6 +188,8 @@ def _member_type(declared: tree_sitter.Node, step: str, then: tuple[str, ...]) -
         else:
             continue
         text = (written.text or b"").lstrip(b":").strip() if written is not None else b""
+        if text == b"this":  # a fluent method's own type: `where(): this`
+            text = declared.child_by_field_name("name").text or b""
         taken = 1
         if (unwrapped := _UNWRAPPED.get(then)) is not None and (inner := unwrapped.fullmatch(text)) is not None:
             text, taken = inner.group(1), 2  # `(await a.find(x)).`, `a.users.get(k).`

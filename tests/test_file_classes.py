@@ -88,3 +88,38 @@ def test_a_javascript_class_the_file_defines_itself_lists_its_statics(tmp_path: 
     assert names(tmp_path, "b.ts", foo + "Foo.", "typescript") == {"make", "LIMIT", "extra", "prototype"}
     assert names(tmp_path, "c.js", foo + "new Foo().", "javascript") == {"bar"}  # the instance: not the statics
     assert names(tmp_path, "d.js", foo + "const f = new Foo();\nf.", "javascript") == {"bar"}
+
+
+def test_what_a_class_s_own_method_returns(tmp_path: Path):
+    made = ("from typing import Self\n\nclass Q:\n    @classmethod\n    def make(cls) -> 'Q':\n        return cls()\n\n"
+            "    @staticmethod\n    def empty() -> 'Item':\n        return Item()\n\n"
+            "    def where(self) -> Self:\n        return self\n\n    def run(self):\n        pass\n\n")
+    assert names(tmp_path, "a.py", PY + made + "Q.make().", "python") == {"make", "empty", "where", "run"}
+    assert names(tmp_path, "b.py", PY + made + "q = Q.make()\nq.", "python") == {"make", "empty", "where", "run"}
+    assert names(tmp_path, "c.py", PY + made + "Q.empty().owner.", "python") == {"age", "greet"}
+    assert names(tmp_path, "d.py", PY + made + "q = Q()\nq.where().", "python") == {"make", "empty", "where", "run"}
+    assert names(tmp_path, "e.py", PY + made + "Q.make().where().", "python") == {"make", "empty", "where", "run"}
+    assert names(tmp_path, "f.py", PY + made + "def g(Q):\n    Q.make().", "python") is None  # a parameter of that name
+    assert names(tmp_path, "g.py", PY + made + "Q.run().", "python") is None  # nothing declared
+
+
+def test_what_a_javascript_class_s_static_method_returns(tmp_path: Path):
+    made = "class Q {\n  /** @returns {Item} */\n  static create() { return new Item(); }\n  run() {}\n}\n"
+    assert names(tmp_path, "a.js", JS + made + "Q.create().owner.", "javascript") == {"greet"}
+    assert names(tmp_path, "b.js", JS + made + "const i = Q.create();\ni.owner.", "javascript") == {"greet"}
+    fluent = "class Q {\n  where(): this { return this; }\n  static make(): Q { return new Q(); }\n  run(): void {}\n}\n"
+    assert names(tmp_path, "c.ts", fluent + "const q = new Q();\nq.where().", "typescript") == {"where", "run"}
+    assert names(tmp_path, "d.ts", fluent + "Q.make().where().", "typescript") == {"where", "run"}
+    jsdoc = "class Q {\n  /** @returns {this} */\n  where() { return this; }\n  run() {}\n}\n"
+    assert names(tmp_path, "e.js", jsdoc + "const q = new Q();\nq.where().", "javascript") == {"where", "run"}
+    own = "class Q {\n  /** @returns {Q} */\n  static make() { return new Q(); }\n  run() {}\n}\n"
+    assert names(tmp_path, "f.js", own + "Q.make().", "javascript") == {"run"}  # an instance: not the statics
+
+
+def test_a_javascript_class_inherits_its_bases_statics(tmp_path: Path):
+    (tmp_path / "foo.js").write_text(FOO)
+    base = "class A {\n  static make() {}\n  run() {}\n}\nclass B extends A {\n  static LIMIT = 3;\n  go() {}\n}\n"
+    assert names(tmp_path, "a.js", base + "B.", "javascript") == {"LIMIT", "make", "prototype"}
+    imported = "const Foo = require('./foo');\nclass C extends Foo {\n  static more() {}\n}\n"
+    assert {"more", "create", "prototype"} <= names(tmp_path, "b.js", imported + "C.", "javascript")  # a project file's
+    assert not {"start", "stop"} & names(tmp_path, "c.js", imported + "C.", "javascript")  # not its instance's

@@ -77,7 +77,7 @@ class Libraries:
             if context.language.name == "python":  # `Color.`: the class's and its bases', not enum.Enum's `name`
                 cls = replace(cls, bases=[b for b in cls.bases if b.rpartition(".")[2] not in ENUM_BASES])
                 return self._class(context, cls, bound, 0)
-            statics = javascript.class_statics(cls, context.data)  # `Foo.`: its static members and its prototype
+            statics = self._statics(context, cls, bound, 0)  # `Foo.`: its static members and its prototype, its bases' statics
             if statics is not None:
                 return statics
         target = receivers.target_of(context, bound)
@@ -121,7 +121,7 @@ class Libraries:
         if target is None and wanted is None and (held := file_classes.attribute_holder(context, bound)) is not None:
             inner = file_classes.class_in_file(context, held[0]) if len(held) == 1 and held[0] not in bound else None
             if inner is not None:  # `c.owner.` of `c = Item()`, Item's `owner: Owner`, both the file's classes
-                return self._class(context, inner, bound, 0)
+                return self._class(context, file_classes.instance_side(context, inner, bound), bound, 0)
             target = receivers.held_target(context, held, bound)
         if target is None and wanted is None and (named := self._named_like(context, bound)) is not None:
             return named
@@ -299,6 +299,29 @@ class Libraries:
                 found = self._target(context, receivers.Target(target.module, names))
             elif not rest and depth < BASES and (inner := file_classes.class_in_file(context, head)) is not None:
                 found = self._class(context, inner, bound, depth + 1)
+            if found is None:
+                out.complete = False
+                continue
+            out.complete = out.complete and found.complete
+            for member in found.names.values():
+                out.take(member)
+        return out
+
+    def _statics(self, context: CompletionContext, own: receivers.OwnClass, bound: dict, depth: int) -> Members | None:
+        """A JavaScript class of the file seen as itself (``Foo.``): its statics (javascript.class_statics),
+        then its bases', which it inherits: a base the file defines, or one an import binds to a
+        project file's or a package's class."""
+        out = javascript.class_statics(own, context.data)
+        if out is None or not own.bases:
+            return out
+        out.complete = not own.dynamic
+        for base in own.bases:
+            found: Members | None = None
+            if base in bound and not node_table.builtin(bound[base].module):
+                target = bound[base]  # `class B extends A`, A imported by name or as a file's default export
+                found = self._target(context, receivers.Target(target.module, (*(target.names or ("default",)), javascript.STATICS)))
+            elif depth < BASES and (inner := file_classes.class_in_file(context, base)) is not None:
+                found = self._statics(context, inner, bound, depth + 1)
             if found is None:
                 out.complete = False
                 continue
