@@ -76,8 +76,8 @@ def attribute_class(context: CompletionContext, start: int, end: int, name: str)
 def returned_by(root: tree_sitter.Node, name: str, python: bool, awaited: bool) -> tuple[str, ...] | None:
     """The class that the file's top-level function ``name`` (or, ``root`` a class's body, its
     method) is declared to return (``def load() -> User``, ``-> Optional[User]``; TypeScript's
-    ``function load(): User``, awaited ``Promise<User>``; JSDoc's ``@returns {User}``), None
-    where none is written."""
+    ``function load(): User``, awaited ``Promise<User>``; JSDoc's ``@returns {User}``); where
+    none is written, what each of its ``return`` statements gives alike (given_back)."""
     for child in root.named_children:
         if child.type in ("decorated_definition", "export_statement"):
             child = child.child_by_field_name("definition") or child.child_by_field_name("declaration") or child
@@ -85,17 +85,68 @@ def returned_by(root: tree_sitter.Node, name: str, python: bool, awaited: bool) 
             continue
         written = child.child_by_field_name("return_type")
         if python:
-            return annotation_class(written.text or b"") if written is not None else None
+            return annotation_class(written.text or b"") if written is not None else given_back(child, python, awaited)
         comment = child.prev_named_sibling if written is None else None  # JSDoc's `@returns {User}`
         documented = _RETURNS.search(comment.text or b"") if comment is not None and comment.type == "comment" else None
         if written is None and documented is None:
-            return None
+            return given_back(child, python, awaited)
         text = (written.text or b"").lstrip(b":").strip() if written is not None else documented.group(1).strip()
         if awaited and (promised := PROMISED.fullmatch(text)) is not None:
             text = promised.group(1)
         match = _TS_CLASS.fullmatch(text)
         return (match.group(1).decode(),) if match is not None else None
     return None
+
+
+_NESTED = frozenset({*FUNCTIONS["python"], *FUNCTIONS["javascript"], "class_definition", "class_declaration", "class"})
+_GIVEN_READ = 2000  # nodes of a function's body looked through for its returns
+
+
+def given_back(function: tree_sitter.Node, python: bool, awaited: bool) -> tuple[str, ...] | None:
+    """The class every ``return`` of a function whose result no annotation declares gives, where
+    they all give the same: a new instance of a class (``return User(...)``, ``return new
+    User()``), of the method's own (``return cls(...)``, ``return self``, ``return this``: ``Self``
+    / ``this``, file_classes.SELF). None where one returns anything else, where none returns a
+    value, in a generator, in an async function not awaited, or past _GIVEN_READ nodes."""
+    if function.children and function.children[0].type == "async" and not awaited:
+        return None
+    found: set[str] = set()
+    body = function.child_by_field_name("body")
+    if not python and body is not None and body.type != "statement_block":  # `() => new Batch()`
+        given = _instance_given(body, python)
+        return (given,) if given is not None else None
+    stack, seen = list(body.named_children) if body is not None else [], 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > _GIVEN_READ or node.type in ("yield", "yield_expression"):
+            return None
+        if node.type == "return_statement":
+            value = node.named_children[0] if node.named_children else None
+            given = _instance_given(value, python) if value is not None else None
+            if given is None:
+                return None
+            found.add(given)
+        elif node.type not in _NESTED:
+            stack.extend(node.named_children)
+    return (found.pop(),) if len(found) == 1 else None
+
+
+def _instance_given(value: tree_sitter.Node, python: bool) -> str | None:
+    """The class whose instance a returned expression is: ``User(...)`` (a capitalised name),
+    ``cls(...)`` and ``self`` (``Self``); JavaScript's ``new User()``, ``this``."""
+    if python:
+        if value.type == "identifier" and value.text == b"self":
+            return "Self"
+        function = value.child_by_field_name("function") if value.type == "call" else None
+    else:
+        if value.type == "this":
+            return "this"
+        function = value.child_by_field_name("constructor") if value.type == "new_expression" else None
+    name = node_text(function) if function is not None and function.type == "identifier" else ""
+    if python and name == "cls":
+        return "Self"
+    return name if name[:1].isupper() else None
 
 
 class Call(NamedTuple):

@@ -133,3 +133,18 @@ def test_an_async_with_statement_s_name_holds_what_aenter_gives(tmp_path: Path):
     assert made[0] == "query" and "close" not in made[:5]
     plain = listed(service, libraries, tmp_path / "b.py", "from pool import Pool\nwith Pool() as c:\n    c.", "python")
     assert plain[0] == "close"  # no __enter__: the pool itself
+
+
+def test_a_project_function_without_an_annotation_gives_what_it_returns(tmp_path: Path):
+    made = (USER_PY + "\nclass Config:\n    @classmethod\n    def load(cls, d):\n        return cls()\n\n"
+            "    def again(self):\n        return self\n\n    def user(self):\n        if self:\n            return User()\n"
+            "        return User()\n\n    def maybe(self):\n        return None\n\n    def many(self):\n        yield User()\n\n"
+            "def build():\n    return Config()\n")
+    service, libraries = _served(tmp_path, {"models.py": made})
+    for text in ("from models import Config\nc = Config.load({})\nc.", "from models import build\nc = build()\nc.",
+                 "from models import Config\nc = Config.load({}).again()\nc."):
+        assert {"again", "load", "user"} <= set(listed(service, libraries, tmp_path / "a.py", text, "python")[:6]), text
+    text = "from models import build\nu = build().user()\nu."
+    assert {"age", "greet"} <= set(listed(service, libraries, tmp_path / "a.py", text, "python")[:3])
+    for text in ("from models import build\nu = build().maybe()\nu.", "from models import build\nu = build().many()\nu."):
+        assert not {"age", "greet"} & set(listed(service, libraries, tmp_path / "a.py", text, "python")[:3]), text

@@ -123,3 +123,22 @@ def test_a_javascript_class_inherits_its_bases_statics(tmp_path: Path):
     imported = "const Foo = require('./foo');\nclass C extends Foo {\n  static more() {}\n}\n"
     assert {"more", "create", "prototype"} <= names(tmp_path, "b.js", imported + "C.", "javascript")  # a project file's
     assert not {"start", "stop"} & names(tmp_path, "c.js", imported + "C.", "javascript")  # not its instance's
+
+
+def test_what_a_method_no_annotation_declares_returns(tmp_path: Path):
+    made = ("class Q:\n    @classmethod\n    def load(cls, d):\n        if d:\n            return cls(d)\n        return cls(None)\n\n"
+            "    def again(self):\n        def inner():\n            return 1\n        return self\n\n"
+            "    def owner(self):\n        return Owner()\n\n    def mixed(self, x):\n        if x:\n            return self\n        return None\n\n"
+            "    def many(self):\n        yield self\n\n    async def later(self):\n        return self\n\n")
+    every = {"load", "again", "owner", "mixed", "many", "later"}
+    assert names(tmp_path, "a.py", PY + made + "Q.load({}).", "python") == every
+    assert names(tmp_path, "b.py", PY + made + "q = Q.load({})\nq.again().", "python") == every
+    assert names(tmp_path, "c.py", PY + made + "q = Q.load({})\nq.owner().", "python") == {"age", "greet"}
+    assert names(tmp_path, "d.py", PY + made + "q = Q.load({})\nq.mixed(1).", "python") is None  # also None
+    assert names(tmp_path, "e.py", PY + made + "q = Q.load({})\nq.many().", "python") is None  # a generator
+    assert names(tmp_path, "f.py", PY + made + "q = Q.load({})\nq.later().", "python") is None  # a coroutine
+    js = "class Q {\n  static make() { return new Q(); }\n  again() { return this; }\n  run() {}\n}\n"
+    assert names(tmp_path, "g.js", JS + js + "Q.make().again().", "javascript") == {"again", "run"}
+    top = "function build() {\n  return new Item();\n}\n"
+    assert names(tmp_path, "h.js", JS + top + "const i = build();\ni.owner.", "javascript") == {"greet"}
+    assert names(tmp_path, "i.py", PY + "def build():\n    return Item()\n\ni = build()\ni.owner.", "python") == {"age", "greet"}

@@ -245,6 +245,21 @@ def test_a_call_has_the_members_of_the_class_its_function_s_jsdoc_returns(tmp_pa
     assert names(tmp_path, Target("./batch.js", ("plain()",))) == set()
 
 
+def test_a_call_has_the_members_of_the_class_its_function_s_returns_give(tmp_path: Path):
+    (tmp_path / "made.js").write_text(
+        "export class Made {\n  static create() { return new Made(); }\n  again() { return this; }\n  flush() {}\n}\n"
+        "export function make(x) {\n  if (x) { return new Made(); }\n  return new Made();\n}\n"
+        "export async function later() { return new Made(); }\n"
+        "export function mixed(x) {\n  if (x) return new Made();\n  return 1;\n}\n"
+        "export const arrow = () => new Made();\n")
+    assert names(tmp_path, Target("./made.js", ("make()",))) == {"again", "flush"}
+    assert names(tmp_path, Target("./made.js", ("Made", "create()"))) == {"again", "flush"}
+    assert names(tmp_path, Target("./made.js", ("later()", "await"))) == {"again", "flush"}
+    assert "flush" not in names(tmp_path, Target("./made.js", ("later()",)))  # not awaited: a Promise
+    assert names(tmp_path, Target("./made.js", ("mixed()",))) == set()
+    assert names(tmp_path, Target("./made.js", ("arrow()",))) == {"again", "flush"}
+
+
 def test_a_call_has_the_members_of_the_type_a_typescript_function_declares_it_returns(tmp_path: Path):
     (tmp_path / "queue.ts").write_text(
         "import { Job } from './job';\n"

@@ -8,6 +8,7 @@ import re
 
 import tree_sitter
 
+from ...assignments import given_back
 from ...words import node_text
 from ...written_types import jsdoc_type
 from ..parameter_keys import function_named
@@ -91,7 +92,9 @@ def declared_return(root: tree_sitter.Node, names: tuple[str, ...], awaited: boo
     parameter_keys.function_named finds it) or a method of a top-level class (the class's name,
     the method's) declares it returns, or "": by its written return type (TypeScript's ``function
     f(): Batch``, ``static from(s: string): Address``) or its JSDoc ``@returns {Batch}``; ``Map<K,
-    V>``: Map; ``awaited``: X of ``Promise<X>``, as ``await`` gives."""
+    V>``: Map; ``awaited``: X of ``Promise<X>``, as ``await`` gives. Where neither is written: the
+    class its ``return`` statements give alike (assignments.given_back: ``return new Batch()``, a
+    method's ``return this``)."""
     function = function_named(root, names[0]) if len(names) == 1 else _method(root, names[0], names[1]) if len(names) == 2 else None
     if function is None:
         return ""
@@ -101,7 +104,13 @@ def declared_return(root: tree_sitter.Node, names: tuple[str, ...], awaited: boo
         statement = function
         while function.type != "method_definition" and statement.parent is not None and statement.parent.parent is not None:
             statement = statement.parent
-        return _documented(statement, _JSDOC_RETURNS, awaited)
+        documented = _documented(statement, _JSDOC_RETURNS, awaited)
+        if documented:
+            return documented
+        given = given_back(function, False, awaited)  # `return new Batch()`, a method's `return this`
+        if given == ("this",):
+            return names[0] if len(names) == 2 else ""
+        return given[0] if given else ""
     if kind.type == "generic_type":
         arguments = kind.child_by_field_name("type_arguments")
         if not (awaited and node_text(kind.child_by_field_name("name")) == "Promise" and arguments is not None and arguments.named_children):

@@ -1,5 +1,6 @@
 """What a Python definition's syntax says of it (typeshed_client's parse of a stub or a source):
-its kind, detail and signature, the class its return annotation names, its parameters as a
+its kind, detail and signature, the class its return annotation names (or, in a source without
+one, its ``return`` statements give), its parameters as a
 signature writes them, and the attributes a class's methods set on ``self``."""
 
 from __future__ import annotations
@@ -72,6 +73,33 @@ def element_name(annotation: ast.expr | None) -> str | None:
     first = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts else annotation.slice
     first = first.value if isinstance(first, ast.Subscript) else first
     return ast.unparse(first) if isinstance(first, (ast.Name, ast.Attribute)) else None
+
+
+def given_back(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """Where no annotation says what a function returns, the class every ``return`` of its body
+    gives alike: a new instance (``return User(...)``: User, ``return cls(...)`` and ``return
+    self``: Self). None where one returns anything else, where none returns a value, in a
+    generator or a coroutine (as assignments.given_back reads a function of the buffer)."""
+    if definition.returns is not None or isinstance(definition, ast.AsyncFunctionDef):
+        return None
+    found: set[str] = set()
+    stack: list[ast.AST] = list(definition.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return None
+        if isinstance(node, ast.Return):
+            value = node.value
+            called = value.func if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
+            if isinstance(value, ast.Name) and value.id == "self" or called is not None and called.id == "cls":
+                found.add("Self")
+            elif called is not None and called.id[:1].isupper():
+                found.add(called.id)
+            else:
+                return None
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return found.pop() if len(found) == 1 else None
 
 
 def returns_self(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from .python_definitions import ENUM_BASES, element_name, returned_name, returns_self
+from .python_definitions import ENUM_BASES, element_name, given_back, returned_name, returns_self
 
 BASES = 4  # base classes followed this deep
 
@@ -112,12 +112,14 @@ class CallResults:
 
     def _returned(self, module: str, definitions: list[ast.FunctionDef | ast.AsyncFunctionDef], owner):
         """(module, NameInfo) of the class that the first of ``definitions`` (a function's, or
-        its overloads', in ``module``) whose return annotation names one declares; ``Self``:
+        its overloads', in ``module``) whose return annotation names one declares, or where none is
+        written whose ``return`` statements give (python_definitions.given_back); ``Self``:
         ``owner``, the class of the method."""
         for definition in definitions:
-            if returns_self(definition) and owner is not None:
+            given = given_back(definition)  # a source's function without an annotation: what it returns
+            if (returns_self(definition) or given == "Self") and owner is not None:
                 return owner
-            written = returned_name(definition.returns)
+            written = returned_name(definition.returns) if given is None else given
             found = self._base(module, written) if written is not None else None
             if found is not None:
                 return found
