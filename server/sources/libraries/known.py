@@ -299,12 +299,7 @@ class Libraries:
                 found = self._target(context, receivers.Target(target.module, names))
             elif not rest and depth < BASES and (inner := file_classes.class_in_file(context, head)) is not None:
                 found = self._class(context, inner, bound, depth + 1)
-            if found is None:
-                out.complete = False
-                continue
-            out.complete = out.complete and found.complete
-            for member in found.names.values():
-                out.take(member)
+            _inherit(out, found)
         return out
 
     def _statics(self, context: CompletionContext, own: receivers.OwnClass, bound: dict, depth: int) -> Members | None:
@@ -322,13 +317,18 @@ class Libraries:
                 found = self._target(context, receivers.Target(target.module, (*(target.names or ("default",)), javascript.STATICS)))
             elif depth < BASES and (inner := file_classes.class_in_file(context, base)) is not None:
                 found = self._statics(context, inner, bound, depth + 1)
-            if found is None:
-                out.complete = False
-                continue
-            out.complete = out.complete and found.complete
-            for member in found.names.values():
-                out.take(member)
+            _inherit(out, found)
         return out
+
+
+def _inherit(out: Members, found: Members | None) -> None:
+    """A base's members (``found``; None where it could not be read) after the class's own."""
+    if found is None:
+        out.complete = False
+        return
+    out.complete = out.complete and found.complete
+    for member in found.names.values():
+        out.take(member)
 
 
 class _InChild:
