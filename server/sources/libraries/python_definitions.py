@@ -1,7 +1,7 @@
 """What a Python definition's syntax says of it (typeshed_client's parse of a stub or a source):
 its kind, detail and signature, the class its return annotation names (or, in a source without
-one, its ``return`` statements give), its parameters as a
-signature writes them, and the attributes a class's methods set on ``self``."""
+one, its ``return`` statements give), its parameters as a signature writes them, and the
+attributes a class's methods set on ``self``."""
 
 from __future__ import annotations
 
