@@ -6,10 +6,11 @@ it). Where the import comes from, most likely first, at most OFFERS modules a na
 - the project's other files: how their imports bind the name (``from whoosh.query import And``,
   ``const { join } = require('path')``), most files first, the nearest counting most
   (``_nearest_first``); a relative import resolved and written again from this file;
-- a project file that defines the name at its top level (JavaScript: exports it by name, or
-  exports under that name as its default: ``module.exports = req``; a file exporting it from
-  another, an index, after those); JavaScript: the package's own main file under the package's
-  name, as its bin scripts, examples and tests import it (``const semver = require('../')``);
+- a project file that defines the name at its top level, the nearest first (JavaScript: exports
+  it by name, or exports under that name as its default: ``module.exports = req``; a file
+  exporting it from another, an index, after those; and one nearer than every file binding the
+  name from elsewhere before that binding); JavaScript: the package's own main file under the
+  package's name, as its bin scripts, examples and tests import it (``const semver = require('../')``);
 - an installed package of that name, or one that exports it (sources/installed.py);
 - the standard library's and Node's modules: what real code imports from each, then the
   members it reads after the module's name, then the rest they declare (sources/library_names.py).
@@ -92,21 +93,45 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
     style = relative_style(own)
     if here is not None and not python:  # never the file itself, however its importers write it
         seen.add(_file_named(here, folder))
-    importers = project.importers.get(name, ()) if project is not None else ()
-    for module, imported, files, relative in _nearest_first(importers, name, project, path):
-        files -= own is not None and any(b[0] == name and b[1] == module for b in own.bound)
-        if files > 0 and not (python and _itself(module, imported, here, project)):
-            add(module, imported, 2 * relative > files, files=files)
-    definers = [d for d in project.definers.get(name, ()) if d != path] if project is not None else []
-    if not python:  # a file exporting the name by name before a guess at a module's default export
-        defaulters = [d for d in project.defaulters.get(name, ()) if d != path] if project is not None else []
-        relays = project.relays.get(name, ()) if project is not None else ()
+    definers = _nearest_files(project.definers.get(name, ()), path) if project is not None else []
+    relays = project.relays.get(name, ()) if project is not None and not python else ()
+    if python:
+        defined = [(d, name) for d in definers]
+    else:  # a file exporting the name by name before a guess at a module's default export
+        defaulters = _nearest_files(project.defaulters.get(name, ()), path) if project is not None else []
         # by name, then as the file's default export of that name (`module.exports = req`), then
         # a file exporting it from another (an index: the file defining it is imported within a
         # package); the extension as this file writes its relative imports
-        for defining, imported in [(d, name) for d in definers if d not in relays] + [(d, "") for d in defaulters] \
-                + [(d, name) for d in definers if d in relays]:
-            add("@" + as_imported(defining, own), imported)
+        defined = [(d, name) for d in definers if d not in relays] + [(d, "") for d in defaulters] \
+            + [(d, name) for d in definers if d in relays]
+
+    def key_of(defining: str) -> str:  # a defining file as an import of this file names it
+        if python:
+            stem = Path(defining).with_suffix("")
+            return "@" + str(stem.parent if stem.name == "__init__" else stem)
+        return "@" + as_imported(defining, own)
+
+    importers = project.importers.get(name, ()) if project is not None else ()
+    bindings = []  # how the other files bind the name, the nearest most first
+    for module, imported, files, relative in _nearest_first(importers, name, project, path):
+        files -= own is not None and any(b[0] == name and b[1] == module for b in own.bound)
+        if files > 0 and not (python and _itself(module, imported, here, project)):
+            bindings.append((module, imported, files, relative))
+    # JavaScript: a file defining the name before a binding where it lies nearer than every file
+    # binding it so (svelte's server visitors below its server transform, the client's imported by
+    # the client's transform); never an index relaying it, nor a file that a binding names
+    named = {_file_named(module, folder) for module, *_ in bindings} if bindings and not python and folder else None
+    near = [e for e in defined if e[0] not in relays and _file_named(key_of(e[0]), folder) not in named] if named else []
+    for module, imported, files, relative in bindings:
+        users = project.binding_files.get((name, module, imported), ()) if near else ()
+        far = min((_steps(folder, os.path.dirname(f)) for f in users if f != path), default=0)
+        for entry in [e for e in near if _steps(folder, os.path.dirname(e[0])) < far]:
+            add(key_of(entry[0]), entry[1])
+            near.remove(entry)
+        add(module, imported, 2 * relative > files, files=files)
+    if not python:
+        for defining, imported in defined:
+            add(key_of(defining), imported)
         mine = own_package(Path(folder)) if folder is not None and project is not None else None
         if mine is not None and mine[0] == name and str(mine[1]) in project.files:
             add("@" + as_imported(str(mine[1]), own), "")  # `const semver = require('../')`: the package's main file
@@ -117,9 +142,8 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
         if found != path and found not in definers and (target.name == name or not python and fold(target.name) == fold(name)):
             # `from . import nodes`, `const context = require('./context')`, `const View = require('./view')`
             add("@" + str(target.parent), name, style) if python else add("@" + str(target), "")
-    for defining in definers if python else ():
-        stem = Path(defining).with_suffix("")
-        add("@" + str(stem.parent if stem.name == "__init__" else stem), name, style)
+    for defining, imported in defined if python else ():
+        add(key_of(defining), imported, style)
     packages = installed(folder, python) if folder is not None else {}
     package = packages.get(name) or (None if python else folded(folder).get(fold(name)))
     if package:  # `typeis` for type-is too
@@ -169,6 +193,17 @@ def _nearest_first(importers: tuple[tuple[str, str, int, int], ...], name: str, 
         files = project.binding_files.get((name, module, imported), ())
         weights[module] = weights.get(module, 0.0) + sum(NEAR ** _steps(here, os.path.dirname(f)) for f in files if f != path)
     return sorted(importers, key=lambda entry: -weights[entry[0]])
+
+
+def _nearest_files(files: tuple[str, ...], path: str | None) -> list[str]:
+    """The project files defining a name but ``path``, the nearest to ``path`` first (folders
+    between them, _steps; the index's order among equals): transform-server.js beside
+    visitors/Component.js takes that one, not the client's or the analysis' of that name."""
+    others = [f for f in files if f != path]
+    if len(others) < 2 or path is None:
+        return others
+    here = os.path.dirname(path)
+    return sorted(others, key=lambda f: _steps(here, os.path.dirname(f)))
 
 
 @functools.lru_cache(maxsize=4096)
