@@ -110,11 +110,10 @@ def given_back(function: tree_sitter.Node, python: bool, awaited: bool) -> tuple
     value, in a generator, in an async function not awaited, or past _GIVEN_READ nodes."""
     if function.children and function.children[0].type == "async" and not awaited:
         return None
-    found: set[str] = set()
+    found: set[tuple[str, ...]] = set()
     body = function.child_by_field_name("body")
     if not python and body is not None and body.type != "statement_block":  # `() => new Batch()`
-        given = _instance_given(body, python)
-        return (given,) if given is not None else None
+        return _instance_given(body, python)
     stack, seen = list(body.named_children) if body is not None else [], 0
     while stack:
         node = stack.pop()
@@ -129,24 +128,33 @@ def given_back(function: tree_sitter.Node, python: bool, awaited: bool) -> tuple
             found.add(given)
         elif node.type not in _NESTED:
             stack.extend(node.named_children)
-    return (found.pop(),) if len(found) == 1 else None
+    return found.pop() if len(found) == 1 else None
 
 
-def _instance_given(value: tree_sitter.Node, python: bool) -> str | None:
+def _instance_given(value: tree_sitter.Node, python: bool) -> tuple[str, ...] | None:
     """The class whose instance a returned expression is: ``User(...)`` (a capitalised name),
-    ``cls(...)`` and ``self`` (``Self``); JavaScript's ``new User()``, ``this``."""
+    ``models.User(...)`` (its path), ``cls(...)``, ``type(self)(...)``, ``self.__class__(...)``
+    and ``self`` (``Self``); JavaScript's ``new User()``, ``new models.User()``, ``this`` and
+    ``new this.constructor()`` (``this``)."""
     if python:
         if value.type == "identifier" and value.text == b"self":
-            return "Self"
+            return ("Self",)
         function = value.child_by_field_name("function") if value.type == "call" else None
     else:
         if value.type == "this":
-            return "this"
+            return ("this",)
         function = value.child_by_field_name("constructor") if value.type == "new_expression" else None
-    name = node_text(function) if function is not None and function.type == "identifier" else ""
-    if python and name == "cls":
-        return "Self"
-    return name if name[:1].isupper() else None
+    written = node_text(function) if function is not None else ""
+    if written in (("cls", "type(self)", "self.__class__") if python else ("this.constructor",)):
+        return ("Self",) if python else ("this",)
+    path = tuple(written.split(".")) if function is not None and function.type in _PATHS else ()
+    if not path or not path[-1][:1].isupper() or path[0] in ("self", "cls", "this") \
+            or not all(part.isidentifier() for part in path):
+        return None
+    return path
+
+
+_PATHS = frozenset({"identifier", "attribute", "member_expression"})
 
 
 class Call(NamedTuple):

@@ -148,3 +148,17 @@ def test_a_project_function_without_an_annotation_gives_what_it_returns(tmp_path
     assert {"age", "greet"} <= set(listed(service, libraries, tmp_path / "a.py", text, "python")[:3])
     for text in ("from models import build\nu = build().maybe()\nu.", "from models import build\nu = build().many()\nu."):
         assert not {"age", "greet"} & set(listed(service, libraries, tmp_path / "a.py", text, "python")[:3]), text
+
+
+def test_a_project_function_returning_its_own_class_or_a_module_s_gives_that(tmp_path: Path):
+    made = (USER_PY + "\nclass Config:\n    def copy(self):\n        return type(self)()\n\n"
+            "    def clone(self):\n        return self.__class__()\n\n    def odd(self, x):\n        return type(x)()\n")
+    service, libraries = _served(tmp_path, {"models.py": made, "factory.py": "import models\n\ndef make():\n    return models.User()\n"})
+    for text in ("from models import Config\nc = Config().copy()\nc.", "from models import Config\nc = Config().clone()\nc."):
+        assert {"clone", "copy", "odd"} <= set(listed(service, libraries, tmp_path / "a.py", text, "python")[:4]), text
+    assert not {"clone", "copy"} & set(listed(service, libraries, tmp_path / "a.py",
+                                              "from models import Config\nc = Config().odd(1)\nc.", "python")[:4])
+    made = listed(service, libraries, tmp_path / "a.py", "from factory import make\nu = make()\nu.", "python")
+    assert {"age", "greet"} <= set(made[:3])
+    text = "import models\n\ndef build():\n    return models.User()\n\nu = build()\nu."  # the buffer's own function
+    assert {"age", "greet"} <= set(listed(service, libraries, tmp_path / "b.py", text, "python")[:3])

@@ -142,3 +142,14 @@ def test_what_a_method_no_annotation_declares_returns(tmp_path: Path):
     top = "function build() {\n  return new Item();\n}\n"
     assert names(tmp_path, "h.js", JS + top + "const i = build();\ni.owner.", "javascript") == {"greet"}
     assert names(tmp_path, "i.py", PY + "def build():\n    return Item()\n\ni = build()\ni.owner.", "python") == {"age", "greet"}
+
+
+def test_a_method_returning_a_new_instance_of_its_own_class_or_a_module_s(tmp_path: Path):
+    made = ("class Q:\n    def copy(self):\n        return type(self)(1)\n\n    def clone(self):\n        return self.__class__()\n\n"
+            "    def owner(self):\n        return models.Owner()\n\n    def odd(self, x):\n        return type(x)()\n\n")
+    every = {"copy", "clone", "owner", "odd"}
+    assert names(tmp_path, "a.py", PY + made + "q = Q()\nq.copy().", "python") == every
+    assert names(tmp_path, "b.py", PY + made + "q = Q()\nq.clone().", "python") == every
+    assert names(tmp_path, "c.py", PY + made + "q = Q()\nq.odd(1).", "python") is None
+    js = "class Q {\n  copy() { return new this.constructor(); }\n  run() {}\n}\n"
+    assert names(tmp_path, "d.js", JS + js + "const q = new Q();\nq.copy().", "javascript") == {"copy", "run"}

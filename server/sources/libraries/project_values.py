@@ -110,7 +110,7 @@ def declared_return(root: tree_sitter.Node, names: tuple[str, ...], awaited: boo
         given = given_back(function, False, awaited)  # `return new Batch()`, a method's `return this`
         if given == ("this",):
             return names[0] if len(names) == 2 else ""
-        return given[0] if given else ""
+        return given[0] if given and len(given) == 1 else ""  # not `new models.User()`'s path
     if kind.type == "generic_type":
         arguments = kind.child_by_field_name("type_arguments")
         if not (awaited and node_text(kind.child_by_field_name("name")) == "Promise" and arguments is not None and arguments.named_children):

@@ -77,9 +77,10 @@ def element_name(annotation: ast.expr | None) -> str | None:
 
 def given_back(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     """Where no annotation says what a function returns, the class every ``return`` of its body
-    gives alike: a new instance (``return User(...)``: User, ``return cls(...)`` and ``return
-    self``: Self). None where one returns anything else, where none returns a value, in a
-    generator or a coroutine (as assignments.given_back reads a function of the buffer)."""
+    gives alike: a new instance (``return User(...)``: User, ``return models.User(...)``:
+    models.User, ``return cls(...)`` and ``return self``: Self; _instance_given). None where one
+    returns anything else, where none returns a value, in a generator or a coroutine (as
+    assignments.given_back reads a function of the buffer)."""
     if definition.returns is not None or isinstance(definition, ast.AsyncFunctionDef):
         return None
     found: set[str] = set()
@@ -89,17 +90,30 @@ def given_back(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             return None
         if isinstance(node, ast.Return):
-            value = node.value
-            called = value.func if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) else None
-            if isinstance(value, ast.Name) and value.id == "self" or called is not None and called.id == "cls":
-                found.add("Self")
-            elif called is not None and called.id[:1].isupper():
-                found.add(called.id)
-            else:
+            given = _instance_given(node.value)
+            if given is None:
                 return None
+            found.add(given)
         elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             stack.extend(ast.iter_child_nodes(node))
     return found.pop() if len(found) == 1 else None
+
+
+def _instance_given(value: ast.expr | None) -> str | None:
+    """The class whose new instance a returned expression is: ``User(...)``, ``models.User(...)``
+    (the dotted name), ``Self`` for ``self``, ``cls(...)``, ``type(self)(...)`` and
+    ``self.__class__(...)``; None for anything else."""
+    if isinstance(value, ast.Name) and value.id == "self":
+        return "Self"
+    called = value.func if isinstance(value, ast.Call) else None
+    if isinstance(called, ast.Call) and ast.unparse(called) == "type(self)" \
+            or isinstance(called, ast.Attribute) and ast.unparse(called) == "self.__class__":
+        return "Self"
+    written = ast.unparse(called) if isinstance(called, (ast.Name, ast.Attribute)) else ""
+    if written == "cls":
+        return "Self"
+    parts = written.split(".")
+    return written if parts[-1][:1].isupper() and parts[0] not in ("self", "cls") and all(p.isidentifier() for p in parts) else None
 
 
 def returns_self(definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
