@@ -44,7 +44,7 @@ fi
 runtime_dependencies() {
   local deps="$tmp/deps"
   rm -rf "$deps" && mkdir -p "$deps"
-  node -e 'const p = require(process.argv[1]); if (!Object.keys(p.dependencies || {}).length) process.exit(3);
+  node -e 'const p = require(require("path").resolve(process.argv[1])); if (!Object.keys(p.dependencies || {}).length) process.exit(3);
     require("fs").writeFileSync(process.argv[2], JSON.stringify({name: "deps", version: "0.0.0",
       dependencies: p.dependencies, optionalDependencies: p.optionalDependencies}))' \
     "$1/package.json" "$deps/package.json" || return $(( $? == 3 ? 0 : 1 ))
