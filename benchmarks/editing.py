@@ -32,7 +32,7 @@ from treecomplete.context import member_access
 from treecomplete.grammars import NAME_TYPES, WHEELS
 from treecomplete.languages import JAVASCRIPT, PYTHON, TYPESCRIPT, LanguageSpec, by_name
 from treecomplete.calls import called
-from treecomplete.assignments import ASSIGNMENT_READ
+from treecomplete.assignments import ASSIGNMENT_READ, assigned_call
 from treecomplete.python_types import last_match
 from treecomplete.receivers import Target, bindings, chain
 from treecomplete.sources.libraries import node_table
@@ -127,13 +127,23 @@ def imported_receiver(node, tree, language: LanguageSpec) -> bool:
 
 def project_call_receiver(node, tree, language: LanguageSpec) -> bool:
     """Whether the object before the dot of the `obj.name` node ``node`` is a call of a function
-    that the file imports from a project file, or a name last assigned one (``current().flush``,
-    ``const b = current()`` … ``b.flush``): what its declarations say it returns."""
+    that the file imports from a project file (a relative import), or a name last assigned one
+    (``current().flush``, ``const b = current()`` … ``b.flush``; Python's ``build().name``, ``u =
+    build()`` … ``u.name``): what its declarations, or else its returns, say it gives."""
     receiver = node.child_by_field_name("object")
-    if receiver is None or language.name == "python":
+    if receiver is None:
         return False
-    target = called(receiver, tree.root_node.text, node.start_byte, bindings(tree, language, [(0, node.start_byte)]))
-    return target is not None and target.module.startswith(".")
+    bound = bindings(tree, language, [(0, node.start_byte)])
+    if language.name != "python":
+        target = called(receiver, tree.root_node.text, node.start_byte, bound)
+        return target is not None and target.module.startswith(".")
+    names = None
+    if receiver.type == "call":
+        names = chain(node_text(receiver.child_by_field_name("function")))
+    elif receiver.type == "identifier":
+        call = assigned_call(tree.root_node.text, node.start_byte, node_text(receiver))
+        names = list(call.names) if call is not None and call.whole and not call.then and not call.awaited else None
+    return bool(names) and names[0] in bound and bound[names[0]].module.startswith(".")
 
 
 _CONSTRUCTED = rb"(?<![\w$.])%s\s*=\s*(?:new\s+)?([A-Z][\w$]*)\s*\("

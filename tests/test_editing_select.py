@@ -77,3 +77,11 @@ def test_an_import_edit_is_right_where_it_binds_the_name_to_the_same_file(tmp_pa
     wrong = item("import { RAN } from './flags.js';\n")
     assert not right_edit(wrong, "RAN", target, here, False) and edit_binding(wrong, "RAN", False) == ("./flags.js", "RAN")
     assert edit_binding(item("import { OTHER } from './flags.js';\n"), "RAN", False) is None
+
+
+def test_python_called_members_follow_a_call_of_a_function_a_relative_import_binds(tmp_path):
+    py = tmp_path / "app.py"
+    py.write_text("import os\nfrom .batch import current\nfrom pkg.other import made\n\n"
+                  "current().flush()\nb = current()\nb.settle()\nc = current().again()\nc.skip\n"
+                  "made().skip\nos.getcwd().skip\nd = current() + 1\nd.skip\n")
+    assert [s.name for s in collect([py], PYTHON, "python", "called-member")] == ["flush", "settle", "again"]
