@@ -106,11 +106,8 @@ def _instance_given(value: ast.expr | None) -> str | None:
     if isinstance(value, ast.Name) and value.id == "self":
         return "Self"
     called = value.func if isinstance(value, ast.Call) else None
-    if isinstance(called, ast.Call) and ast.unparse(called) == "type(self)" \
-            or isinstance(called, ast.Attribute) and ast.unparse(called) == "self.__class__":
-        return "Self"
-    written = ast.unparse(called) if isinstance(called, (ast.Name, ast.Attribute)) else ""
-    if written == "cls":
+    written = ast.unparse(called) if isinstance(called, (ast.Name, ast.Attribute, ast.Call)) else ""
+    if written in ("cls", "type(self)", "self.__class__"):
         return "Self"
     parts = written.split(".")
     return written if parts[-1][:1].isupper() and parts[0] not in ("self", "cls") and all(p.isidentifier() for p in parts) else None
