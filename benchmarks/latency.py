@@ -28,6 +28,7 @@ from treecomplete.memory import descendants
 
 from .editing import end_position, language_of
 from .lsp import Session, has_model, peer_command, run_benchmark
+from .machine import describe
 
 
 def peak_rss_mb(pid: int, field: str = "VmHWM") -> float:
@@ -125,6 +126,7 @@ async def main_async(args: argparse.Namespace) -> dict:
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
     split = len("".join(lines[: int(len(lines) * args.start)]))
+    print(describe())
     print(f"{path}: {len(lines)} lines; typing {args.chars} characters from line {int(len(lines) * args.start) + 1}")
     results = {}
     opened = opened_files(path, args.opens)

@@ -17,6 +17,8 @@ import torch
 from treecomplete.models import checkpoint
 from treecomplete.models.tree_positions import ROOT
 
+from .machine import describe
+
 
 def _inputs(n: int, n_types: int, n_values: int) -> dict[str, torch.Tensor]:
     g = torch.Generator().manual_seed(0)
@@ -61,6 +63,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20)
     args = parser.parse_args()
     torch.set_num_threads(1)
+    print(describe())
     print(f"{'model':<40}{'context from empty ms':>24}{'in bfloat16 ms':>16}{'one cached step ms':>20}")
     for name in args.checkpoints:
         whole, step, fast = measure(Path(name), args.context, args.repeats)

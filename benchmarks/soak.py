@@ -31,6 +31,7 @@ from lsprotocol import types
 from .editing import LANGUAGES
 from .latency import peak_rss_mb, percentile, tree_rss_mb
 from .lsp import ROOT, Session, peers, run_benchmark
+from .machine import describe
 
 SUFFIXES = {"python": (".py",), "javascript": (".js", ".mjs", ".cjs"), "typescript": (".ts",)}
 WINDOW = 250  # requests per point of the plot
@@ -166,6 +167,7 @@ async def main_async(args: argparse.Namespace) -> dict:
     if not args.folders and lang == "python":
         folders.append(Path(sysconfig.get_paths()["stdlib"]))
     files = files_of(folders, lang, args.documents, args.per_folder)
+    print(describe())
     print(f"{lang}: {len(files)} files from {len(folders)} folders; {args.edits} edited")
     sessions = []
     if args.peer:

@@ -19,6 +19,7 @@ import sys
 
 from .latency import percentile
 from .lsp import Session
+from .machine import describe
 
 
 async def initialize_seconds(command: list[str]) -> float:
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     commands = [shlex.split(c) for c in args.server or [f"{sys.executable} -m treecomplete --stdio"]]
     times = asyncio.run(measure(commands, args.runs))
+    print(describe())
     print(f"{'initialize (ms)':<16}{'p50':>8}{'p95':>8}{'min':>8}{'max':>8}  server")
     for command, seen in zip(commands, times):
         print(f"{'':<16}{statistics.median(seen):>8.0f}{percentile(seen, 95):>8.0f}{min(seen):>8.0f}{max(seen):>8.0f}"
