@@ -33,7 +33,7 @@ from .pointer_lstm import Output, PointerLSTM
 from .scoring import EPS, mixture, ranks, window_values
 from .store import Split
 from .suffix import pair_features
-from .train import TrainConfig, _autocast, _progress
+from .train import TrainConfig, _as_trained, _autocast, _progress
 from .vocab import EOF_ID, PAD_ID
 
 AHEAD = ("types", "values", "raw_values", "file_ids", "first", "previous")
@@ -107,6 +107,7 @@ def train_suffix(init: Path, data: Path, out: Path, size: int = 200, settings: d
     ``data``; the checkpoint at ``out`` is the best by validation leaf top-1 with the suffix."""
     tcfg = TrainConfig.from_dict({"lr": 1e-3, "decay": 0.7, "epochs": 1, **(settings or {})})
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    tcfg = _as_trained(tcfg, device)
     torch.manual_seed(tcfg.seed)
     loaded = checkpoint.load(init)
     model = with_suffix(loaded, size).to(device)

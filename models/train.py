@@ -22,7 +22,7 @@ import os
 import platform
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import torch
@@ -33,6 +33,7 @@ from . import checkpoint
 from .architectures import config_from_dict, create, tree_positions
 from .batches import NONE, Batch, CorpusVocabulary, Targets, lanes, segments
 from .evaluate import evaluate
+from .pointer_lstm import native_bfloat16
 from .resume import Interrupt, atomic_save, lanes_from, lanes_to_tensors
 from .scoring import loss
 from .settings import from_dict
@@ -53,8 +54,8 @@ class TrainConfig:
     minutes: float | None = None  # stop (and save) after this long
     steps: int | None = None  # stop (and save) after this many steps in all
     save_minutes: float = 5.0  # the resume state is written this often within an epoch
-    # "auto": bfloat16 autocast on CUDA, float32 on CPU; "bf16" also autocasts on a CPU (fast where it
-    # has AMX or AVX-512 BF16: docs/models.md); "fp32" never autocasts
+    # "auto": bfloat16 autocast on CUDA, float32 on CPU; "bf16" also autocasts on a CPU that has
+    # AMX or AVX-512 BF16 (elsewhere float32: _precision); "fp32" never autocasts
     precision: str = "auto"
     seed: int = 0
 
@@ -114,6 +115,27 @@ def _all_sum(values: list[float], device: torch.device) -> list[float]:
     return t.tolist()
 
 
+def _precision(asked: str, device: torch.device) -> str:
+    """The precision a run trains in: as asked, but "bf16" on a CPU without native bfloat16 (AVX-512
+    BF16 or AMX) is "fp32": oneDNN has no bfloat16 LSTM there (it fails to build one), and emulated
+    bfloat16 matrix products are two orders of magnitude slower than float32's (docs/models.md)."""
+    if asked == "bf16" and device.type == "cpu" and not native_bfloat16():
+        return "fp32"
+    return asked
+
+
+def _as_trained(tcfg: TrainConfig, device: torch.device, say: bool = True) -> TrainConfig:
+    """The settings with the precision the run trains in (``_precision``), which the checkpoint
+    records; where that is not the one asked for, said on stderr (``say``: by this process)."""
+    precision = _precision(tcfg.precision, device)
+    if precision == tcfg.precision:
+        return tcfg
+    if say:
+        print(f"precision {tcfg.precision}: this CPU has no native bfloat16 (AVX-512 BF16 or AMX); training in float32",
+              file=sys.stderr, flush=True)
+    return replace(tcfg, precision=precision)
+
+
 def _autocast(precision: str, device: torch.device) -> torch.autocast:
     enabled = precision == "bf16" or (precision == "auto" and device.type == "cuda")
     return torch.autocast(device.type, dtype=torch.bfloat16, enabled=enabled)
@@ -129,6 +151,7 @@ def train(data: Path, out: Path, language: str, model_settings: dict | None = No
     this process' model as it ended (not necessarily the best one, which is at ``out``)."""
     rank, world, device = _distributed()
     tcfg = TrainConfig.from_dict(train_settings or {})
+    tcfg = _as_trained(tcfg, device, rank == 0)
     corpus = CorpusVocabulary.load(data)
     torch.manual_seed(tcfg.seed)
     if init is not None:

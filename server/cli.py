@@ -275,7 +275,8 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--arch", choices=ARCHS, help="the architecture (default: the config's, else pointer)")
     t.add_argument("--minutes", type=float, help="stop after this long (saves, and --resume goes on)")
     t.add_argument("--precision", choices=["auto", "bf16", "fp32"],
-                   help="autocast to bfloat16 (default auto: on CUDA only; bf16 also on a CPU with AMX)")
+                   help="autocast to bfloat16 (default auto: on CUDA only; bf16 also on a CPU with AMX or AVX-512 BF16, "
+                        "float32 on other CPUs)")
     t.add_argument("--suffix", type=int, metavar="S",
                    help="train only a suffix pointer reading the S elements after the cursor onto the --init model")
     t.set_defaults(run=train)
