@@ -130,7 +130,7 @@ class Predictor(Lookahead):
         self._suffix_memo.clear()
         self._suffix_reads.clear()
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def infills(self, context: CompletionContext, wait: bool) -> list[chains.Chain] | None:
         """The rest of the line where code follows it (sources/infill.py): [] without an
         insertion decoder; without ``wait``, None where it is not decoded yet."""
@@ -140,7 +140,7 @@ class Predictor(Lookahead):
             torch.set_num_threads(self.threads)
         return self.infill.chains(context, wait)
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def fill_wanted(self, stop) -> None:
         """Decode the rest of the line a list wanted (sources/infill.py), giving way to ``stop()``."""
         if self.infill is not None:
@@ -150,7 +150,7 @@ class Predictor(Lookahead):
         """Next-value candidates at the cursor, most probable first."""
         return [Prediction._make(p) for p in self.answer(context).predictions]
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def answer(self, context: CompletionContext, chain_budget: float = 0.0, chain_steps: int = chains.MAX_NODES) -> Answer:
         """Values at the cursor, statement and expression types, and (with a budget in seconds)
         multi-token continuations."""
