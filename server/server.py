@@ -30,10 +30,11 @@ from .engines.registry import Registry
 from .items import ClientSupport, Documentation, completion_list, resolve
 from .languages import BY_EXTENSION
 from .options import SECTION, Options, parse_options
-from .protocol import TreecompleteProtocol
+from .protocol import InvalidMessage, TreecompleteProtocol
 from .service import CompletionService, UnknownDocument
 from .sources import installed
 from .sources.libraries.known import Libraries
+from .sources.project import path_of
 from .sources.project_index import ProjectIndex
 from .stdio import MessageReader
 
@@ -86,7 +87,7 @@ class TreecompleteServer(LanguageServer):
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         try:
             asyncio.run(run_async(stop_event=self._stop_event, reader=MessageReader(stdin or sys.stdin.buffer),
-                                  protocol=self.protocol, logger=log, error_handler=self.report_server_error))
+                                  protocol=self.protocol, logger=LoopLog(log), error_handler=self.report_server_error))
         except BrokenPipeError:
             log.error("The connection to the client is lost: stopping")
         except (KeyboardInterrupt, SystemExit):
@@ -197,6 +198,8 @@ class TreecompleteServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         # Errors are logged, not shown in a message box: the user cannot act on them, and a
         # typo in a client must not flood the editor.
+        if isinstance(error, InvalidMessage):
+            return  # logged in a line, and a request answered, as it was read (protocol.py)
         if isinstance(error, json.JSONDecodeError):
             log.error("Malformed JSON received: %s", error)
             self.protocol._send_response(
@@ -205,6 +208,17 @@ class TreecompleteServer(LanguageServer):
             )
         else:
             log.error("%s: %s", getattr(source, "__name__", source), error)
+
+
+class LoopLog(logging.LoggerAdapter):
+    """The log pygls' message loop writes to. It logs each message it could not handle with
+    its traceback; a malformed or invalid one is reported in a line instead (report_server_error,
+    protocol.py), so its traceback is left out."""
+
+    def exception(self, msg: object, *args: Any, **kwargs: Any) -> None:
+        if isinstance(sys.exc_info()[1], (InvalidMessage, json.JSONDecodeError)):
+            return
+        super().exception(msg, *args, **kwargs)
 
 
 def _log_failure(future: Future[Any]) -> None:
@@ -286,7 +300,7 @@ def create_server() -> TreecompleteServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     def did_change_workspace_folders(ls: TreecompleteServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
         added = local_folders(folder.uri for folder in params.event.added or ())
-        removed = [Path(p).resolve() for folder in params.event.removed or () if (p := to_fs_path(folder.uri))]
+        removed = [Path(p) for folder in params.event.removed or () if (p := path_of(folder.uri))]
         ls.roots = [root for root in ls.roots if root.resolve() not in removed] + added
         ls.libraries.roots = [root.resolve() for root in ls.roots]
         ls.submit(ls.service.folders_changed, added, removed)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .raw import RawServer
@@ -34,6 +36,7 @@ def test_params_of_the_wrong_type_and_negative_positions(server):
     assert reply["error"]["code"] == -32602
     reply = server.complete(URI, -1, -4)
     assert reply["error"]["code"] == -32602
+    assert "at params.position" in reply["error"]["message"]  # the field at fault, as the JSON names it
     server.notify("textDocument/didChange", {"textDocument": "nope"})
     _still_serving(server)
 
@@ -94,3 +97,62 @@ def test_a_20_mb_document_is_kept_but_not_parsed(server):
     _still_serving(server)
     logs = b"".join(server.stderr).decode()
     assert "over maxFileSize" in logs
+
+
+def test_an_invalid_notification_is_ignored_and_logged_in_a_line(server):
+    server.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": None}, "contentChanges": [{"text": "x"}]})
+    server.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": "file:///work/other.py", "type": "gone"}]})
+    _still_serving(server)  # the change was not applied
+    logs = b"".join(server.stderr).decode()
+    assert "textDocument/didChange: invalid params, ignored: invalid value for type, expected int at params.textDocument.version" in logs
+    assert "workspace/didChangeWatchedFiles: invalid params, ignored: invalid value for type, expected FileChangeType at params.changes[0].type" in logs
+    assert "Traceback" not in logs
+
+
+def test_a_batch_or_a_bare_value_is_an_invalid_request(server):
+    for body in (b"[1, 2]", b'"didOpen"'):
+        server.send_bytes(body)
+        assert server.response(None)["error"]["code"] == -32600
+    _still_serving(server)
+    assert "Traceback" not in b"".join(server.stderr).decode()
+
+
+def _next_request(raw: RawServer, method: str) -> dict:
+    while (message := raw.messages.get(timeout=30)).get("method") != method or "id" not in message:
+        pass
+    return message
+
+
+def test_a_malformed_response_fails_its_request_and_the_server_goes_on():
+    raw = RawServer()
+    try:
+        capabilities = {"workspace": {"configuration": True, "didChangeWatchedFiles": {"dynamicRegistration": True}}}
+        raw.request("initialize", {"processId": None, "rootUri": None, "capabilities": capabilities})
+        raw.notify("initialized", {})
+        asked = _next_request(raw, "workspace/configuration")
+        raw.send_bytes(json.dumps({"jsonrpc": "2.0", "id": asked["id"], "result": 5}).encode())  # not a list
+        registration = _next_request(raw, "client/registerCapability")  # what came after the settings' pull
+        raw.send_bytes(json.dumps({"jsonrpc": "2.0", "id": registration["id"], "result": None}).encode())
+        raw.open(URI, "value = 1\nva")
+        assert raw.complete(URI, 1, 2)["result"]["items"][0]["label"] == "value"
+    finally:
+        assert raw.close() == 0
+    logs = b"".join(raw.stderr).decode()
+    assert f"the response to request {asked['id']!r}: invalid, its request failed" in logs
+    assert "workspace/configuration failed" in logs
+    assert "Traceback" not in logs
+
+
+def test_uris_no_file_can_have_and_ids_no_request_can_have(server):
+    nul = "file:///work/a%00b.py"  # a null byte: no path the system could open
+    server.open(nul, "value_here = 1\nvalue")
+    assert [i["label"] for i in server.complete(nul, 1, 5)["result"]["items"]][0] == "value_here"
+    server.notify("textDocument/didSave", {"textDocument": {"uri": nul}})
+    server.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": nul, "type": 2}]})
+    server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [{"uri": "file:///work/%00", "name": "a"}],
+                                                                    "removed": [{"uri": "file:///work/%00", "name": "a"}]}})
+    server.notify("$/cancelRequest", {"id": {"not": "an id"}})
+    _still_serving(server)
+    logs = b"".join(server.stderr).decode()
+    assert "$/cancelRequest: invalid params, ignored" in logs
+    assert "Traceback" not in logs
