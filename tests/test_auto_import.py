@@ -827,3 +827,14 @@ def test_a_package_installed_editable_offers_its_modules_and_exports(tmp_path: P
     assert installed.installed(folder, True) == {"ledgerx": "ledgerx"}
     assert Exports().wait(folder, True) == {"Ledger": [("ledgerx", "Ledger")]}
     assert offers("ledgerx", PYTHON, None, folder + "/a.py") == [Offer("ledgerx", "ledgerx", "", "library")]
+
+
+@pytest.mark.parametrize("language", ["python", "javascript", "typescript"])
+def test_an_untitled_buffer_lists_its_own_names(language):
+    """A buffer never saved (an editor's untitled:Untitled-1) lies in no folder: no installed
+    package is looked for, and a name of its own is listed with no import."""
+    service = CompletionService()
+    code = "value = 1\nprint(va" if language == "python" else "const value = 1\nconsole.log(va"
+    service.open("untitled:Untitled-1", language, 1, code)
+    found = {c.text: c for c in service.complete("untitled:Untitled-1", 1, len(code.splitlines()[1]), 50).candidates}
+    assert "value" in found and found["value"].auto_import is None

@@ -144,8 +144,8 @@ def offers(name: str, language: LanguageSpec, project, path: str | None) -> list
             add("@" + str(target.parent), name, style) if python else add("@" + str(target), "")
     for defining, imported in defined if python else ():
         add(key_of(defining), imported, style)
-    packages = installed(folder, python) if folder is not None else {}
-    package = packages.get(name) or (None if python else folded(folder).get(fold(name)))
+    packages = installed(folder, python) if folder is not None else {}  # an untitled buffer has none
+    package = packages.get(name) or (None if python or folder is None else folded(folder).get(fold(name)))
     if package:  # `typeis` for type-is too
         add(package, "", origin="library")
     library = library_names(language.name)
