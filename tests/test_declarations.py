@@ -272,6 +272,9 @@ def test_the_tree_at_the_cursor_finds_parameter_lists_the_text_does_not(before, 
     ("javascript", "  const args = f(x, a", "args"),  # anywhere in its value's line
     ("javascript", "  const args = () => a", None),  # a function may name it
     ("javascript", "  const args = g(function () { return a", None), ("javascript", "const args = { m() { a", None),
+    ("javascript", "const args =\na", "args"), ("javascript", "const args =\n  a", "args"),  # its value begun below the `=`
+    ("javascript", "const args = 2\na", None), ("javascript", "let args = [x]\n  a", None),  # the line after: a statement of its own
+    ("javascript", "var args = f(x)\na", None),
     ("python", "args = a", None),  # `x = x + 1`: args is bound above
 ])
 def test_a_const_s_name_is_not_offered_in_its_own_value(language, line, excluded):
@@ -280,7 +283,7 @@ def test_a_const_s_name_is_not_offered_in_its_own_value(language, line, excluded
     answer = Answer([Prediction("args", 0.6, False), Prediction("argv", 0.3, False)])
     for service in (CompletionService(), CompletionService(models=StubPredictor(answer))):
         service.open(uri, language, 1, source + line)
-        result = service.complete(uri, source.count("\n"), len(line), 50)
+        result = service.complete(uri, (source + line).count("\n"), len(line.rsplit("\n", 1)[-1]), 50)
         names = [c.text for c in result.candidates]
         assert "argv" in names
         assert ("args" not in names) if excluded else ("args" in names), (result.engine, names[:5])

@@ -42,10 +42,12 @@ import tree_sitter
 from ..context import NAME, CompletionContext
 from ..receivers import TYPED
 
-# A `const` or `let` declaration's value on its line, before any function, class or brace in it.
+# A `const` or `let` declaration's value on its line, before any function, class or brace in it,
+# or begun on the next line after a bare `=`; ending at the cursor (``\Z``: ``$`` would match
+# before a newline there too, taking `const x = 1` above as the line at the cursor).
 INITIALISED = {"javascript": re.compile(rb"(?:^|[^\w$.])(?:const|let|var(?=[ \t]+[\w$]+[ \t]*=[ \t]*[^ \t\r\n]))"
                                          rb"[ \t]+([A-Za-z_$][\w$]*)[ \t]*(?::[^=;\n]*)?"
-                                         rb"=(?![=>])(?:(?!=>|\bfunction\b|\bclass\b)[^;{}\n])*$")}
+                                         rb"=(?![=>])(?:(?:(?!=>|\bfunction\b|\bclass\b)[^;{}\n])*|[ \t]*\r?\n[ \t]*)\Z")}
 DOC_READ = 8192  # bytes before a function's line searched for its doc comment
 
 READ = 16 * 1024  # bytes before the cursor read for the block's declarations
