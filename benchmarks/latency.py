@@ -10,6 +10,7 @@ trace's own first request is reported too (the 3,000-line file just opened).
 
     python -m benchmarks.latency            # the standard library's inspect.py (3,000+ lines)
     python -m benchmarks.latency --inside   # the same, with the rest of the file after the cursor
+    python -m benchmarks.latency --lang javascript --file katex.min.js --by-characters  # typing in a minified line
 """
 
 from __future__ import annotations
@@ -125,9 +126,10 @@ async def main_async(args: argparse.Namespace) -> dict:
     path = (Path(args.file) if args.file else Path(inspect.__file__)).resolve()  # a file URI needs an absolute path
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
-    split = len("".join(lines[: int(len(lines) * args.start)]))
+    split = int(len(text) * args.start) if args.by_characters else len("".join(lines[: int(len(lines) * args.start)]))
     print(describe())
-    print(f"{path}: {len(lines)} lines; typing {args.chars} characters from line {int(len(lines) * args.start) + 1}")
+    print(f"{path}: {len(lines)} lines; typing {args.chars} characters from line {text.count(chr(10), 0, split) + 1}, "
+          f"column {split - text.rfind(chr(10), 0, split)}")
     results = {}
     opened = opened_files(path, args.opens)
     engines = [("treecomplete (fallback)", "fallback")]
@@ -169,6 +171,8 @@ def main() -> None:
     parser.add_argument("--lang", choices=["python", "javascript", "typescript", *sorted(WHEELS)], default="python",
                         help="typescript: served by typescript-pointer-lstm; the others but python: give --file")
     parser.add_argument("--start", type=float, default=0.5, help="fraction of the file opened before typing")
+    parser.add_argument("--by-characters", action="store_true",
+                        help="--start is a fraction of the characters, not of the lines (a minified file is one line)")
     parser.add_argument("--chars", type=int, default=1500, help="characters typed")
     parser.add_argument("--inside", action="store_true", help="the rest of the file stays after the cursor (typing inside a file)")
     parser.add_argument("--server", default=f"{sys.executable} -m treecomplete --stdio")

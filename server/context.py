@@ -204,7 +204,12 @@ def _regex_starts(line: str, i: int) -> bool:
     j = i - 1
     while j >= 0 and line[j] in " \t":
         j -= 1
-    return j < 0 or line[j] in _BEFORE_REGEX or re.search(r"(?<![\w$])(?:return|typeof)\Z", line[:j + 1]) is not None
+    return j < 0 or line[j] in _BEFORE_REGEX or _KEYWORD_BEFORE.search(line, max(0, j - 6), j + 1) is not None
+
+
+# `return` or `typeof` ending where it is searched to, a word of its own; searched from 7
+# characters back, not from the line's start (a minified line is one line of the whole file).
+_KEYWORD_BEFORE = re.compile(r"(?<![\w$])(?:return|typeof)\Z")
 
 
 def _regex_end(line: str, i: int) -> int:
@@ -254,6 +259,18 @@ def _quoted_at(tree: tree_sitter.Tree, offset: int, language: LanguageSpec) -> b
     return False
 
 
+@functools.cache
+def _stops(comments: tuple[str, ...], quotes: str, regex_literals: bool) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Where _lexical_category acts: in code, a character that may start a comment, a string or
+    a regular expression; in a string, a backslash, a quote or a brace."""
+    code = {c[0] for c in comments if c} | set(quotes) | ({"/"} if regex_literals else set())
+    return (re.compile("[" + "".join(map(re.escape, sorted(code))) + "]" if code else "(?!)"),
+            re.compile("[" + "".join(map(re.escape, sorted(set(quotes) | set("`\\{}")))) + "]"))  # ` opens a template
+
+
+_FSTRING_PREFIX = re.compile(r"(?<!\w)[rRbB]?[fF][rR]?\Z")  # before a quote: an f-string's (at most 3 characters)
+
+
 def _lexical_category(line: str, language: LanguageSpec, template: int | None = None) -> str | None:
     """COMMENT or STRING when the cursor's line, read left to right, leaves one open; ``template``:
     whether the line starts inside a template string (_template_at)."""
@@ -264,8 +281,14 @@ def _lexical_category(line: str, language: LanguageSpec, template: int | None = 
     quote: str | None = None if template is None else "`"
     fstring = template is not None
     fstring_depth = template or 0  # open `{` inside a Python f-string or `${` inside a template string: code again
+    code_stops, quoted_stops = _stops(comments, quotes, language.regex_literals)
     i = 0
     while i < len(line):
+        # to the next character that can change what is open (a minified line is the whole file)
+        found = (code_stops if quote is None else quoted_stops).search(line, i)
+        if found is None:
+            break
+        i = found.start()
         ch = line[i]
         if quote is None:
             if line.startswith(comments, i) and not (interpolates and ch == "#" and line[i - 1:i] in ("$", "{")):  # `$#`
@@ -277,11 +300,11 @@ def _lexical_category(line: str, language: LanguageSpec, template: int | None = 
                 quote = ch
                 fstring_depth = 0
                 fstring = (ch == "`" and language.regex_literals) or (ch == '"' and interpolates) \
-                    or bool(python and re.search(r"(?<!\w)[rRbB]?[fF][rR]?\Z", line[:i]))
+                    or bool(python and _FSTRING_PREFIX.search(line, max(0, i - 4), i))
         elif ch == "\\":
             i += 1
         elif fstring and ch == "{" and (python or fstring_depth or line[i - 1] == "$"
-                                        or (interpolates and (line[i - 1] == "#" or "$" in line[:i]))):
+                                        or (interpolates and (line[i - 1] == "#" or line.rfind("$", 0, i) >= 0))):
             fstring_depth += 1
         elif fstring and ch == "}" and fstring_depth:
             fstring_depth -= 1
