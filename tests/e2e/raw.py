@@ -7,6 +7,7 @@ import json
 import queue
 import subprocess
 import threading
+import time
 from typing import Any
 
 from ..conftest import SERVER
@@ -18,7 +19,8 @@ class RawServer:
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
         self.stderr: list[bytes] = []
         threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
+        self._stderr_read = threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True)
+        self._stderr_read.start()
         self._id = 0
         self._replies: dict[Any, dict[str, Any]] = {}  # responses read while waiting for another
 
@@ -32,6 +34,20 @@ class RawServer:
             if not line or length is None:
                 return
             self.messages.put(json.loads(out.read(length)))
+
+    def log_until(self, *lines: str, timeout: float = 30) -> str:
+        """The server's log once it holds each of ``lines`` (its stderr is read on a thread that
+        may lag behind the replies), or as it is after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            log = self.log()
+            if all(line in log for line in lines) or time.monotonic() > deadline:
+                return log
+            time.sleep(0.05)
+
+    def log(self) -> str:
+        """The server's log read so far: all of it once close() has returned."""
+        return b"".join(self.stderr).decode(errors="replace")
 
     def send_bytes(self, body: bytes) -> None:
         self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
@@ -73,3 +89,4 @@ class RawServer:
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
+            self._stderr_read.join(timeout=10)  # to the end of its log

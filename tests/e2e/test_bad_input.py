@@ -95,26 +95,42 @@ def test_a_20_mb_document_is_kept_but_not_parsed(server):
     server.open("file:///work/big.py", big)
     assert server.complete("file:///work/big.py", 5, 2, timeout=120)["result"]["items"] == []
     _still_serving(server)
-    logs = b"".join(server.stderr).decode()
-    assert "over maxFileSize" in logs
+    assert "over maxFileSize" in server.log_until("over maxFileSize")
 
 
-def test_an_invalid_notification_is_ignored_and_logged_in_a_line(server):
-    server.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": None}, "contentChanges": [{"text": "x"}]})
-    server.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": "file:///work/other.py", "type": "gone"}]})
-    _still_serving(server)  # the change was not applied
-    logs = b"".join(server.stderr).decode()
+def _closed_log(act) -> str:
+    """The whole log of a server that ``act`` sent its messages to, and that served after them."""
+    raw = RawServer()
+    try:
+        raw.initialize()
+        raw.open(URI, "value = 1\nva")
+        act(raw)
+        _still_serving(raw)
+    finally:
+        assert raw.close() == 0
+    return raw.log()
+
+
+def test_an_invalid_notification_is_ignored_and_logged_in_a_line():
+    def act(raw: RawServer) -> None:
+        raw.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": None}, "contentChanges": [{"text": "x"}]})
+        raw.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": "file:///work/other.py", "type": "gone"}]})
+
+    logs = _closed_log(act)  # the change was not applied: still serving `value`
     assert "textDocument/didChange: invalid params, ignored: invalid value for type, expected int at params.textDocument.version" in logs
     assert "workspace/didChangeWatchedFiles: invalid params, ignored: invalid value for type, expected FileChangeType at params.changes[0].type" in logs
     assert "Traceback" not in logs
 
 
-def test_a_batch_or_a_bare_value_is_an_invalid_request(server):
-    for body in (b"[1, 2]", b'"didOpen"'):
-        server.send_bytes(body)
-        assert server.response(None)["error"]["code"] == -32600
-    _still_serving(server)
-    assert "Traceback" not in b"".join(server.stderr).decode()
+def test_a_batch_or_a_bare_value_is_an_invalid_request():
+    def act(raw: RawServer) -> None:
+        for body in (b"[1, 2]", b'"didOpen"'):
+            raw.send_bytes(body)
+            assert raw.response(None)["error"]["code"] == -32600
+
+    logs = _closed_log(act)
+    assert "a message that is a JSON array, not an object: ignored" in logs
+    assert "Traceback" not in logs
 
 
 def _next_request(raw: RawServer, method: str) -> dict:
@@ -137,22 +153,24 @@ def test_a_malformed_response_fails_its_request_and_the_server_goes_on():
         assert raw.complete(URI, 1, 2)["result"]["items"][0]["label"] == "value"
     finally:
         assert raw.close() == 0
-    logs = b"".join(raw.stderr).decode()
+    logs = raw.log()
     assert f"the response to request {asked['id']!r}: invalid, its request failed" in logs
     assert "workspace/configuration failed" in logs
     assert "Traceback" not in logs
 
 
-def test_uris_no_file_can_have_and_ids_no_request_can_have(server):
+def test_uris_no_file_can_have_and_ids_no_request_can_have():
     nul = "file:///work/a%00b.py"  # a null byte: no path the system could open
-    server.open(nul, "value_here = 1\nvalue")
-    assert [i["label"] for i in server.complete(nul, 1, 5)["result"]["items"]][0] == "value_here"
-    server.notify("textDocument/didSave", {"textDocument": {"uri": nul}})
-    server.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": nul, "type": 2}]})
-    server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [{"uri": "file:///work/%00", "name": "a"}],
-                                                                    "removed": [{"uri": "file:///work/%00", "name": "a"}]}})
-    server.notify("$/cancelRequest", {"id": {"not": "an id"}})
-    _still_serving(server)
-    logs = b"".join(server.stderr).decode()
+
+    def act(raw: RawServer) -> None:
+        raw.open(nul, "value_here = 1\nvalue")
+        assert [i["label"] for i in raw.complete(nul, 1, 5)["result"]["items"]][0] == "value_here"
+        raw.notify("textDocument/didSave", {"textDocument": {"uri": nul}})
+        raw.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": nul, "type": 2}]})
+        raw.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [{"uri": "file:///work/%00", "name": "a"}],
+                                                                     "removed": [{"uri": "file:///work/%00", "name": "a"}]}})
+        raw.notify("$/cancelRequest", {"id": {"not": "an id"}})
+
+    logs = _closed_log(act)
     assert "$/cancelRequest: invalid params, ignored" in logs
     assert "Traceback" not in logs
