@@ -116,13 +116,18 @@ class TreecompleteServer(LanguageServer):
         self.submit(self._configure_service, options)
 
     def _from_any_thread(self, send: Callable[..., Any], *args: Any) -> None:
-        """Run ``send`` on the event loop (the loading thread reports through this)."""
+        """Run ``send`` on the event loop (the loading thread reports through this), unless the
+        client has asked the server to shut down by then (its output may be closed)."""
         if self.event_loop is None:
             return  # not initialized yet: the log has it
         try:
-            self.event_loop.call_soon_threadsafe(send, *args)
+            self.event_loop.call_soon_threadsafe(self._send_unless_shut_down, send, *args)
         except RuntimeError:  # the loop is closed: the server is stopping
             pass
+
+    def _send_unless_shut_down(self, send: Callable[..., Any], *args: Any) -> None:
+        if not self.protocol._shutdown:
+            send(*args)
 
     def _model_failed(self, message: str) -> None:
         self._from_any_thread(self.window_show_message, types.ShowMessageParams(type=types.MessageType.Warning, message=message))
